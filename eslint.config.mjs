@@ -1,0 +1,41 @@
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'out/**', '.cache/**', 'test-results/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The layers: core is pure, mcp does Node I/O, only src/vscode and extension.ts may touch the editor API.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode'], message: 'src/core must not depend on vscode.' },
+          { group: ['@modelcontextprotocol/*'], message: 'src/core must not depend on the MCP SDK.' },
+          { group: ['../mcp/*', '../vscode/*', '../../mcp/*', '../../vscode/*'], message: 'src/core depends on nothing above it.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/mcp/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode'], message: 'src/mcp must not depend on vscode.' },
+          { group: ['../vscode/*'], message: 'src/mcp must not depend on the editor adapters.' },
+        ],
+      }],
+    },
+  },
+);

@@ -1,0 +1,64 @@
+// The seam between the pure monitor (src/core) and the MCP I/O (src/mcp). The monitor only sees these interfaces.
+
+import type { Era, ErrorKind, ProbeMethod, ProbeResult, ServerConfig, ServerInfo } from './model';
+
+export interface ConnectOptions {
+  /** Bound on the whole connect (spawn/handshake/discover), ms. */
+  readonly timeoutMs: number;
+  /** The era found on an earlier connect, so a stdio server is spawned once per (re)connect. */
+  readonly eraHint?: Era | null;
+  readonly signal?: AbortSignal;
+}
+
+export interface CloseInfo {
+  /** Why the connection ended, as the user should read it. */
+  readonly kind: ErrorKind;
+  readonly message: string;
+  readonly exitCode?: number | null;
+  readonly signal?: string | null;
+  readonly stderrTail?: string;
+}
+
+export interface Connection {
+  readonly era: Era;
+  readonly protocolVersion: string | null;
+  readonly serverInfo: ServerInfo | null;
+  /** stdio child pid, when there is one. */
+  readonly pid: number | null;
+  /**
+   * Sends one probe with its own timeout. Never throws: every outcome is a ProbeResult.
+   * `method` defaults to the era's probe (ping on handshake, server/discover on modern); the monitor passes a
+   * fallback method (e.g. tools/list) for servers that are known not to answer ping correctly.
+   */
+  probe(timeoutMs: number, method?: ProbeMethod): Promise<ProbeResult>;
+  /** Called on any traffic from the server (responses, notifications, requests): resets the idle timer. */
+  onActivity(listener: () => void): void;
+  /** Called once when the connection ends without close() being called (child exit, stream loss). */
+  onClose(listener: (info: CloseInfo) => void): void;
+  /** Called with each stderr chunk of a stdio child (for the debug log). */
+  onStderr(listener: (text: string) => void): void;
+  /** Tears down client, transport, child (process group, SIGKILL after a grace period) and HTTP session. */
+  close(): Promise<void>;
+}
+
+/** A failed connect attempt. */
+export class ConnectError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly details: {
+      readonly exitCode?: number | null;
+      readonly signal?: string | null;
+      readonly stderrTail?: string;
+      readonly httpStatus?: number;
+    } = {},
+  ) {
+    super(message);
+    this.name = 'ConnectError';
+  }
+}
+
+export interface Connector {
+  /** Opens a live connection or throws ConnectError. */
+  connect(server: ServerConfig, options: ConnectOptions): Promise<Connection>;
+}

@@ -1,0 +1,172 @@
+// The shared vocabulary of MCP Health. Pure data: no I/O, no SDK, no editor.
+
+export type TransportKind = 'stdio' | 'http' | 'sse';
+
+/** Which client's file format a server came from; decides key names and variable syntax. */
+export type ConfigFormat =
+  | 'vscode'            // .vscode/mcp.json, user mcp.json, devcontainer customizations
+  | 'vscode-settings'   // settings.json "mcp": { servers, inputs }
+  | 'mcp-json'          // <folder>/.mcp.json (Claude Code project, portable)
+  | 'claude-code'       // ~/.claude.json (top level and per project)
+  | 'cursor'
+  | 'claude-desktop'
+  | 'windsurf'
+  | 'cline'
+  | 'roo'
+  | 'gemini'
+  | 'codex'
+  | 'continue'
+  | 'zed';
+
+export type ConfigScope = 'workspace' | 'user';
+
+export interface SourceRef {
+  /** Absolute path of the file the server was declared in. */
+  readonly file: string;
+  /** 1-based line and column of the server's key (or list entry) in that file. */
+  readonly line: number;
+  readonly column: number;
+  readonly format: ConfigFormat;
+  readonly scope: ConfigScope;
+  /** The workspace folder the file belongs to (absolute path), for workspace-scoped files. */
+  readonly folder?: string;
+}
+
+export interface ServerConfig {
+  /** Stable across reloads: `${source.file}#${name}` (a `#2` suffix disambiguates duplicates in one file). */
+  readonly id: string;
+  readonly name: string;
+  readonly source: SourceRef;
+  readonly transport: TransportKind;
+  // stdio
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  readonly envFile?: string;
+  // http / sse
+  readonly url?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Declared disabled in its own file (Cline/Roo `disabled`, Codex `enabled = false`). */
+  readonly disabled?: boolean;
+  /** `${input:id}` references that still have no value: the server cannot start until they do. */
+  readonly missingInputs?: readonly string[];
+  /** Values that came from secrets (`${input:}` with password, env/header values judged secret) for redaction. */
+  readonly secretValues?: readonly string[];
+}
+
+export type Severity = 'error' | 'warning';
+
+export interface ConfigDiagnostic {
+  readonly file: string;
+  /** 1-based, like an editor shows them. */
+  readonly line: number;
+  readonly column: number;
+  readonly endLine?: number;
+  readonly endColumn?: number;
+  readonly severity: Severity;
+  readonly message: string;
+  /** Set when the diagnostic concerns one server; such a server is shown in state `config-error`. */
+  readonly serverName?: string;
+}
+
+export type ServerState =
+  | 'idle'          // known, not yet contacted
+  | 'connecting'
+  | 'up'
+  | 'down'
+  | 'suspect'       // answered, but not as the protocol says
+  | 'auth-required'
+  | 'needs-input'
+  | 'config-error'
+  | 'disabled'      // monitoring turned off, or the server is disabled in its own file
+  | 'untrusted';    // workspace not trusted: listed, never started
+
+export type ErrorKind =
+  | 'timeout'
+  | 'unreachable'
+  | 'exited'
+  | 'protocol-violation'
+  | 'auth'
+  | 'config'
+  | 'input-required';
+
+export type Era = 'handshake' | 'modern';
+
+export interface ServerError {
+  readonly kind: ErrorKind;
+  readonly message: string;
+  /** stdio: the child's exit code or signal, and the tail of what it wrote to stderr. */
+  readonly exitCode?: number | null;
+  readonly signal?: string | null;
+  readonly stderrTail?: string;
+  /** HTTP status, when the failure carried one. */
+  readonly httpStatus?: number;
+}
+
+export interface ServerInfo {
+  readonly name: string;
+  readonly version?: string;
+  readonly title?: string;
+}
+
+export type ProbeMethod = 'ping' | 'server/discover' | 'tools/list' | 'initialize';
+
+export type ProbeOutcome =
+  | 'ok'
+  | 'timeout'
+  | 'error-reply'     // JSON-RPC error to a ping: a violation
+  | 'non-empty'       // ping answered with a non-empty result: a violation
+  | 'closed'          // the connection died while the probe was out
+  | 'auth'            // 401/403 while probing
+  | 'failed';         // any other transport failure
+
+export interface ProbeResult {
+  readonly method: ProbeMethod;
+  readonly outcome: ProbeOutcome;
+  /** Round trip from a monotonic clock; present when an answer (of any kind) came back. */
+  readonly rttMs?: number;
+  readonly detail?: string;
+  /** The JSON-RPC id used, for the ping log. */
+  readonly requestId?: string | number;
+}
+
+/** A snapshot of everything known about one server; what every view renders. */
+export interface ServerStatus {
+  readonly config: ServerConfig;
+  readonly state: ServerState;
+  readonly era: Era | null;
+  readonly protocolVersion: string | null;
+  readonly serverInfo: ServerInfo | null;
+  readonly lastRttMs: number | null;
+  readonly lastError: ServerError | null;
+  readonly lastProbeAt: number | null;       // wall clock, ms since epoch
+  readonly lastStateChangeAt: number | null; // wall clock
+  readonly consecutiveFailures: number;
+  readonly restarts: number;
+  readonly flapping: boolean;
+  /** True once a fresh connection repeated the same violation: probed with a fallback request, not restarted. */
+  readonly nonConformant: boolean;
+  readonly stats: ProbeStats;
+  readonly stderrTail: string;
+  /** stdio child pid while connected. */
+  readonly pid: number | null;
+}
+
+export interface ProbeStats {
+  readonly count: number;
+  readonly okCount: number;
+  readonly p50Ms: number | null;
+  readonly p95Ms: number | null;
+  /** Share of observed time spent `up`, 0..100; null before anything was observed. */
+  readonly uptimePercent: number | null;
+  readonly recent: readonly ProbeRecord[];
+  readonly restartTimes: readonly number[];
+}
+
+export interface ProbeRecord {
+  readonly at: number; // wall clock
+  readonly method: ProbeMethod;
+  readonly outcome: ProbeOutcome;
+  readonly rttMs?: number;
+}

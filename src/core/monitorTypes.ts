@@ -1,0 +1,60 @@
+// The contract between the monitor (src/core/monitor) and its front ends (CLI, extension).
+
+import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerState, ServerStatus, TransportKind } from './model';
+
+export interface MonitorSettings {
+  /** Idle interval before a keepalive probe, per transport (protocol.md: 15-30 s; HTTP inside proxies' 30-60 s). */
+  readonly intervalMs: Readonly<Record<TransportKind, number>>;
+  /** Per-server override by server name or id. */
+  readonly serverIntervalMs: Readonly<Record<string, number>>;
+  /** Probe timeout: short and fixed; a timed-out probe is never retried. */
+  readonly timeoutMs: number;
+  /** Bound on one connect attempt (spawn + handshake / discover). */
+  readonly connectTimeoutMs: number;
+  /** Reconnect backoff: exponential from initialMs, capped at maxMs, full jitter. */
+  readonly backoff: { readonly initialMs: number; readonly maxMs: number };
+  /** Flapping: `restarts` or more restarts within `windowMs`; cleared after `stableMs` up without a restart. */
+  readonly flapping: { readonly windowMs: number; readonly restarts: number; readonly stableMs: number };
+}
+
+export const defaultMonitorSettings: MonitorSettings = {
+  intervalMs: { stdio: 30_000, http: 20_000, sse: 20_000 },
+  serverIntervalMs: {},
+  timeoutMs: 5_000,
+  connectTimeoutMs: 15_000,
+  backoff: { initialMs: 1_000, maxMs: 60_000 },
+  flapping: { windowMs: 10 * 60_000, restarts: 3, stableMs: 5 * 60_000 },
+};
+
+export type MonitorEvent =
+  | { readonly type: 'state'; readonly id: string; readonly from: ServerState; readonly to: ServerState; readonly reason: string; readonly status: ServerStatus }
+  | { readonly type: 'probe'; readonly id: string; readonly result: ProbeResult; readonly status: ServerStatus }
+  | { readonly type: 'stderr'; readonly id: string; readonly text: string }
+  /** The set of servers or diagnostics changed (added, removed, config edited). */
+  | { readonly type: 'servers' };
+
+export interface Unsubscribe {
+  (): void;
+}
+
+/** The single source of truth every view subscribes to. */
+export interface MonitorRegistry {
+  /** Reconciles with a new discovery result: unchanged servers keep their connection, edited ones reconnect, gone ones close. */
+  setServers(servers: readonly ServerConfig[], diagnostics: readonly ConfigDiagnostic[]): void;
+  list(): readonly ServerStatus[];
+  get(id: string): ServerStatus | undefined;
+  diagnostics(): readonly ConfigDiagnostic[];
+  onEvent(listener: (event: MonitorEvent) => void): Unsubscribe;
+  /** Starts connecting and probing every enabled server. */
+  start(): void;
+  /** Probes now (all servers, or one); connects first where not connected. Resolves when every probe settled. */
+  pingNow(id?: string): Promise<ReadonlyMap<string, ProbeResult>>;
+  /** Tears down and reconnects now (all, or one), resetting backoff and the non-conformant verdict. */
+  reconnect(id?: string): Promise<void>;
+  /** Turns monitoring of one server off (state `disabled`, connection closed) or back on. */
+  setEnabled(id: string, enabled: boolean): void;
+  /** Supplies `${input:}` values is done by re-discovery; this re-times, or reconnects only what the change touches. */
+  updateSettings(settings: MonitorSettings): void;
+  /** Closes every connection, kills every child, clears every timer. */
+  dispose(): Promise<void>;
+}
