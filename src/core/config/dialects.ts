@@ -1,0 +1,62 @@
+// How each client spells a server: which `type` values it knows, where the URL lives, what else it reads.
+
+import type { ConfigFormat, TransportKind } from '../model';
+
+export interface Dialect {
+  /** Accepted `type` values (keys read in order: the first present wins). */
+  readonly typeKeys: readonly string[];
+  readonly typeValues: Readonly<Record<string, TransportKind>>;
+  /** Transport of a server that has a URL but no `type`. */
+  readonly defaultRemote: 'http' | 'sse';
+  /** URL keys in order of preference; a key may imply its transport (Gemini `httpUrl` vs `url`). */
+  readonly urlKeys: readonly { readonly key: string; readonly transport?: TransportKind }[];
+  readonly headersKey: string;
+  readonly hasEnvFile: boolean;
+  readonly disabledKey?: 'disabled' | 'enabled';
+  /** Where a stdio server runs when `cwd` is not given. */
+  readonly defaultCwd: 'folder' | 'home' | 'none';
+}
+
+const STANDARD_TYPES = { stdio: 'stdio', http: 'http', sse: 'sse' } as const;
+
+const base: Dialect = {
+  typeKeys: ['type'],
+  typeValues: STANDARD_TYPES,
+  defaultRemote: 'http',
+  urlKeys: [{ key: 'url' }],
+  headersKey: 'headers',
+  hasEnvFile: false,
+  defaultCwd: 'folder',
+};
+
+export const DIALECTS: Readonly<Record<ConfigFormat, Dialect>> = {
+  'vscode': { ...base, hasEnvFile: true },
+  'vscode-settings': { ...base, hasEnvFile: true },
+  'mcp-json': base,
+  'claude-code': base,
+  // Cursor has no `type`; a URL is tried as Streamable HTTP first, with the connector's SSE fallback.
+  'cursor': base,
+  'claude-desktop': { ...base, defaultCwd: 'home' },
+  'windsurf': { ...base, urlKeys: [{ key: 'serverUrl' }, { key: 'url' }], disabledKey: 'disabled' },
+  // Cline and Roo began with SSE only, so an untyped URL there is SSE.
+  'cline': {
+    ...base,
+    typeKeys: ['type', 'transportType'],
+    typeValues: { stdio: 'stdio', streamableHttp: 'http', sse: 'sse' },
+    defaultRemote: 'sse',
+    disabledKey: 'disabled',
+  },
+  'roo': {
+    ...base,
+    typeValues: { 'stdio': 'stdio', 'streamable-http': 'http', 'sse': 'sse' },
+    defaultRemote: 'sse',
+    disabledKey: 'disabled',
+  },
+  'gemini': { ...base, urlKeys: [{ key: 'httpUrl', transport: 'http' }, { key: 'url', transport: 'sse' }] },
+  'codex': { ...base, typeKeys: [], typeValues: {}, headersKey: 'http_headers', disabledKey: 'enabled' },
+  'continue': {
+    ...base,
+    typeValues: { 'stdio': 'stdio', 'sse': 'sse', 'streamable-http': 'http', 'streamableHttp': 'http', 'http': 'http' },
+  },
+  'zed': { ...base, typeKeys: [], typeValues: {} },
+};

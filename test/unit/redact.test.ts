@@ -1,0 +1,83 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeTarget, isSecretName, redactEnv, redactHeaders, redactText, redactUrl } from '../../src/core/redact';
+
+void describe('isSecretName', () => {
+  void it('matches credential-like names in any case', () => {
+    for (const name of ['GITHUB_TOKEN', 'api_key', 'ApiKey', 'X-API-Key', 'CLIENT_SECRET', 'DB_PASSWORD', 'passwd', 'Authorization',
+      'Proxy-Authorization', 'Cookie', 'Set-Cookie', 'SESSION_ID', 'bearer', 'AWS_CREDENTIALS', 'private_key']) {
+      assert.ok(isSecretName(name), name);
+    }
+  });
+
+  void it('leaves ordinary names alone', () => {
+    for (const name of ['PATH', 'HOME', 'PWD', 'NODE_ENV', 'PORT', 'LOG_LEVEL', 'Content-Type', 'Accept', 'X-Team']) {
+      assert.ok(!isSecretName(name), name);
+    }
+  });
+});
+
+void describe('redactEnv and redactHeaders', () => {
+  void it('masks secret-named env values and known secret values under any name', () => {
+    assert.deepEqual(redactEnv({ GITHUB_TOKEN: 'ghp_abc', PORT: '3000', DB: 'hunter22', URL: 'https://x/?q=hunter22' }, ['hunter22']), {
+      GITHUB_TOKEN: '***', PORT: '3000', DB: '***', URL: 'https://x/?q=***',
+    });
+    assert.deepEqual(redactEnv(undefined), {});
+  });
+
+  void it('keeps the auth scheme of a credential header', () => {
+    assert.deepEqual(redactHeaders({
+      'Authorization': 'Bearer eyJhbGciOi.abc',
+      'proxy-authorization': 'Basic dXNlcjpwYXNz',
+      'Cookie': 'sid=abc; theme=dark',
+      'X-API-Key': 'k-123456',
+      'Accept': 'application/json',
+    }), {
+      'Authorization': 'Bearer ***',
+      'proxy-authorization': 'Basic ***',
+      'Cookie': '***',
+      'X-API-Key': '***',
+      'Accept': 'application/json',
+    });
+  });
+});
+
+void describe('redactUrl', () => {
+  void it('masks userinfo passwords, lone usernames and secret query values, and nothing else', () => {
+    assert.equal(redactUrl('https://user:pa55word@host.test:8443/mcp?x=1'), 'https://user:***@host.test:8443/mcp?x=1');
+    assert.equal(redactUrl('https://ghp_tokenonly@github.test/mcp'), 'https://***@github.test/mcp');
+    assert.equal(redactUrl('https://host.test/mcp?api_key=abc&region=eu&access_token=xyz#frag'), 'https://host.test/mcp?api_key=***&region=eu&access_token=***#frag');
+    assert.equal(redactUrl('https://host.test/mcp?q=%20a%20b&Token=1'), 'https://host.test/mcp?q=%20a%20b&Token=***');
+    assert.equal(redactUrl('http://127.0.0.1:3001/mcp'), 'http://127.0.0.1:3001/mcp');
+    assert.equal(redactUrl('not a url?password=x'), 'not a url?password=***');
+  });
+});
+
+void describe('redactText', () => {
+  void it('replaces every known secret of four characters or more, longest first, and its URL-encoded form', () => {
+    const secrets = ['abc', 's3cret', 's3cret-and-more', 'a b/c?'];
+    assert.equal(
+      redactText('s3cret-and-more then s3cret twice s3cret; abc stays; a b/c? and a%20b%2Fc%3F', secrets),
+      '*** then *** twice ***; abc stays; *** and ***',
+    );
+    assert.equal(redactText('nothing here', []), 'nothing here');
+  });
+});
+
+void describe('describeTarget', () => {
+  void it('shows a stdio command with its arguments, credentials masked', () => {
+    assert.equal(
+      describeTarget({ transport: 'stdio', command: 'npx', args: ['-y', 'server', '--api-key', 'k-1', '--token=t-2', '--port', '80', 'my file.txt', 'https://u:p4ss@h/x'], secretValues: [] }),
+      'npx -y server --api-key *** --token=*** --port 80 "my file.txt" https://u:***@h/x',
+    );
+  });
+
+  void it('masks known secret values appearing in arguments', () => {
+    assert.equal(describeTarget({ transport: 'stdio', command: 'run', args: ['--db=postgres://x:hunter22@db'], secretValues: ['hunter22'] }), 'run --db=postgres://x:***@db');
+  });
+
+  void it('shows a remote server as its redacted URL', () => {
+    assert.equal(describeTarget({ transport: 'http', url: 'https://h.test/mcp?key=abc' }), 'https://h.test/mcp?key=***');
+    assert.equal(describeTarget({ transport: 'sse', url: 'https://h.test/sse/tok-9876', secretValues: ['tok-9876'] }), 'https://h.test/sse/***');
+  });
+});
