@@ -1,0 +1,95 @@
+// Which servers may be contacted at all. A gated server is listed with its reason and never connected.
+
+import type { ConfigDiagnostic, ServerConfig, ServerError, ServerState, SourceRef } from '../model';
+
+export type GateState = Extract<ServerState, 'config-error' | 'disabled' | 'untrusted' | 'needs-input'>;
+
+export interface Gate {
+  readonly state: GateState;
+  readonly reason: string;
+  readonly error: ServerError | null;
+}
+
+export interface GateInputs {
+  readonly configError: ServerError | null;
+  readonly userDisabled: boolean;
+  readonly workspaceTrusted: boolean;
+}
+
+/** Null means the server may be connected. Order matters: a broken config beats everything, then the user's choice. */
+export function gateFor(config: ServerConfig, inputs: GateInputs): Gate | null {
+  if (inputs.configError) {
+    return { state: 'config-error', reason: inputs.configError.message, error: inputs.configError };
+  }
+  if (inputs.userDisabled) {
+    return { state: 'disabled', reason: 'monitoring turned off', error: null };
+  }
+  if (config.disabled) {
+    return { state: 'disabled', reason: `disabled in ${config.source.file}`, error: null };
+  }
+  if (config.source.scope === 'workspace' && !inputs.workspaceTrusted) {
+    return { state: 'untrusted', reason: 'workspace not trusted: servers from workspace files are not started', error: null };
+  }
+  if (config.missingInputs && config.missingInputs.length > 0) {
+    const message = `waiting for input: ${config.missingInputs.join(', ')}`;
+    return { state: 'needs-input', reason: message, error: { kind: 'input-required', message } };
+  }
+  return null;
+}
+
+function place(diagnostic: ConfigDiagnostic): string {
+  return `${diagnostic.file}:${diagnostic.line}:${diagnostic.column}`;
+}
+
+export function configError(diagnostic: ConfigDiagnostic): ServerError {
+  return { kind: 'config', message: `${diagnostic.message} (${place(diagnostic)})` };
+}
+
+function names(diagnostic: ConfigDiagnostic, server: ServerConfig): boolean {
+  return diagnostic.serverName === server.name && diagnostic.file === server.source.file;
+}
+
+/** An error-severity diagnostic naming a loaded server puts it in `config-error`; warnings do not stop it. */
+export function configErrorOf(server: ServerConfig, diagnostics: readonly ConfigDiagnostic[]): ServerError | null {
+  const found = diagnostics.find((diagnostic) => diagnostic.severity === 'error' && names(diagnostic, server));
+  return found ? configError(found) : null;
+}
+
+export interface BrokenServer {
+  readonly config: ServerConfig;
+  readonly error: ServerError;
+}
+
+/**
+ * Servers that a diagnostic names but discovery could not load: listed in `config-error` with a config made from the
+ * diagnostic. Format and scope are borrowed from a loaded server of the same file when there is one.
+ */
+export function brokenServers(
+  servers: readonly ServerConfig[],
+  diagnostics: readonly ConfigDiagnostic[],
+): BrokenServer[] {
+  const broken = new Map<string, { diagnostic: ConfigDiagnostic }>();
+  for (const diagnostic of diagnostics) {
+    if (diagnostic.serverName === undefined || servers.some((server) => names(diagnostic, server))) {
+      continue;
+    }
+    const id = `${diagnostic.file}#${diagnostic.serverName}`;
+    const known = broken.get(id);
+    if (!known || (known.diagnostic.severity !== 'error' && diagnostic.severity === 'error')) {
+      broken.set(id, { diagnostic });
+    }
+  }
+  return [...broken.entries()].map(([id, { diagnostic }]) => {
+    const sibling = servers.find((server) => server.source.file === diagnostic.file)?.source;
+    const source: SourceRef = {
+      file: diagnostic.file,
+      line: diagnostic.line,
+      column: diagnostic.column,
+      format: sibling?.format ?? 'vscode',
+      scope: sibling?.scope ?? 'user',
+      ...(sibling?.folder !== undefined ? { folder: sibling.folder } : {}),
+    };
+    const config: ServerConfig = { id, name: diagnostic.serverName ?? id, source, transport: 'stdio' };
+    return { config, error: configError(diagnostic) };
+  });
+}

@@ -1,0 +1,81 @@
+// Bounded per-server history: the last probes, latency percentiles, uptime share and restart times.
+
+import type { ProbeRecord, ProbeStats } from '../model';
+
+export const PROBE_HISTORY_SIZE = 100;
+export const RESTART_HISTORY_SIZE = 50;
+
+/** Nearest-rank percentile of an ascending list; null for an empty list. */
+export function percentile(sortedAscending: readonly number[], fraction: number): number | null {
+  if (sortedAscending.length === 0) {
+    return null;
+  }
+  const rank = Math.ceil(fraction * sortedAscending.length);
+  const index = Math.min(sortedAscending.length - 1, Math.max(0, rank - 1));
+  return sortedAscending[index] ?? null;
+}
+
+export class ProbeStatistics {
+  private readonly records: ProbeRecord[] = [];
+  private readonly restartWallTimes: number[] = [];
+  private observedSince: number | null = null;
+  private upSince: number | null = null;
+  private upAccumulatedMs = 0;
+
+  record(entry: ProbeRecord): void {
+    this.records.push(entry);
+    if (this.records.length > PROBE_HISTORY_SIZE) {
+      this.records.splice(0, this.records.length - PROBE_HISTORY_SIZE);
+    }
+  }
+
+  recordRestart(wallTime: number): void {
+    this.restartWallTimes.push(wallTime);
+    if (this.restartWallTimes.length > RESTART_HISTORY_SIZE) {
+      this.restartWallTimes.splice(0, this.restartWallTimes.length - RESTART_HISTORY_SIZE);
+    }
+  }
+
+  /** Observation starts with the first connect attempt; time before it says nothing about the server. */
+  startObserving(monotonicNow: number): void {
+    this.observedSince ??= monotonicNow;
+  }
+
+  /** Called on every state change so the share of time `up` can be computed. */
+  noteUp(isUp: boolean, monotonicNow: number): void {
+    if (isUp && this.upSince === null) {
+      this.upSince = monotonicNow;
+    } else if (!isUp && this.upSince !== null) {
+      this.upAccumulatedMs += monotonicNow - this.upSince;
+      this.upSince = null;
+    }
+  }
+
+  uptimePercent(monotonicNow: number): number | null {
+    if (this.observedSince === null) {
+      return null;
+    }
+    const observed = monotonicNow - this.observedSince;
+    const up = this.upAccumulatedMs + (this.upSince === null ? 0 : monotonicNow - this.upSince);
+    if (observed <= 0) {
+      return this.upSince === null ? 0 : 100;
+    }
+    return Math.min(100, Math.max(0, (up / observed) * 100));
+  }
+
+  snapshot(monotonicNow: number): ProbeStats {
+    const okRtts = this.records
+      .filter((entry) => entry.outcome === 'ok' && entry.rttMs !== undefined)
+      .map((entry) => entry.rttMs as number)
+      .sort((a, b) => a - b);
+    return {
+      count: this.records.length,
+      okCount: this.records.filter((entry) => entry.outcome === 'ok').length,
+      p50Ms: percentile(okRtts, 0.5),
+      p95Ms: percentile(okRtts, 0.95),
+      uptimePercent: this.uptimePercent(monotonicNow),
+      recent: [...this.records],
+      restartTimes: [...this.restartWallTimes],
+    };
+  }
+}

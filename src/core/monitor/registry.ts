@@ -1,0 +1,262 @@
+// The single source of truth every view subscribes to: one ServerMonitor per server, reconciled on re-discovery.
+
+import type { Clock } from '../clock';
+import type { Connector } from '../connection';
+import type { Logger } from '../logger';
+import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerError, ServerStatus } from '../model';
+import type { MonitorEvent, MonitorRegistry, MonitorSettings, Unsubscribe } from '../monitorTypes';
+import { deepEqual } from './deepEqual';
+import { brokenServers, configErrorOf, gateFor, type Gate } from './gate';
+import { ServerMonitor, type MonitorContext } from './serverMonitor';
+
+export interface RegistryDeps {
+  readonly connector: Connector;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly settings: MonitorSettings;
+  /** [0, 1) like Math.random; injected so backoff jitter is testable. */
+  readonly random?: () => number;
+  /** Masks secrets in everything the monitor logs or exposes (error messages, stderr). */
+  readonly redact?: (text: string) => string;
+  /** False in an untrusted workspace: workspace-scope servers are listed as `untrusted` and never started. */
+  readonly workspaceTrusted?: boolean;
+}
+
+export interface TrustAwareRegistry extends MonitorRegistry {
+  /** Workspace trust changed: false parks workspace-scope servers in `untrusted` (closing them), true releases them. */
+  setTrusted(workspaceAllowed: boolean): void;
+  isTrusted(): boolean;
+}
+
+interface DesiredServer {
+  readonly config: ServerConfig;
+  readonly configError: ServerError | null;
+}
+
+export class Registry implements TrustAwareRegistry {
+  private monitors = new Map<string, ServerMonitor>();
+  private currentDiagnostics: readonly ConfigDiagnostic[] = [];
+  private readonly userDisabled = new Set<string>();
+  private readonly listeners = new Set<(event: MonitorEvent) => void>();
+  /** Monitors replaced or removed but maybe still closing; dispose() waits for them too. */
+  private readonly retiring = new Set<Promise<void>>();
+  private settings: MonitorSettings;
+  private trusted: boolean;
+  private started = false;
+  private disposed: Promise<void> | null = null;
+  private readonly context: MonitorContext;
+
+  constructor(private readonly deps: RegistryDeps) {
+    this.settings = deps.settings;
+    this.trusted = deps.workspaceTrusted ?? true;
+    this.context = {
+      connector: deps.connector,
+      clock: deps.clock,
+      logger: deps.logger,
+      random: deps.random ?? Math.random,
+      ...(deps.redact ? { redact: deps.redact } : {}),
+      settings: () => this.settings,
+      isStarted: () => this.started && !this.disposed,
+      emit: (event) => this.emit(event),
+    };
+  }
+
+  setServers(servers: readonly ServerConfig[], diagnostics: readonly ConfigDiagnostic[]): void {
+    if (this.disposed) {
+      return;
+    }
+    const desired: DesiredServer[] = [];
+    const seen = new Set<string>();
+    for (const config of servers) {
+      if (!seen.has(config.id)) {
+        seen.add(config.id);
+        desired.push({ config, configError: configErrorOf(config, diagnostics) });
+      }
+    }
+    for (const broken of brokenServers(servers, diagnostics)) {
+      if (!seen.has(broken.config.id)) {
+        seen.add(broken.config.id);
+        desired.push({ config: broken.config, configError: broken.error });
+      }
+    }
+
+    let changed = !deepEqual(this.currentDiagnostics, diagnostics);
+    const previous = this.monitors;
+    const next = new Map<string, ServerMonitor>();
+    const added: ServerMonitor[] = [];
+    for (const { config, configError } of desired) {
+      const existing = previous.get(config.id);
+      if (existing && deepEqual(existing.config, config) && deepEqual(existing.configError, configError)) {
+        next.set(config.id, existing);
+        continue;
+      }
+      changed = true;
+      if (existing) {
+        this.retire(existing);
+      }
+      const monitor = new ServerMonitor(config, configError, this.gateOf(config, configError), this.context);
+      next.set(config.id, monitor);
+      added.push(monitor);
+    }
+    for (const [id, monitor] of previous) {
+      if (!next.has(id)) {
+        changed = true;
+        this.retire(monitor);
+      }
+    }
+    if (!changed && [...previous.keys()].join('\n') !== [...next.keys()].join('\n')) {
+      changed = true;
+    }
+    this.monitors = next;
+    this.currentDiagnostics = [...diagnostics];
+    if (changed) {
+      this.emit({ type: 'servers' });
+    }
+    if (this.started) {
+      for (const monitor of added) {
+        monitor.start();
+      }
+    }
+  }
+
+  list(): readonly ServerStatus[] {
+    return [...this.monitors.values()].map((monitor) => monitor.status());
+  }
+
+  get(id: string): ServerStatus | undefined {
+    return this.monitors.get(id)?.status();
+  }
+
+  diagnostics(): readonly ConfigDiagnostic[] {
+    return this.currentDiagnostics;
+  }
+
+  onEvent(listener: (event: MonitorEvent) => void): Unsubscribe {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  start(): void {
+    if (this.disposed || this.started) {
+      return;
+    }
+    this.started = true;
+    for (const monitor of this.monitors.values()) {
+      monitor.start();
+    }
+  }
+
+  async pingNow(id?: string): Promise<ReadonlyMap<string, ProbeResult>> {
+    const results = new Map<string, ProbeResult>();
+    if (this.disposed) {
+      return results;
+    }
+    await Promise.all(
+      this.select(id).map(async (monitor) => {
+        const result = await monitor.pingNow();
+        if (result) {
+          results.set(monitor.id, result);
+        }
+      }),
+    );
+    return results;
+  }
+
+  async reconnect(id?: string): Promise<void> {
+    if (this.disposed) {
+      return;
+    }
+    await Promise.all(this.select(id).map((monitor) => monitor.reconnect()));
+  }
+
+  setEnabled(id: string, enabled: boolean): void {
+    if (this.disposed) {
+      return;
+    }
+    if (enabled) {
+      this.userDisabled.delete(id);
+    } else {
+      this.userDisabled.add(id);
+    }
+    const monitor = this.monitors.get(id);
+    monitor?.setGate(this.gateOf(monitor.config, monitor.configError));
+  }
+
+  setTrusted(workspaceAllowed: boolean): void {
+    if (this.disposed || this.trusted === workspaceAllowed) {
+      return;
+    }
+    this.trusted = workspaceAllowed;
+    for (const monitor of this.monitors.values()) {
+      monitor.setGate(this.gateOf(monitor.config, monitor.configError));
+    }
+  }
+
+  isTrusted(): boolean {
+    return this.trusted;
+  }
+
+  updateSettings(settings: MonitorSettings): void {
+    if (this.disposed) {
+      return;
+    }
+    this.settings = settings;
+    for (const monitor of this.monitors.values()) {
+      monitor.retime();
+    }
+  }
+
+  dispose(): Promise<void> {
+    this.disposed ??= (async () => {
+      const monitors = [...this.monitors.values()];
+      this.monitors = new Map();
+      await Promise.all([...monitors.map((monitor) => monitor.dispose()), ...this.retiring]);
+      this.listeners.clear();
+    })();
+    return this.disposed;
+  }
+
+  private select(id: string | undefined): ServerMonitor[] {
+    if (id === undefined) {
+      return [...this.monitors.values()];
+    }
+    const monitor = this.monitors.get(id);
+    return monitor ? [monitor] : [];
+  }
+
+  private gateOf(config: ServerConfig, configError: ServerError | null): Gate | null {
+    return gateFor(config, {
+      configError,
+      userDisabled: this.userDisabled.has(config.id),
+      workspaceTrusted: this.trusted,
+    });
+  }
+
+  private retire(monitor: ServerMonitor): void {
+    const closing = monitor.dispose().catch((error: unknown) => {
+      this.deps.logger.error(this.redact(`closing ${monitor.config.name} failed: ${String(error)}`));
+    });
+    this.retiring.add(closing);
+    void closing.finally(() => this.retiring.delete(closing));
+  }
+
+  private emit(event: MonitorEvent): void {
+    if (this.disposed) {
+      return;
+    }
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        // One broken view must not stop the others or the monitor.
+        this.deps.logger.error(this.redact(`monitor event listener failed: ${String(error)}`));
+      }
+    }
+  }
+
+  private redact(text: string): string {
+    return this.deps.redact ? this.deps.redact(text) : text;
+  }
+}

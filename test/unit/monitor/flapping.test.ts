@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { harness, server, testSettings } from './harness';
+
+const settings = { ...testSettings, serverIntervalMs: { a: 1_000 } };
+const { stableMs } = settings.flapping;
+
+void describe('flapping', () => {
+  void it('flags a crash loop even while its last probe succeeded, and clears the flag only after a stable stretch', async () => {
+    const h = harness({ settings, random: () => 0.5 });
+    const a = server('a');
+    // Each life: connect, one good probe at +1 s, exit at +2 s; the backoff (reset by the good probe) is 0.5 s.
+    h.connector.queue(a.id, { dieAfterMs: 2_000 }, { dieAfterMs: 2_000 }, { dieAfterMs: 2_000 });
+    h.registry.setServers([a], []);
+    h.registry.start();
+    await h.clock.advance(5_000 + 1);
+    assert.equal(h.registry.get(a.id)?.restarts, 2);
+    assert.equal(h.registry.get(a.id)?.flapping, false, 'two restarts are not yet a pattern');
+
+    await h.clock.advance(2_500 + 1_005);
+    const status = h.registry.get(a.id);
+    assert.equal(status?.restarts, 3);
+    assert.equal(status?.state, 'up');
+    assert.equal(status?.stats.recent.at(-1)?.outcome, 'ok');
+    assert.equal(status?.flapping, true, 'up with a good probe, yet flagged');
+    assert.equal(status?.lastError?.kind, 'exited', 'the last crash stays visible');
+    assert.equal(status?.lastError?.exitCode, 1);
+    const wallOrigin = h.clock.wall() - h.clock.monotonic();
+    assert.deepEqual(status?.stats.restartTimes, [2_500, 5_000, 7_500].map((time) => wallOrigin + time));
+    assert.ok(h.logs.some((line) => line.level === 'warn' && line.message.includes('flapping')));
+
+    // The fourth life does not crash: the flag holds until stableMs of uninterrupted uptime.
+    await h.clock.advance(stableMs - 1_005 - 1_000);
+    assert.equal(h.registry.get(a.id)?.flapping, true);
+    await h.clock.advance(2_100);
+    assert.equal(h.registry.get(a.id)?.flapping, false);
+    assert.equal(h.registry.get(a.id)?.restarts, 3, 'the count stays as history');
+    await h.registry.dispose();
+  });
+
+  void it('does not flag restarts spread wider than the window', async () => {
+    const h = harness({ settings, random: () => 0.5 });
+    const a = server('a');
+    const life = { dieAfterMs: testSettings.flapping.windowMs / 2 };
+    h.connector.queue(a.id, life, life, life, life);
+    h.registry.setServers([a], []);
+    h.registry.start();
+    await h.clock.advance(3 * testSettings.flapping.windowMs);
+    const status = h.registry.get(a.id);
+    assert.ok((status?.restarts ?? 0) >= 4);
+    assert.equal(status?.flapping, false);
+    await h.registry.dispose();
+  });
+});

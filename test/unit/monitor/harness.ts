@@ -1,0 +1,97 @@
+// Shared set-up for monitor tests: a registry on a fake clock and a scripted connector, with every event and log line kept.
+
+import type { Logger } from '../../../src/core/logger';
+import type { ServerConfig, SourceRef } from '../../../src/core/model';
+import type { MonitorEvent, MonitorSettings } from '../../../src/core/monitorTypes';
+import { createRegistry, type TrustAwareRegistry } from '../../../src/core/monitor/index';
+import { FakeClock } from '../../helpers/fakeClock';
+import { FakeConnector } from '../../helpers/fakeConnector';
+
+export const INTERVAL_MS = 10_000;
+export const TIMEOUT_MS = 2_000;
+
+export const testSettings: MonitorSettings = {
+  intervalMs: { stdio: INTERVAL_MS, http: INTERVAL_MS, sse: INTERVAL_MS },
+  serverIntervalMs: {},
+  timeoutMs: TIMEOUT_MS,
+  connectTimeoutMs: 5_000,
+  backoff: { initialMs: 1_000, maxMs: 8_000 },
+  flapping: { windowMs: 60_000, restarts: 3, stableMs: 30_000 },
+};
+
+export function server(name: string, overrides: Partial<ServerConfig> & { scope?: SourceRef['scope'] } = {}): ServerConfig {
+  const { scope, ...rest } = overrides;
+  const file = '/work/ws/.vscode/mcp.json';
+  return {
+    id: `${file}#${name}`,
+    name,
+    source: { file, line: 3, column: 5, format: 'vscode', scope: scope ?? 'workspace', folder: '/work/ws' },
+    transport: 'stdio',
+    command: 'node',
+    args: [`${name}.js`],
+    ...rest,
+  };
+}
+
+export interface LogLine {
+  readonly level: keyof Logger;
+  readonly message: string;
+}
+
+export interface Harness {
+  readonly clock: FakeClock;
+  readonly connector: FakeConnector;
+  readonly registry: TrustAwareRegistry;
+  readonly events: MonitorEvent[];
+  readonly logs: LogLine[];
+  stateChanges(id: string): string[];
+}
+
+export interface HarnessOptions {
+  readonly settings?: MonitorSettings;
+  readonly random?: () => number;
+  readonly redact?: (text: string) => string;
+  readonly workspaceTrusted?: boolean;
+}
+
+export function harness(options: HarnessOptions = {}): Harness {
+  const clock = new FakeClock();
+  const connector = new FakeConnector(clock);
+  const logs: LogLine[] = [];
+  const logger: Logger = {
+    trace: (message) => logs.push({ level: 'trace', message }),
+    debug: (message) => logs.push({ level: 'debug', message }),
+    info: (message) => logs.push({ level: 'info', message }),
+    warn: (message) => logs.push({ level: 'warn', message }),
+    error: (message) => logs.push({ level: 'error', message }),
+  };
+  const registry = createRegistry({
+    connector,
+    clock,
+    logger,
+    settings: options.settings ?? testSettings,
+    random: options.random ?? (() => 0.5),
+    ...(options.redact ? { redact: options.redact } : {}),
+    ...(options.workspaceTrusted !== undefined ? { workspaceTrusted: options.workspaceTrusted } : {}),
+  });
+  const events: MonitorEvent[] = [];
+  registry.onEvent((event) => events.push(event));
+  return {
+    clock,
+    connector,
+    registry,
+    events,
+    logs,
+    stateChanges: (id) =>
+      events.flatMap((event) => (event.type === 'state' && event.id === id ? [`${event.from}->${event.to}`] : [])),
+  };
+}
+
+/** The state of one server, failing loudly when it is not listed. */
+export function stateOf(h: Harness, id: string): string {
+  const status = h.registry.get(id);
+  if (!status) {
+    throw new Error(`${id} is not listed`);
+  }
+  return status.state;
+}
