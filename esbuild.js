@@ -4,6 +4,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const production = process.argv.includes('--production');
+const { version } = require('./package.json');
 const watch = process.argv.includes('--watch');
 
 /** Prints errors in the format VS Code's $esbuild-watch problem matcher understands. */
@@ -30,6 +31,9 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   external: ['vscode'],
+  // jsonc-parser's UMD build hides its requires from the bundler; its ESM build bundles cleanly.
+  mainFields: ['module', 'main'],
+  define: { __CLI_VERSION__: JSON.stringify(version) },
   logLevel: 'silent',
   plugins: watch ? [problemMatcherPlugin] : [],
 };

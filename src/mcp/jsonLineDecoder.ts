@@ -1,0 +1,97 @@
+// Newline-delimited JSON-RPC framing for a child's stdout: tolerant of garbage lines, bounded in memory.
+
+export interface JsonLineSink {
+  message(message: unknown): void;
+  /** A line that is not a JSON-RPC message (log output on stdout, a banner...): dropped, but worth a debug line. */
+  garbage(line: string): void;
+  /** The peer sent more than the bound without a newline: the stream cannot be trusted any more. */
+  overflow(bufferedBytes: number): void;
+}
+
+const NEWLINE = 0x0a;
+const GARBAGE_PREVIEW_CHARS = 200;
+
+export class JsonLineDecoder {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private overflowed = false;
+  garbageLines = 0;
+
+  constructor(
+    private readonly sink: JsonLineSink,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  push(chunk: Buffer): void {
+    if (this.overflowed) return;
+    let start = 0;
+    let newline = chunk.indexOf(NEWLINE, start);
+    while (newline !== -1) {
+      this.emit(this.takeLine(chunk, start, newline));
+      start = newline + 1;
+      newline = chunk.indexOf(NEWLINE, start);
+    }
+    if (start < chunk.length) {
+      this.pending.push(start === 0 ? chunk : chunk.subarray(start));
+      this.pendingBytes += chunk.length - start;
+      if (this.pendingBytes > this.maxLineBytes) {
+        this.overflowed = true;
+        const buffered = this.pendingBytes;
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.sink.overflow(buffered);
+      }
+    }
+  }
+
+  /** Concatenates only once a line is complete, so a 50 MB message arriving in 64 KB chunks stays linear. */
+  private takeLine(chunk: Buffer, start: number, end: number): Buffer {
+    if (this.pending.length === 0) return chunk.subarray(start, end);
+    this.pending.push(chunk.subarray(start, end));
+    const line = Buffer.concat(this.pending, this.pendingBytes + (end - start));
+    this.pending = [];
+    this.pendingBytes = 0;
+    return line;
+  }
+
+  private emit(line: Buffer): void {
+    let text = line.toString('utf8');
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    const first = firstNonBlank(text);
+    if (first === -1) return;
+    const opener = text.charCodeAt(first);
+    // Cheap pre-check: most stray stdout output does not even look like JSON, so skip the parse attempt.
+    if (opener !== 0x7b /* { */ && opener !== 0x5b /* [ */) return this.reject(text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return this.reject(text);
+    }
+    if (Array.isArray(parsed)) {
+      // A JSON-RPC batch (2025-03-26 allowed them): deliver each member on its own.
+      if (parsed.length === 0 || !parsed.every(isJsonRpcMessage)) return this.reject(text);
+      for (const member of parsed) this.sink.message(member);
+      return;
+    }
+    if (!isJsonRpcMessage(parsed)) return this.reject(text);
+    this.sink.message(parsed);
+  }
+
+  private reject(text: string): void {
+    this.garbageLines++;
+    this.sink.garbage(text.length > GARBAGE_PREVIEW_CHARS ? `${text.slice(0, GARBAGE_PREVIEW_CHARS)}…` : text);
+  }
+}
+
+function firstNonBlank(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return i;
+  }
+  return -1;
+}
+
+function isJsonRpcMessage(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
+}

@@ -1,0 +1,283 @@
+// A live connection as the monitor sees it: probes sent raw on the transport (so a non-empty pong or an error
+// reply is seen as sent), every inbound message counted as activity, and an unrequested end reported once.
+
+import type { JSONRPCMessage, MessageExtraInfo, TransportSendOptions } from '@modelcontextprotocol/client';
+import type { CloseInfo, Connection } from '../core/connection';
+import type { Logger } from '../core/logger';
+import type { Era, ProbeMethod, ProbeResult, ServerInfo } from '../core/model';
+import { describeFailure, httpBodyOf, httpStatusOf, isConnectionClosed, jsonRpcErrorInBody, messageOf } from './errors';
+import { modernEnvelope, sessionEra, sessionServerInfo, type ClientIdentity, type Session } from './session';
+
+/** What differs between stdio, Streamable HTTP and legacy SSE. */
+export interface SessionDriver {
+  readonly label: string;
+  readonly pid: number | null;
+  /** The report for a session whose transport closed without close() asking for it. */
+  describeEnd(session: Session): CloseInfo;
+  /** A transport error that means the connection is lost (the legacy SSE stream dropping). */
+  isFatalError?(error: Error): CloseInfo | null;
+  /** Ends the session politely (HTTP DELETE) and tears down transport and child. Never throws. */
+  shutdown(session: Session): Promise<void>;
+  /** Opens a fresh session on the same server, for a server that forgot ours (HTTP 404). */
+  reopen?(era: Era, timeoutMs: number): Promise<Session>;
+  /** Whether the server holds state for this session that it can forget (modern era and stdio have none). */
+  hasServerSession?(session: Session): boolean;
+  onStderr?(listener: (text: string) => void): void;
+}
+
+interface PendingProbe {
+  readonly id: number;
+  readonly method: ProbeMethod;
+  readonly resolve: (result: ProbeResult | SessionLost) => void;
+  readonly timer: NodeJS.Timeout;
+  readonly abort: AbortController | undefined;
+  startedAt: number;
+}
+
+/** A probe that failed because the server no longer knows our session: worth one fresh session. */
+interface SessionLost {
+  readonly sessionLost: true;
+  readonly detail: string;
+}
+
+/**
+ * Far above the ids the SDK's own counter reaches, below 2^31 for servers that store ids in 32-bit integers.
+ */
+const PROBE_ID_BASE = 1_500_000_000;
+const RESULT_PREVIEW_CHARS = 200;
+
+export class McpConnection implements Connection {
+  private session: Session;
+  private sessionEra: Era;
+  private envelope: Record<string, unknown> | undefined;
+  private readonly pending = new Map<number, PendingProbe>();
+  private nextProbeId = PROBE_ID_BASE;
+  private readonly activityListeners: Array<() => void> = [];
+  private readonly closeListeners: Array<(info: CloseInfo) => void> = [];
+  private ended = false;
+  private endInfo: CloseInfo | null = null;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    session: Session,
+    private readonly driver: SessionDriver,
+    private readonly identity: ClientIdentity,
+    private readonly logger: Logger,
+  ) {
+    this.session = session;
+    this.sessionEra = sessionEra(session);
+    this.envelope = modernEnvelope(session, identity);
+    this.attach(session);
+  }
+
+  get era(): Era {
+    return this.sessionEra;
+  }
+
+  get protocolVersion(): string | null {
+    return this.session.client.getNegotiatedProtocolVersion() ?? null;
+  }
+
+  get serverInfo(): ServerInfo | null {
+    return sessionServerInfo(this.session);
+  }
+
+  get pid(): number | null {
+    return this.driver.pid;
+  }
+
+  onActivity(listener: () => void): void {
+    this.activityListeners.push(listener);
+  }
+
+  onClose(listener: (info: CloseInfo) => void): void {
+    this.closeListeners.push(listener);
+    // An end that came before anyone listened (right after connect) must still be heard.
+    const info = this.endInfo;
+    if (info) queueMicrotask(() => listener(info));
+  }
+
+  onStderr(listener: (text: string) => void): void {
+    this.driver.onStderr?.(listener);
+  }
+
+  probe(timeoutMs: number, method?: ProbeMethod): Promise<ProbeResult> {
+    const probeMethod = method ?? (this.sessionEra === 'modern' ? 'server/discover' : 'ping');
+    // Kept free of async wrappers: this path is benchmarked against a bare JSON-RPC exchange.
+    return this.exchange(probeMethod, timeoutMs).then((first) => (isSessionLost(first) ? this.retryOnFreshSession(probeMethod, timeoutMs, first) : first));
+  }
+
+  private async retryOnFreshSession(method: ProbeMethod, timeoutMs: number, lost: SessionLost): Promise<ProbeResult> {
+    if (!this.driver.reopen || this.ended) return { method, outcome: 'closed', detail: lost.detail };
+    this.logger.debug(`${this.driver.label}: ${lost.detail}; starting a new session`);
+    try {
+      await this.replaceSession(await this.driver.reopen(this.sessionEra, timeoutMs));
+    } catch (error) {
+      return { method, outcome: 'closed', detail: `${lost.detail}; a new session failed: ${messageOf(error)}` };
+    }
+    const second = await this.exchange(method, timeoutMs);
+    return isSessionLost(second) ? { method, outcome: 'closed', detail: second.detail } : second;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.ended = true;
+    this.failPending('closed', 'the connection was closed');
+    try {
+      await this.driver.shutdown(this.session);
+    } catch (error) {
+      this.logger.debug(`${this.driver.label}: while closing: ${messageOf(error)}`);
+    }
+  }
+
+  private exchange(method: ProbeMethod, timeoutMs: number): Promise<ProbeResult | SessionLost> {
+    if (this.ended) return Promise.resolve({ method, outcome: 'closed', detail: 'the connection is closed' });
+    // A second initialize would replace the HTTP session or be refused on stdio: it only ever runs inside connect.
+    if (method === 'initialize') return Promise.resolve({ method, outcome: 'failed', detail: 'initialize is only sent while connecting' });
+    const transport = this.session.transport;
+    const id = this.nextProbeId++;
+    // Handshake-era requests carry no params; modern ones the per-request envelope.
+    const request = { jsonrpc: '2.0' as const, id, method, params: this.envelope };
+    return new Promise((resolve) => {
+      // Only transports with a request per message can cancel one; stdio needs no controller.
+      const abort = transport.hasPerRequestStream ? new AbortController() : undefined;
+      const timer = setTimeout(() => this.expire(id, timeoutMs), timeoutMs);
+      const probe: PendingProbe = { id, method, resolve, timer, abort, startedAt: 0 };
+      this.pending.set(id, probe);
+      const options: TransportSendOptions | undefined = abort ? { requestSignal: abort.signal } : undefined;
+      probe.startedAt = performance.now();
+      transport.send(request, options).catch((error: unknown) => this.sendFailed(probe, error));
+    });
+  }
+
+  private attach(session: Session): void {
+    const transport = session.transport;
+    const sdkOnMessage = transport.onmessage;
+    transport.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
+      if (session !== this.session) return;
+      for (const listener of this.activityListeners) listener();
+      if (this.pending.size > 0 && 'id' in message && !('method' in message) && this.answer(message)) return;
+      sdkOnMessage?.(message, extra);
+    };
+    session.client.onclose = () => {
+      if (session === this.session) this.end(this.driver.describeEnd(session));
+    };
+    session.client.onerror = (error: Error) => {
+      if (session !== this.session) return;
+      const fatal = this.driver.isFatalError?.(error) ?? null;
+      if (fatal && !this.ended) {
+        this.end(fatal);
+        void this.driver.shutdown(session);
+        return;
+      }
+      this.logger.debug(`${this.driver.label}: ${messageOf(error)}`);
+    };
+  }
+
+  private async replaceSession(fresh: Session): Promise<void> {
+    const stale = this.session;
+    this.session = fresh;
+    this.sessionEra = sessionEra(fresh);
+    this.envelope = modernEnvelope(fresh, this.identity);
+    this.attach(fresh);
+    if (this.ended) {
+      await this.driver.shutdown(fresh);
+      return;
+    }
+    // The retried probe must not wait for the old session's DELETE.
+    void this.driver.shutdown(stale);
+  }
+
+  /** Reports an end that close() did not ask for, once. */
+  private end(info: CloseInfo): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.endInfo = info;
+    this.failPending('closed', info.message);
+    for (const listener of this.closeListeners) listener(info);
+  }
+
+  private answer(message: JSONRPCMessage): boolean {
+    const probe = this.pending.get((message as { id: number }).id);
+    if (!probe) return false;
+    const rttMs = performance.now() - probe.startedAt;
+    this.settle(probe);
+    if ('error' in message) {
+      const { code, message: text } = message.error;
+      probe.resolve({ method: probe.method, outcome: 'error-reply', rttMs, requestId: probe.id, detail: `error ${code}: ${text}` });
+    } else if ('result' in message && probe.method === 'ping' && !isEmptyResult(message.result)) {
+      probe.resolve({ method: probe.method, outcome: 'non-empty', rttMs, requestId: probe.id, detail: `result ${preview(message.result)}` });
+    } else {
+      probe.resolve({ method: probe.method, outcome: 'ok', rttMs, requestId: probe.id });
+    }
+    return true;
+  }
+
+  private expire(id: number, timeoutMs: number): void {
+    const probe = this.pending.get(id);
+    if (!probe) return;
+    this.pending.delete(id);
+    probe.abort?.abort();
+    probe.resolve({ method: probe.method, outcome: 'timeout', requestId: id, detail: `no answer within ${timeoutMs} ms` });
+  }
+
+  private sendFailed(probe: PendingProbe, error: unknown): void {
+    if (!this.pending.has(probe.id)) return;
+    this.settle(probe);
+    const base = { method: probe.method, requestId: probe.id };
+    if (this.ended) return probe.resolve({ ...base, outcome: 'closed', detail: messageOf(error) });
+    const status = httpStatusOf(error);
+    if (status === 401 || status === 403) return probe.resolve({ ...base, outcome: 'auth', detail: `HTTP ${status}` });
+    const body = status !== undefined ? httpBodyOf(error) : undefined;
+    // A modern server answers an unknown method with HTTP 404 carrying the JSON-RPC error: an answer, not a lost session.
+    const rpcError = jsonRpcErrorInBody(body, probe.id);
+    if (rpcError) {
+      const rttMs = performance.now() - probe.startedAt;
+      return probe.resolve({ ...base, outcome: 'error-reply', rttMs, detail: `HTTP ${status}, error ${rpcError.code}: ${rpcError.message}` });
+    }
+    if (status !== undefined && isSessionGone(status, body) && this.driver.hasServerSession?.(this.session)) {
+      return probe.resolve({ sessionLost: true, detail: `the server no longer knows the session (HTTP ${status})` });
+    }
+    if (isConnectionClosed(error)) return probe.resolve({ ...base, outcome: 'closed', detail: messageOf(error) });
+    const detail = status !== undefined ? `HTTP ${status}: ${messageOf(error)}` : describeFailure(error);
+    probe.resolve({ ...base, outcome: 'failed', detail });
+  }
+
+  private settle(probe: PendingProbe): void {
+    this.pending.delete(probe.id);
+    clearTimeout(probe.timer);
+  }
+
+  private failPending(outcome: 'closed', detail: string): void {
+    for (const probe of this.pending.values()) {
+      this.settle(probe);
+      probe.abort?.abort();
+      probe.resolve({ method: probe.method, outcome, requestId: probe.id, detail });
+    }
+  }
+}
+
+function isSessionLost(value: ProbeResult | SessionLost): value is SessionLost {
+  return (value as SessionLost).sessionLost === true;
+}
+
+/** 404 is the specified answer to an unknown session; some servers answer 400 and say why in the body. */
+function isSessionGone(status: number, body: string | undefined): boolean {
+  return status === 404 || (status === 400 && body !== undefined && /session/i.test(body));
+}
+
+/** `{}` is the only valid pong; the schema tolerates a lone `_meta`. */
+function isEmptyResult(result: unknown): boolean {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return false;
+  for (const key in result) if (key !== '_meta') return false;
+  return true;
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > RESULT_PREVIEW_CHARS ? `${text.slice(0, RESULT_PREVIEW_CHARS)}…` : text;
+}

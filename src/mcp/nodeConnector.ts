@@ -1,0 +1,47 @@
+// The Connector the monitor uses in Node (extension host and CLI): real children, real sockets, the v2 SDK client.
+
+import { ConnectError, type Connection, type ConnectOptions, type Connector } from '../core/connection';
+import { silentLogger, type Logger } from '../core/logger';
+import type { ServerConfig } from '../core/model';
+import type { ConnectorSettings } from './connectorSettings';
+import { connectHttp } from './httpConnect';
+import { connectStdio } from './stdioConnect';
+
+export interface NodeConnectorOptions {
+  readonly logger?: Logger;
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** How much of a stdio server's stderr is kept for error reports (the tail), in characters. Default 16 KB. */
+  readonly stderrBufferBytes?: number;
+  /** Bound on one stdio message (one stdout line); past it the connection ends as a protocol violation. Default 64 MB. */
+  readonly maxMessageBytes?: number;
+}
+
+const DEFAULT_CLIENT_INFO = { name: 'mcp-health', version: '0.1.0' };
+const DEFAULT_STDERR_BUFFER = 16 * 1024;
+/** Large enough for a 50 MB tool list, small enough that a newline-less flood cannot exhaust memory. */
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+export function createNodeConnector(options: NodeConnectorOptions = {}): Connector {
+  const settings: ConnectorSettings = {
+    logger: options.logger ?? silentLogger,
+    clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+    stderrBufferBytes: options.stderrBufferBytes ?? DEFAULT_STDERR_BUFFER,
+    maxLineBytes: options.maxMessageBytes ?? MAX_LINE_BYTES,
+    killGraceMs: 2000,
+    stdinCloseGraceMs: 200,
+    terminateSessionMs: 1000,
+  };
+  return {
+    connect(server: ServerConfig, connectOptions: ConnectOptions): Promise<Connection> {
+      switch (server.transport) {
+        case 'stdio':
+          return connectStdio(server, connectOptions, settings);
+        case 'http':
+        case 'sse':
+          return connectHttp(server, connectOptions, settings);
+        default:
+          return Promise.reject(new ConnectError('config', `Unknown transport for "${(server as ServerConfig).name}"`));
+      }
+    },
+  };
+}
