@@ -1,0 +1,110 @@
+// Parses the mcp-health command line. Pure: returns a description of the run or a usage error.
+
+import { parseArgs } from 'node:util';
+
+export type CommandName = 'list' | 'check' | 'watch';
+
+export interface CliOptions {
+  readonly command: CommandName;
+  readonly workspaces: readonly string[];
+  readonly configFiles: readonly string[];
+  readonly includeUser: boolean;
+  readonly serverNames: readonly string[];
+  readonly timeoutMs: number;
+  readonly connectTimeoutMs: number;
+  readonly intervalMs: number | undefined;
+  readonly durationMs: number | undefined;
+  readonly json: boolean;
+  readonly color: boolean | undefined;
+}
+
+export class UsageError extends Error {}
+
+export const MIN_INTERVAL_MS = 1000;
+export const MIN_TIMEOUT_MS = 100;
+export const DEFAULT_TIMEOUT_MS = 5000;
+/** A cold stdio server (npx, a Python venv) can take seconds to start; the probe timeout stays short regardless. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 15000;
+
+export const USAGE = `Usage:
+  mcp-health list  [--workspace DIR]... [--config FILE]... [--no-user] [--json]
+  mcp-health check [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]... [--timeout-ms N] [--connect-timeout-ms N] [--json]
+  mcp-health watch [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]...
+                   [--interval-ms N] [--timeout-ms N] [--connect-timeout-ms N] [--duration-ms N] [--json]
+
+  --workspace DIR   a workspace folder to discover servers in (repeatable; default: the current directory)
+  --config FILE     read this one config file (repeatable); given alone, nothing else is discovered
+  --no-user         skip user-level configs (~/.cursor, Claude Desktop, VS Code user mcp.json, ...)
+  --server NAME     only this server (repeatable)
+  --timeout-ms N    probe timeout (default ${DEFAULT_TIMEOUT_MS}, minimum ${MIN_TIMEOUT_MS}); a probe is never retried
+  --connect-timeout-ms N
+                    bound on starting and connecting to a server (default ${DEFAULT_CONNECT_TIMEOUT_MS}, minimum ${MIN_TIMEOUT_MS})
+  --interval-ms N   watch: idle interval before a keepalive probe (default 30000 stdio, 20000 HTTP/SSE; minimum ${MIN_INTERVAL_MS})
+  --duration-ms N   watch: stop after this long (default: until Ctrl-C)
+  --json            machine-readable output (check: one document; watch: JSON lines)
+  --no-color        plain output even on a terminal
+
+Exit codes: 0 every selected server is up, 1 otherwise, 2 usage error.`;
+
+function parseNumber(name: string, value: string | undefined, minimum: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} expects a whole number of milliseconds, got "${value}"`);
+  const parsed = Number(value);
+  if (parsed < minimum) throw new UsageError(`--${name} must be at least ${minimum} (got ${parsed})`);
+  return parsed;
+}
+
+export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        workspace: { type: 'string', multiple: true },
+        config: { type: 'string', multiple: true },
+        'no-user': { type: 'boolean' },
+        server: { type: 'string', multiple: true },
+        'timeout-ms': { type: 'string' },
+        'connect-timeout-ms': { type: 'string' },
+        'interval-ms': { type: 'string' },
+        'duration-ms': { type: 'string' },
+        json: { type: 'boolean' },
+        'no-color': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals[0] === 'help') return 'help';
+  if (positionals.length === 0) throw new UsageError('missing command: list, check or watch');
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+  const command = positionals[0];
+  if (command !== 'list' && command !== 'check' && command !== 'watch') {
+    throw new UsageError(`unknown command "${command}": expected list, check or watch`);
+  }
+  const intervalMs = parseNumber('interval-ms', values['interval-ms'], MIN_INTERVAL_MS);
+  const durationMs = parseNumber('duration-ms', values['duration-ms'], 1);
+  if (command !== 'watch' && (intervalMs !== undefined || durationMs !== undefined)) {
+    throw new UsageError('--interval-ms and --duration-ms apply to watch only');
+  }
+  if (command === 'list' && (values['timeout-ms'] !== undefined || values['connect-timeout-ms'] !== undefined)) {
+    throw new UsageError('--timeout-ms and --connect-timeout-ms do not apply to list');
+  }
+  return {
+    command,
+    workspaces: values.workspace ?? [],
+    configFiles: values.config ?? [],
+    includeUser: !values['no-user'],
+    serverNames: values.server ?? [],
+    timeoutMs: parseNumber('timeout-ms', values['timeout-ms'], MIN_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
+    connectTimeoutMs: parseNumber('connect-timeout-ms', values['connect-timeout-ms'], MIN_TIMEOUT_MS) ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    intervalMs,
+    durationMs,
+    json: values.json ?? false,
+    color: values['no-color'] ? false : undefined,
+  };
+}
