@@ -1,0 +1,23 @@
+// Entry point. activate() only wires objects (no file or network I/O) and returns; discovery starts right after.
+
+import type * as vscode from 'vscode';
+import type { McpHealthApi } from './vscode/api';
+import { McpHealth } from './vscode/mcpHealth';
+
+let current: McpHealth | undefined;
+
+export function activate(context: vscode.ExtensionContext): McpHealthApi {
+  const extension = new McpHealth(context);
+  current = extension;
+  context.subscriptions.push({ dispose: () => void extension.dispose() });
+  setImmediate(() => {
+    extension.start().catch((error: unknown) => console.error('MCP Health failed to start', error));
+  });
+  return extension.api();
+}
+
+export async function deactivate(): Promise<void> {
+  const extension = current;
+  current = undefined;
+  await extension?.dispose();
+}

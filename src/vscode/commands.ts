@@ -1,0 +1,147 @@
+// Every command of the extension. Commands act on the registry and the host's services; views follow by themselves.
+
+import * as vscode from 'vscode';
+import type { InputDefinition } from '../core/config/types';
+import type { ProbeResult, ServerStatus } from '../core/model';
+import type { MonitorRegistry } from '../core/monitorTypes';
+import { createWorkspaceConfig } from './createConfig';
+import { promptForInputs, type InputStore } from './inputs';
+import { detailsText } from './present/details';
+import { statusReportMarkdown } from './present/report';
+import { formatMs, isMonitored } from './present/states';
+import { pingOutcomeText } from './present/summary';
+import { serverIdFromElement } from './present/treeModel';
+import { ALL, pickServer } from './serverPick';
+import type { HealthStatusBar } from './statusBar';
+import { displayPath } from './treeView';
+
+export interface CommandHost {
+  readonly registry: MonitorRegistry;
+  readonly statusBar: HealthStatusBar;
+  readonly inputs: InputStore;
+  showLog(): void;
+  rediscover(): Promise<void>;
+  inputDefinitions(): readonly InputDefinition[];
+  setMonitoringEnabled(id: string, enabled: boolean): void;
+  showDashboard(): Promise<void>;
+  wallClock(): number;
+}
+
+export function registerCommands(host: CommandHost): vscode.Disposable[] {
+  const { registry } = host;
+  const register = (id: string, handler: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, handler);
+
+  const resolve = async (element: unknown, title: string, filter?: (status: ServerStatus) => boolean, allowAll?: string) => {
+    const id = serverIdFromElement(element);
+    if (id !== undefined) {
+      return registry.get(id) ? id : undefined;
+    }
+    return pickServer(registry.list(), { title, filter, allowAll });
+  };
+
+  const pingAll = async (): Promise<ReadonlyMap<string, ProbeResult>> => {
+    const asked = registry.list().filter((status) => isMonitored(status) && status.state !== 'config-error' && status.state !== 'needs-input').length;
+    host.statusBar.setBusy(true);
+    try {
+      const results = await registry.pingNow();
+      const answered = [...results.values()].filter((result) => result.outcome === 'ok').length;
+      host.statusBar.showOutcome(pingOutcomeText(answered, asked));
+      return results;
+    } finally {
+      host.statusBar.setBusy(false);
+    }
+  };
+
+  const pingOne = async (id: string): Promise<ReadonlyMap<string, ProbeResult>> => {
+    const results = await registry.pingNow(id);
+    const result = results.get(id);
+    const name = registry.get(id)?.config.name ?? id;
+    const text = result
+      ? `${name}: ${result.method} ${result.outcome}${result.rttMs !== undefined ? ` · ${formatMs(result.rttMs)}` : ''}`
+      : `${name}: not probed (${registry.get(id)?.state ?? 'gone'})`;
+    vscode.window.setStatusBarMessage(`$(pulse) ${text}`, 5000);
+    return results;
+  };
+
+  return [
+    register('mcpHealth.pingAll', pingAll),
+    register('mcpHealth.pingNow', async (element?: unknown) => {
+      const target = await resolve(element, 'Ping which MCP server?', isMonitored, 'All servers');
+      if (target === ALL) {
+        return pingAll();
+      }
+      return target === undefined ? undefined : pingOne(target);
+    }),
+    register('mcpHealth.reconnect', async (element?: unknown) => {
+      const target = await resolve(element, 'Reconnect which MCP server?', isMonitored, 'All servers');
+      if (target === undefined) {
+        return;
+      }
+      const name = target === ALL ? 'all MCP servers' : registry.get(target)?.config.name ?? target;
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Reconnecting ${name}` },
+        () => registry.reconnect(target === ALL ? undefined : target));
+    }),
+    register('mcpHealth.reconnectAll', () => vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Reconnecting all MCP servers' }, () => registry.reconnect())),
+    register('mcpHealth.showLog', () => host.showLog()),
+    register('mcpHealth.refresh', () => host.rediscover()),
+    register('mcpHealth.openConfig', async (element?: unknown) => {
+      if (typeof element === 'string' && element.startsWith('file:')) {
+        await vscode.window.showTextDocument(vscode.Uri.file(element.slice('file:'.length)));
+        return;
+      }
+      const target = await resolve(element, 'Open the config of which MCP server?');
+      const status = typeof target === 'string' ? registry.get(target) : undefined;
+      if (!status) {
+        return;
+      }
+      const position = new vscode.Position(Math.max(0, status.config.source.line - 1), Math.max(0, status.config.source.column - 1));
+      await vscode.window.showTextDocument(vscode.Uri.file(status.config.source.file), { selection: new vscode.Range(position, position) });
+    }),
+    register('mcpHealth.enableMonitoring', async (element?: unknown) => {
+      const target = await resolve(element, 'Monitor which MCP server again?', (s) => s.state === 'disabled', 'All disabled servers');
+      for (const id of target === ALL ? registry.list().filter((s) => s.state === 'disabled').map((s) => s.config.id) : target ? [target] : []) {
+        host.setMonitoringEnabled(id, true);
+      }
+    }),
+    register('mcpHealth.disableMonitoring', async (element?: unknown) => {
+      const target = await resolve(element, 'Stop monitoring which MCP server?', isMonitored);
+      if (typeof target === 'string') {
+        host.setMonitoringEnabled(target, false);
+      }
+    }),
+    register('mcpHealth.copyDetails', async (element?: unknown) => {
+      const target = await resolve(element, 'Copy the details of which MCP server?');
+      const status = typeof target === 'string' ? registry.get(target) : undefined;
+      if (status) {
+        await vscode.env.clipboard.writeText(detailsText(status));
+        vscode.window.setStatusBarMessage(`$(copy) Copied the details of ${status.config.name}`, 3000);
+      }
+    }),
+    register('mcpHealth.copyStatusReport', async () => {
+      await vscode.env.clipboard.writeText(statusReportMarkdown(registry.list(), host.wallClock(), displayPath));
+      vscode.window.setStatusBarMessage('$(markdown) Copied the MCP status report (Markdown)', 3000);
+    }),
+    register('mcpHealth.supplyInput', async (element?: unknown) => {
+      const target = await resolve(element, 'Supply inputs for which MCP server?', (s) => (s.config.missingInputs?.length ?? 0) > 0);
+      const status = typeof target === 'string' ? registry.get(target) : undefined;
+      if (!status) {
+        return;
+      }
+      const stored = await promptForInputs(status.config, host.inputDefinitions(), host.inputs);
+      if (stored > 0) {
+        await host.rediscover();
+      }
+    }),
+    register('mcpHealth.clearInputs', async () => {
+      const forget = 'Forget';
+      const choice = await vscode.window.showWarningMessage('Forget every ${input:…} value MCP Health stored? Servers that need them will wait for input again.', { modal: true }, forget);
+      if (choice === forget) {
+        await host.inputs.clear();
+        await host.rediscover();
+      }
+    }),
+    register('mcpHealth.createConfig', () => createWorkspaceConfig()),
+    register('mcpHealth.showDashboard', () => host.showDashboard()),
+  ];
+}

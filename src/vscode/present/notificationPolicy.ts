@@ -1,0 +1,79 @@
+// Which state changes deserve a notification, and the rate limit that keeps a flapping server from spamming.
+
+import type { ServerState, ServerStatus } from '../../core/model';
+import type { NotificationLevel } from './settingsModel';
+
+export interface StateChange {
+  readonly id: string;
+  readonly from: ServerState;
+  readonly to: ServerState;
+  readonly reason: string;
+  readonly status: ServerStatus;
+}
+
+export type NotificationSeverity = 'error' | 'warning' | 'info';
+
+export interface Notice {
+  readonly severity: NotificationSeverity;
+  readonly message: string;
+  /** Recovery notices carry no actions; failures offer Reconnect, Show Log and Open Config. */
+  readonly recovery: boolean;
+}
+
+const failureStates: ReadonlySet<ServerState> = new Set<ServerState>(['down', 'suspect', 'auth-required']);
+
+/** At most one failure notice per server in this window; later failures go only to the log and the views. */
+export const DEFAULT_QUIET_MS = 5 * 60_000;
+
+export class NotificationPolicy {
+  private readonly lastFailureNoticeAt = new Map<string, number>();
+  /** Servers whose failure was announced, so their recovery can be announced too (level `all`). */
+  private readonly announcedFailures = new Set<string>();
+
+  constructor(private readonly quietMs: number = DEFAULT_QUIET_MS) {}
+
+  decide(change: StateChange, level: NotificationLevel, nowMs: number): Notice | undefined {
+    if (level === 'off') {
+      return undefined;
+    }
+    const name = change.status.config.name;
+    if (change.to === 'up') {
+      const wasAnnounced = this.announcedFailures.delete(change.id);
+      return level === 'all' && wasAnnounced ? { severity: 'info', message: `MCP server "${name}" is up again.`, recovery: true } : undefined;
+    }
+    if (!failureStates.has(change.to)) {
+      return undefined;
+    }
+    const fromUp = change.from === 'up';
+    const firstFailure = level === 'all' && (change.from === 'connecting' || change.from === 'idle');
+    if (!fromUp && !firstFailure) {
+      return undefined;
+    }
+    const last = this.lastFailureNoticeAt.get(change.id);
+    if (last !== undefined && nowMs - last < this.quietMs) {
+      return undefined;
+    }
+    this.lastFailureNoticeAt.set(change.id, nowMs);
+    this.announcedFailures.add(change.id);
+    return {
+      severity: change.to === 'down' ? 'error' : 'warning',
+      message: failureMessage(name, change),
+      recovery: false,
+    };
+  }
+
+  /** A server that left the configuration must not keep its quiet period if it comes back under the same id. */
+  forget(id: string): void {
+    this.lastFailureNoticeAt.delete(id);
+    this.announcedFailures.delete(id);
+  }
+}
+
+function failureMessage(name: string, change: StateChange): string {
+  const reason = change.reason ? `: ${change.reason}` : '';
+  switch (change.to) {
+    case 'down': return `MCP server "${name}" is down${reason}`;
+    case 'suspect': return `MCP server "${name}" answered against the protocol${reason}`;
+    default: return `MCP server "${name}" needs authentication${reason}`;
+  }
+}

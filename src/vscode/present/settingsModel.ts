@@ -1,0 +1,129 @@
+// The `mcpHealth.*` settings as one frozen object, and what a change between two of them requires.
+// Pure: the editor adapter passes a reader, so bounds and defaults are checked in one place and testable.
+
+import type { ConfigFormat, TransportKind } from '../../core/model';
+import { defaultMonitorSettings, type MonitorSettings } from '../../core/monitorTypes';
+
+export type NotificationLevel = 'all' | 'errors' | 'off';
+export type StatusBarVisibility = 'always' | 'whenServers' | 'never';
+
+export interface ExtensionSettings {
+  readonly monitor: MonitorSettings;
+  readonly notifications: NotificationLevel;
+  readonly statusBar: StatusBarVisibility;
+  readonly discovery: {
+    readonly sources: Readonly<Partial<Record<ConfigFormat, boolean>>>;
+    readonly includeUserConfigs: boolean;
+  };
+  readonly excludedServers: readonly string[];
+}
+
+/** Reads one setting below `mcpHealth.`; undefined when unset. */
+export type SettingReader = (key: string) => unknown;
+
+export const INTERVAL_BOUNDS = { min: 5, max: 3600 } as const;
+export const TIMEOUT_BOUNDS = { min: 1, max: 30 } as const;
+
+const transports: readonly TransportKind[] = ['stdio', 'http', 'sse'];
+
+export function parseSettings(read: SettingReader, base: MonitorSettings = defaultMonitorSettings): ExtensionSettings {
+  const intervalMs = Object.fromEntries(
+    transports.map((transport) => [transport, seconds(read(`pingIntervalSeconds.${transport}`), INTERVAL_BOUNDS, base.intervalMs[transport] / 1000) * 1000]),
+  ) as Record<TransportKind, number>;
+  const serverIntervalMs: Record<string, number> = {};
+  const overrides = read('serverOverrides');
+  if (isRecord(overrides)) {
+    for (const [name, override] of Object.entries(overrides)) {
+      if (isRecord(override) && typeof override.intervalSeconds === 'number' && Number.isFinite(override.intervalSeconds)) {
+        serverIntervalMs[name] = seconds(override.intervalSeconds, INTERVAL_BOUNDS, INTERVAL_BOUNDS.min) * 1000;
+      }
+    }
+  }
+  const sources: Partial<Record<ConfigFormat, boolean>> = {};
+  const sourceSetting = read('discovery.sources');
+  if (isRecord(sourceSetting)) {
+    for (const [format, enabled] of Object.entries(sourceSetting)) {
+      if (typeof enabled === 'boolean') {
+        sources[format as ConfigFormat] = enabled;
+      }
+    }
+  }
+  const excluded = read('excludedServers');
+  const settings: ExtensionSettings = {
+    monitor: {
+      ...base,
+      intervalMs,
+      serverIntervalMs,
+      timeoutMs: seconds(read('timeoutSeconds'), TIMEOUT_BOUNDS, base.timeoutMs / 1000) * 1000,
+    },
+    notifications: oneOf(read('notifications'), ['all', 'errors', 'off'] as const, 'errors'),
+    statusBar: oneOf(read('statusBar.show'), ['always', 'whenServers', 'never'] as const, 'whenServers'),
+    discovery: { sources, includeUserConfigs: typeof read('discovery.includeUserConfigs') === 'boolean' ? read('discovery.includeUserConfigs') as boolean : true },
+    excludedServers: Array.isArray(excluded) ? [...new Set(excluded.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()))] : [],
+  };
+  return deepFreeze(settings);
+}
+
+export interface SettingsChange {
+  /** Probe intervals or timeout changed: the monitor re-times, connections stay. */
+  readonly retime: boolean;
+  /** Which servers exist changed: discover again and reconcile. */
+  readonly rediscover: boolean;
+  /** Only presentation changed. */
+  readonly rerender: boolean;
+  readonly notifications: boolean;
+}
+
+export function compareSettings(previous: ExtensionSettings, next: ExtensionSettings): SettingsChange {
+  return {
+    retime: !sameJson(previous.monitor, next.monitor),
+    rediscover: !sameJson(previous.discovery, next.discovery) || !sameJson(previous.excludedServers, next.excludedServers),
+    rerender: previous.statusBar !== next.statusBar,
+    notifications: previous.notifications !== next.notifications,
+  };
+}
+
+/** Whether a server is excluded by name (as written in its file) or by its full id. */
+export function isExcluded(settings: ExtensionSettings, server: { readonly id: string; readonly name: string }): boolean {
+  return settings.excludedServers.includes(server.name) || settings.excludedServers.includes(server.id);
+}
+
+function seconds(value: unknown, bounds: { readonly min: number; readonly max: number }, fallback: number): number {
+  // Settings edited by hand in JSON skip the schema's bounds, so they are enforced here too.
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    return fallback;
+  }
+  return Math.min(bounds.max, Math.max(bounds.min, value));
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(value as T) ? (value as T) : fallback;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(sortKeys);
+  }
+  if (isRecord(value)) {
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys(value[key])]));
+  }
+  return value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) {
+      deepFreeze(child);
+    }
+    Object.freeze(value);
+  }
+  return value;
+}

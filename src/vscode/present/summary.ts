@@ -1,0 +1,54 @@
+// The aggregate the status bar shows: how many monitored servers are up, and the worst condition among them.
+
+import type { ServerStatus } from '../../core/model';
+import { healthOf, isMonitored } from './states';
+
+export type WorstHealth = 'ok' | 'warning' | 'error' | 'none';
+
+export interface HealthSummary {
+  readonly up: number;
+  /** Servers under watch: disabled and Restricted-Mode servers do not count. */
+  readonly monitored: number;
+  readonly total: number;
+  readonly worst: WorstHealth;
+}
+
+export function summarize(statuses: readonly ServerStatus[]): HealthSummary {
+  let up = 0;
+  let monitored = 0;
+  let worst: WorstHealth = 'none';
+  for (const status of statuses) {
+    if (!isMonitored(status)) {
+      continue;
+    }
+    monitored++;
+    if (status.state === 'up') {
+      up++;
+    }
+    const health = healthOf(status);
+    if (health === 'error') {
+      worst = 'error';
+    } else if (health === 'warning' && worst !== 'error') {
+      worst = 'warning';
+    } else if (worst === 'none') {
+      worst = 'ok';
+    }
+  }
+  return { up, monitored, total: statuses.length, worst };
+}
+
+export function statusBarText(summary: HealthSummary, busy: boolean): string {
+  const icon = busy ? '$(loading~spin)' : '$(pulse)';
+  if (summary.total === 0) {
+    return `${icon} MCP`;
+  }
+  return `${icon} MCP ${summary.up}/${summary.monitored}`;
+}
+
+/** The brief line shown after a manual "ping all". */
+export function pingOutcomeText(answered: number, asked: number): string {
+  if (asked === 0) {
+    return '$(info) MCP: nothing to ping';
+  }
+  return answered === asked ? `$(check) MCP ${answered}/${asked} answered` : `$(warning) MCP ${answered}/${asked} answered`;
+}

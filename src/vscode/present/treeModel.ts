@@ -1,0 +1,157 @@
+// The shape of the Servers tree: workspace folder (and "User") -> config file -> server -> detail rows.
+// Elements are stable string ids so the tree keeps selection and expansion across refreshes.
+
+import * as path from 'node:path';
+import type { ConfigDiagnostic, ConfigFormat, ServerStatus } from '../../core/model';
+import { detailRows, type DetailRow } from './details';
+
+export interface WorkspaceFolderRef {
+  readonly path: string;
+  readonly name: string;
+}
+
+interface NodeBase {
+  readonly id: string;
+  readonly parent: string | undefined;
+  readonly children: readonly string[];
+}
+
+export interface GroupNode extends NodeBase { readonly kind: 'group'; readonly label: string; readonly folder: string | undefined }
+export interface FileNode extends NodeBase { readonly kind: 'file'; readonly file: string; readonly label: string; readonly format: ConfigFormat | undefined; readonly errorCount: number }
+export interface ServerNode extends NodeBase { readonly kind: 'server'; readonly serverId: string }
+export interface DetailNode extends NodeBase { readonly kind: 'detail'; readonly serverId: string; readonly row: DetailRow }
+export interface ProblemNode extends NodeBase { readonly kind: 'problem'; readonly diagnostic: ConfigDiagnostic }
+
+export type TreeNode = GroupNode | FileNode | ServerNode | DetailNode | ProblemNode;
+
+export interface TreeModel {
+  readonly roots: readonly string[];
+  get(id: string): TreeNode | undefined;
+}
+
+export const formatLabels: Readonly<Record<ConfigFormat, string>> = {
+  vscode: 'VS Code',
+  'vscode-settings': 'VS Code settings',
+  'mcp-json': '.mcp.json',
+  'claude-code': 'Claude Code',
+  cursor: 'Cursor',
+  'claude-desktop': 'Claude Desktop',
+  windsurf: 'Windsurf',
+  cline: 'Cline',
+  roo: 'Roo Code',
+  gemini: 'Gemini CLI',
+  codex: 'Codex',
+  continue: 'Continue',
+  zed: 'Zed',
+};
+
+export const serverElementId = (serverId: string) => `server:${serverId}`;
+
+/** A server id from a tree element, a command-link argument or a plain id. */
+export function serverIdFromElement(element: unknown): string | undefined {
+  if (typeof element !== 'string') {
+    return undefined;
+  }
+  if (element.startsWith('server:')) {
+    return element.slice('server:'.length);
+  }
+  return element.includes(':') && /^(group|file|detail|problem):/.test(element) ? undefined : element;
+}
+
+const USER_GROUP = 'group:user';
+
+export function buildTree(
+  statuses: readonly ServerStatus[],
+  diagnostics: readonly ConfigDiagnostic[],
+  folders: readonly WorkspaceFolderRef[],
+  displayPath: (file: string) => string,
+): TreeModel {
+  const nodes = new Map<string, TreeNode>();
+  const groups = new Map<string, { label: string; folder: string | undefined; order: number; files: Map<string, { format: ConfigFormat | undefined; servers: ServerStatus[]; problems: ConfigDiagnostic[] }> }>();
+
+  const groupFor = (file: string, folder: string | undefined) => {
+    const owner = folder ?? folders.find((f) => isInside(file, f.path))?.path;
+    const index = owner === undefined ? -1 : folders.findIndex((f) => f.path === owner);
+    const key = index >= 0 ? `group:folder:${owner}` : USER_GROUP;
+    let group = groups.get(key);
+    if (!group) {
+      group = index >= 0
+        ? { label: folders[index]!.name, folder: owner, order: index, files: new Map() }
+        : { label: 'User', folder: undefined, order: Number.MAX_SAFE_INTEGER, files: new Map() };
+      groups.set(key, group);
+    }
+    return group;
+  };
+  const fileEntry = (file: string, folder: string | undefined, format: ConfigFormat | undefined) => {
+    const group = groupFor(file, folder);
+    let entry = group.files.get(file);
+    if (!entry) {
+      entry = { format, servers: [], problems: [] };
+      group.files.set(file, entry);
+    }
+    return entry;
+  };
+
+  for (const status of statuses) {
+    fileEntry(status.config.source.file, status.config.source.folder, status.config.source.format).servers.push(status);
+  }
+  // Problems tied to a server show on that server; the rest (a file that does not parse) show under the file.
+  const serverNamesByFile = new Map<string, Set<string>>();
+  for (const status of statuses) {
+    const names = serverNamesByFile.get(status.config.source.file) ?? new Set<string>();
+    names.add(status.config.name);
+    serverNamesByFile.set(status.config.source.file, names);
+  }
+  for (const diagnostic of diagnostics) {
+    const owned = diagnostic.serverName !== undefined && serverNamesByFile.get(diagnostic.file)?.has(diagnostic.serverName);
+    if (!owned) {
+      fileEntry(diagnostic.file, undefined, undefined).problems.push(diagnostic);
+    }
+  }
+
+  const sortedGroups = [...groups.entries()].sort((a, b) => a[1].order - b[1].order);
+  // With a single group the extra level only costs a click.
+  const showGroups = sortedGroups.length > 1;
+  const roots: string[] = [];
+  for (const [groupId, group] of sortedGroups) {
+    const fileIds: string[] = [];
+    const files = [...group.files.entries()]
+      .map(([file, entry]) => ({ file, entry, label: group.folder ? path.relative(group.folder, file) || path.basename(file) : displayPath(file) }))
+      .sort((a, b) => a.label.localeCompare(b.label));
+    for (const { file, entry, label } of files) {
+      const fileId = `file:${file}`;
+      const children: string[] = [];
+      const servers = [...entry.servers].sort((a, b) => a.config.source.line - b.config.source.line || a.config.name.localeCompare(b.config.name));
+      for (const status of servers) {
+        const serverId = serverElementId(status.config.id);
+        const details = detailRows(status).map((row) => {
+          const detailId = `detail:${status.config.id}:${row.key}`;
+          nodes.set(detailId, { kind: 'detail', id: detailId, parent: serverId, children: [], serverId: status.config.id, row });
+          return detailId;
+        });
+        nodes.set(serverId, { kind: 'server', id: serverId, parent: fileId, children: details, serverId: status.config.id });
+        children.push(serverId);
+      }
+      entry.problems.forEach((diagnostic, index) => {
+        const problemId = `problem:${file}:${index}`;
+        nodes.set(problemId, { kind: 'problem', id: problemId, parent: fileId, children: [], diagnostic });
+        children.push(problemId);
+      });
+      const errorCount = entry.problems.filter((d) => d.severity === 'error').length;
+      nodes.set(fileId, { kind: 'file', id: fileId, parent: showGroups ? groupId : undefined, children, file, label, format: entry.format ?? servers[0]?.config.source.format, errorCount });
+      fileIds.push(fileId);
+    }
+    if (showGroups) {
+      nodes.set(groupId, { kind: 'group', id: groupId, parent: undefined, children: fileIds, label: group.label, folder: group.folder });
+      roots.push(groupId);
+    } else {
+      roots.push(...fileIds);
+    }
+  }
+  return { roots, get: (id) => nodes.get(id) };
+}
+
+function isInside(file: string, folder: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}

@@ -1,0 +1,129 @@
+// The status bar aggregate: `$(pulse) MCP 5/6`, coloured by the worst state, with a row per server in its tooltip.
+
+import * as vscode from 'vscode';
+import type { ServerStatus } from '../core/model';
+import type { MonitorRegistry } from '../core/monitorTypes';
+import { coalesce } from './coalesce';
+import { redactFor } from './present/details';
+import { commandUri, escapeMarkdown } from './present/markdown';
+import type { StatusBarVisibility } from './present/settingsModel';
+import { describeState, stateIcon } from './present/states';
+import { statusBarText, summarize } from './present/summary';
+import { serverElementId } from './present/treeModel';
+
+const TOOLTIP_COMMANDS = ['mcpHealth.pingAll', 'mcpHealth.pingNow', 'mcpHealth.reconnect', 'mcpHealth.showLog', 'mcpHealth.servers.focus', 'mcpHealth.copyStatusReport', 'mcpHealth.openConfig'];
+const OUTCOME_VISIBLE_MS = 4000;
+const MAX_TOOLTIP_ROWS = 30;
+
+export class HealthStatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly renderSoon = coalesce(() => this.render(), 100);
+  private readonly unsubscribe: () => void;
+  private busy = false;
+  private visible = false;
+  private outcome: { text: string; timer: NodeJS.Timeout } | undefined;
+
+  constructor(private readonly registry: MonitorRegistry, private visibility: StatusBarVisibility) {
+    this.item = vscode.window.createStatusBarItem('mcpHealth.status', vscode.StatusBarAlignment.Left, 50);
+    this.item.name = 'MCP Health';
+    this.item.command = 'mcpHealth.pingAll';
+    this.unsubscribe = registry.onEvent((event) => {
+      if (event.type !== 'stderr') {
+        this.renderSoon.schedule();
+      }
+    });
+    this.render();
+  }
+
+  setVisibility(visibility: StatusBarVisibility): void {
+    this.visibility = visibility;
+    this.render();
+  }
+
+  /** Shows the spinner while a manual "ping all" runs. */
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.render();
+  }
+
+  /** Shows the result of a manual ping in place of the aggregate for a few seconds. */
+  showOutcome(text: string): void {
+    this.clearOutcome();
+    this.outcome = { text, timer: setTimeout(() => { this.clearOutcome(); this.render(); }, OUTCOME_VISIBLE_MS) };
+    this.render();
+  }
+
+  /** For the end-to-end suite: what the user sees. */
+  snapshot(): { text: string; tooltip: string; visible: boolean; background: string | undefined } {
+    this.renderSoon.flush();
+    const tooltip = this.item.tooltip;
+    return {
+      text: this.item.text,
+      tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '',
+      visible: this.visible,
+      background: this.item.backgroundColor?.id,
+    };
+  }
+
+  render(): void {
+    const statuses = this.registry.list();
+    const summary = summarize(statuses);
+    this.item.text = this.outcome && !this.busy ? this.outcome.text : statusBarText(summary, this.busy);
+    this.item.backgroundColor = summary.worst === 'error'
+      ? new vscode.ThemeColor('statusBarItem.errorBackground')
+      : summary.worst === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.accessibilityInformation = { label: `MCP Health: ${summary.up} of ${summary.monitored} monitored servers up` };
+    this.item.tooltip = tooltipFor(statuses, summary.up, summary.monitored);
+    const shouldShow = this.visibility === 'always' || (this.visibility === 'whenServers' && statuses.length > 0);
+    if (shouldShow !== this.visible) {
+      this.visible = shouldShow;
+      if (shouldShow) {
+        this.item.show();
+      } else {
+        this.item.hide();
+      }
+    }
+  }
+
+  private clearOutcome(): void {
+    if (this.outcome) {
+      clearTimeout(this.outcome.timer);
+      this.outcome = undefined;
+    }
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.renderSoon.dispose();
+    this.clearOutcome();
+    this.item.dispose();
+  }
+}
+
+function tooltipFor(statuses: readonly ServerStatus[], up: number, monitored: number): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = { enabledCommands: TOOLTIP_COMMANDS };
+  md.supportHtml = false;
+  md.appendMarkdown(`**MCP Health** · ${up}/${monitored} up\n\n`);
+  if (statuses.length === 0) {
+    md.appendMarkdown('No MCP server configured.\n\n');
+  } else {
+    md.appendMarkdown('| | Server | State | |\n|:-:|---|---|---|\n');
+    for (const status of statuses.slice(0, MAX_TOOLTIP_ROWS)) {
+      const icon = stateIcon(status);
+      const redact = redactFor(status);
+      const error = status.lastError && status.state !== 'up' ? ` — ${escapeMarkdown(redact(status.lastError.message)).slice(0, 120)}` : '';
+      const element = serverElementId(status.config.id);
+      const actions = status.state === 'disabled' || status.state === 'untrusted'
+        ? ''
+        : `[$(pulse)](${commandUri('mcpHealth.pingNow', element)} "Ping now") [$(debug-restart)](${commandUri('mcpHealth.reconnect', element)} "Reconnect")`;
+      md.appendMarkdown(`| $(${icon.id}) | ${escapeMarkdown(status.config.name)} | ${escapeMarkdown(describeState(status))}${error} | ${actions} |\n`);
+    }
+    if (statuses.length > MAX_TOOLTIP_ROWS) {
+      md.appendMarkdown(`\n…and ${statuses.length - MAX_TOOLTIP_ROWS} more\n`);
+    }
+    md.appendMarkdown('\n');
+  }
+  md.appendMarkdown(`[$(run-all) Ping all](${commandUri('mcpHealth.pingAll')}) · [$(output) Show log](${commandUri('mcpHealth.showLog')}) · [$(list-tree) Servers](${commandUri('mcpHealth.servers.focus')}) · [$(markdown) Copy report](${commandUri('mcpHealth.copyStatusReport')})`);
+  return md;
+}

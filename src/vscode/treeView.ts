@@ -1,0 +1,170 @@
+// The Servers tree. Elements are stable ids; items are built from the registry's current state on demand.
+
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import type { ServerStatus } from '../core/model';
+import type { MonitorRegistry } from '../core/monitorTypes';
+import { coalesce } from './coalesce';
+import { detailRows, redactFor } from './present/details';
+import { escapeMarkdown } from './present/markdown';
+import { describeState, isMonitored, stateIcon, stateLabels } from './present/states';
+import { buildTree, formatLabels, type TreeModel, type TreeNode, type WorkspaceFolderRef } from './present/treeModel';
+
+const REFRESH_COALESCE_MS = 100;
+
+export function displayPath(file: string): string {
+  const home = os.homedir();
+  return home && (file === home || file.startsWith(home + '/') || file.startsWith(home + '\\')) ? `~${file.slice(home.length)}` : file;
+}
+
+export function workspaceFolderRefs(): WorkspaceFolderRef[] {
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((folder) => folder.uri.scheme === 'file')
+    .map((folder) => ({ path: folder.uri.fsPath, name: folder.name }));
+}
+
+export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<string | undefined>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private model: TreeModel | undefined;
+  private readonly refreshSoon = coalesce(() => this.refresh(), REFRESH_COALESCE_MS);
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly registry: MonitorRegistry) {
+    this.unsubscribe = registry.onEvent((event) => {
+      if (event.type !== 'stderr') {
+        this.refreshSoon.schedule();
+      }
+    });
+  }
+
+  refresh(): void {
+    this.model = undefined;
+    this.changeEmitter.fire(undefined);
+  }
+
+  /** For the end-to-end suite: applies any pending refresh now. */
+  flush(): void {
+    this.refreshSoon.flush();
+  }
+
+  private current(): TreeModel {
+    this.model ??= buildTree(this.registry.list(), this.registry.diagnostics(), workspaceFolderRefs(), displayPath);
+    return this.model;
+  }
+
+  getChildren(element?: string): string[] {
+    const model = this.current();
+    if (!element) {
+      return [...model.roots];
+    }
+    return [...(model.get(element)?.children ?? [])];
+  }
+
+  getParent(element: string): string | undefined {
+    return this.current().get(element)?.parent;
+  }
+
+  getTreeItem(element: string): vscode.TreeItem {
+    const node = this.current().get(element);
+    if (!node) {
+      // A stale element from before a refresh: render it empty rather than throw inside the workbench.
+      return new vscode.TreeItem('', vscode.TreeItemCollapsibleState.None);
+    }
+    const item = this.itemFor(node);
+    item.id = node.id;
+    return item;
+  }
+
+  private itemFor(node: TreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'group': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+        item.iconPath = new vscode.ThemeIcon(node.folder ? 'root-folder' : 'account');
+        item.contextValue = 'group';
+        item.tooltip = node.folder ? displayPath(node.folder) : 'Servers from your user-level configuration files';
+        return item;
+      }
+      case 'file': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+        item.resourceUri = vscode.Uri.file(node.file);
+        item.description = node.format ? formatLabels[node.format] : undefined;
+        item.tooltip = displayPath(node.file);
+        item.contextValue = 'file';
+        if (node.errorCount > 0) {
+          item.iconPath = new vscode.ThemeIcon('bracket-error', new vscode.ThemeColor('list.errorForeground'));
+        }
+        item.command = { command: 'mcpHealth.openConfig', title: 'Open Config', arguments: [node.id] };
+        return item;
+      }
+      case 'server': {
+        const status = this.registry.get(node.serverId);
+        return status ? serverItem(status) : new vscode.TreeItem(node.serverId);
+      }
+      case 'detail': {
+        const item = new vscode.TreeItem(node.row.label, vscode.TreeItemCollapsibleState.None);
+        item.description = node.row.value;
+        item.tooltip = node.row.full ?? node.row.value;
+        item.contextValue = `detail ${node.row.key}`;
+        return item;
+      }
+      case 'problem': {
+        const diagnostic = node.diagnostic;
+        const item = new vscode.TreeItem(diagnostic.message, vscode.TreeItemCollapsibleState.None);
+        item.description = `line ${diagnostic.line}`;
+        item.iconPath = new vscode.ThemeIcon(diagnostic.severity === 'error' ? 'error' : 'warning',
+          new vscode.ThemeColor(diagnostic.severity === 'error' ? 'list.errorForeground' : 'list.warningForeground'));
+        item.contextValue = 'problem';
+        item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(diagnostic.file), { selection: new vscode.Range(diagnostic.line - 1, diagnostic.column - 1, diagnostic.line - 1, diagnostic.column - 1) }] };
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.refreshSoon.dispose();
+    this.changeEmitter.dispose();
+  }
+}
+
+/** Context values the menus match: `server monitored up`, `server disabled`, `server monitored needsInput`. */
+function contextValueFor(status: ServerStatus): string {
+  const parts = ['server', status.state === 'disabled' ? 'disabled' : isMonitored(status) ? 'monitored' : 'untrusted'];
+  if (status.state === 'needs-input') {
+    parts.push('needsInput');
+  }
+  parts.push(status.state);
+  return parts.join(' ');
+}
+
+function serverItem(status: ServerStatus): vscode.TreeItem {
+  const item = new vscode.TreeItem(status.config.name, vscode.TreeItemCollapsibleState.Collapsed);
+  const icon = stateIcon(status);
+  item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
+  item.description = describeState(status);
+  item.contextValue = contextValueFor(status);
+  item.tooltip = serverTooltip(status);
+  item.accessibilityInformation = { label: `${status.config.name}, ${describeState(status)}` };
+  return item;
+}
+
+function serverTooltip(status: ServerStatus): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  const icon = stateIcon(status);
+  md.appendMarkdown(`$(${icon.id}) **${escapeMarkdown(status.config.name)}** — ${escapeMarkdown(stateLabels[status.state])}\n\n`);
+  const redact = redactFor(status);
+  for (const row of detailRows(status)) {
+    if (row.key === 'stderr') {
+      continue;
+    }
+    md.appendMarkdown(`- ${escapeMarkdown(row.label)}: ${escapeMarkdown(redact(row.value))}\n`);
+  }
+  const stderr = detailRows(status).find((row) => row.key === 'stderr');
+  if (stderr?.full) {
+    md.appendMarkdown('\nstderr:\n');
+    md.appendCodeblock(stderr.full, 'text');
+  }
+  md.appendMarkdown(`\n${escapeMarkdown(displayPath(status.config.source.file))}:${status.config.source.line}`);
+  return md;
+}
