@@ -1,0 +1,60 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ProbeRecord, ServerState } from '../../../src/core/model';
+import { DASHBOARD_PROBES, dashboardServers } from '../../../src/vscode/present/dashboardModel';
+import { probes, status } from './fixtures';
+
+void describe('dashboardServers', () => {
+  void it('gives each server its id, name, health, summary, transport, statistics and probes', () => {
+    const [server] = dashboardServers([status('files', {
+      lastRttMs: 4,
+      restarts: 1,
+      stats: { p50Ms: 4, p95Ms: 11, uptimePercent: 98.5, recent: probes(['ok', 'timeout']) },
+    })]);
+    assert.deepEqual(server, {
+      id: '/ws/app/.vscode/mcp.json#files',
+      name: 'files',
+      health: 'ok',
+      summary: 'up · 4 ms',
+      transport: 'stdio',
+      p50Ms: 4,
+      p95Ms: 11,
+      uptimePercent: 98.5,
+      restarts: 1,
+      probeable: true,
+      probes: [
+        { at: 1_000, ok: true, rttMs: 2, outcome: 'ok' },
+        { at: 2_000, ok: false, rttMs: null, outcome: 'timeout' },
+      ],
+    });
+  });
+
+  void it('is plain data that survives the trip to the webview unchanged', () => {
+    const servers = dashboardServers([status('a', { stats: { recent: probes(['ok', 'closed']) } }), status('b', { state: 'down' })]);
+    assert.deepEqual(JSON.parse(JSON.stringify(servers)), servers);
+  });
+
+  void it('keeps only the most recent probes', () => {
+    const recent: ProbeRecord[] = probes(Array.from({ length: DASHBOARD_PROBES + 15 }, (_, index) => (index % 3 === 0 ? 'timeout' : 'ok')));
+    const [server] = dashboardServers([status('a', { stats: { recent } })]);
+    assert.equal(server?.probes.length, DASHBOARD_PROBES);
+    assert.deepEqual(server?.probes.map((probe) => probe.at), recent.slice(-DASHBOARD_PROBES).map((probe) => probe.at));
+  });
+
+  void it('offers probing only for servers that can be probed now', () => {
+    const states: ServerState[] = ['idle', 'connecting', 'up', 'down', 'suspect', 'auth-required', 'needs-input', 'config-error', 'disabled', 'untrusted'];
+    const probeable = dashboardServers(states.map((state) => status(state, { state }))).filter((server) => server.probeable).map((server) => server.name);
+    assert.deepEqual(probeable, ['idle', 'connecting', 'up', 'down', 'suspect', 'auth-required']);
+  });
+
+  void it('shows a flapping up server as a warning', () => {
+    const [server] = dashboardServers([status('a', { flapping: true, restarts: 5 })]);
+    assert.equal(server?.health, 'warning');
+    assert.match(server?.summary ?? '', /flapping, 5 restarts/);
+  });
+
+  void it('keeps the order it was given and returns nothing for no servers', () => {
+    assert.deepEqual(dashboardServers([status('z'), status('a')]).map((server) => server.name), ['z', 'a']);
+    assert.deepEqual(dashboardServers([]), []);
+  });
+});

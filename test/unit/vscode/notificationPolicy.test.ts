@@ -1,0 +1,116 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ServerState } from '../../../src/core/model';
+import { DEFAULT_QUIET_MS, NotificationPolicy, type StateChange } from '../../../src/vscode/present/notificationPolicy';
+import { status } from './fixtures';
+
+const QUIET_MS = 60_000;
+
+function change(name: string, from: ServerState, to: ServerState, reason = ''): StateChange {
+  const snapshot = status(name, { state: to });
+  return { id: snapshot.config.id, from, to, reason, status: snapshot };
+}
+
+void describe('NotificationPolicy', () => {
+  void it('announces a server going down as an error naming the server and the reason', () => {
+    const notice = new NotificationPolicy(QUIET_MS).decide(change('github', 'up', 'down', 'exited (code 1)'), 'errors', 0);
+    assert.deepEqual(notice, { severity: 'error', message: 'MCP server "github" is down: exited (code 1)', recovery: false });
+  });
+
+  void it('announces protocol violations and auth failures as warnings', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    const suspect = policy.decide(change('a', 'up', 'suspect', 'ping answered with an error'), 'errors', 0);
+    assert.deepEqual(suspect, { severity: 'warning', message: 'MCP server "a" answered against the protocol: ping answered with an error', recovery: false });
+    const auth = policy.decide(change('b', 'up', 'auth-required'), 'errors', 0);
+    assert.deepEqual(auth, { severity: 'warning', message: 'MCP server "b" needs authentication', recovery: false });
+  });
+
+  void it('stays silent for states that are not failures', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    for (const to of ['connecting', 'idle', 'disabled', 'untrusted', 'needs-input', 'config-error'] as const) {
+      assert.equal(policy.decide(change('a', 'up', to), 'all', 0), undefined, to);
+    }
+  });
+
+  void it('rate-limits failure notices per server within the quiet period', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    assert.ok(policy.decide(change('a', 'up', 'down'), 'errors', 0));
+    assert.equal(policy.decide(change('a', 'up', 'down'), 'errors', 1_000), undefined);
+    assert.equal(policy.decide(change('a', 'up', 'suspect'), 'errors', QUIET_MS - 1), undefined);
+    assert.ok(policy.decide(change('b', 'up', 'down'), 'errors', 1_000), 'another server has its own quiet period');
+    assert.ok(policy.decide(change('a', 'up', 'down'), 'errors', QUIET_MS), 'the quiet period has passed');
+  });
+
+  void it('restarts the quiet period only when a notice is shown', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    assert.ok(policy.decide(change('a', 'up', 'down'), 'errors', 0));
+    assert.equal(policy.decide(change('a', 'up', 'down'), 'errors', QUIET_MS - 1), undefined);
+    assert.ok(policy.decide(change('a', 'up', 'down'), 'errors', QUIET_MS));
+  });
+
+  void it('keeps a flapping server to one notice per quiet period', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    let shown = 0;
+    for (let second = 0; second < 180; second += 5) {
+      const at = second * 1000;
+      if (policy.decide(change('flappy', 'up', 'down'), 'all', at)) shown++;
+      policy.decide(change('flappy', 'down', 'up'), 'all', at + 2_000);
+    }
+    assert.equal(shown, 3);
+  });
+
+  void it('with level errors ignores first failures and recoveries', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    assert.equal(policy.decide(change('a', 'connecting', 'down'), 'errors', 0), undefined);
+    assert.equal(policy.decide(change('a', 'idle', 'auth-required'), 'errors', 0), undefined);
+    assert.ok(policy.decide(change('a', 'up', 'down'), 'errors', 0));
+    assert.equal(policy.decide(change('a', 'down', 'up'), 'errors', 1_000), undefined);
+  });
+
+  void it('with level all also announces a server that never came up, and its recovery once', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    assert.equal(policy.decide(change('a', 'connecting', 'down'), 'all', 0)?.severity, 'error');
+    assert.ok(policy.decide(change('b', 'idle', 'auth-required'), 'all', 0));
+    assert.deepEqual(policy.decide(change('a', 'down', 'up'), 'all', 1_000), { severity: 'info', message: 'MCP server "a" is up again.', recovery: true });
+    assert.equal(policy.decide(change('a', 'connecting', 'up'), 'all', 2_000), undefined, 'recovery is announced once');
+  });
+
+  void it('does not announce a recovery nobody was told about', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    assert.equal(policy.decide(change('a', 'connecting', 'up'), 'all', 0), undefined);
+    assert.ok(policy.decide(change('a', 'up', 'down'), 'all', 0));
+    assert.ok(policy.decide(change('a', 'down', 'up'), 'all', 1));
+    assert.equal(policy.decide(change('a', 'up', 'down'), 'all', 2), undefined, 'rate-limited');
+    assert.equal(policy.decide(change('a', 'down', 'up'), 'all', 3), undefined, 'its failure was not shown');
+  });
+
+  void it('ignores failures that follow another failure', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    assert.equal(policy.decide(change('a', 'suspect', 'down'), 'all', 0), undefined);
+    assert.equal(policy.decide(change('a', 'down', 'down'), 'all', 0), undefined);
+  });
+
+  void it('with level off says nothing and does not spend the quiet period', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    assert.equal(policy.decide(change('a', 'up', 'down'), 'off', 0), undefined);
+    assert.equal(policy.decide(change('a', 'down', 'up'), 'off', 1), undefined);
+    assert.ok(policy.decide(change('a', 'up', 'down'), 'errors', 2));
+  });
+
+  void it('forgets a removed server so it is announced again when it returns', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    const first = change('a', 'up', 'down');
+    assert.ok(policy.decide(first, 'all', 0));
+    policy.forget(first.id);
+    assert.equal(policy.decide(change('a', 'down', 'up'), 'all', 1), undefined, 'the announced failure was forgotten');
+    assert.ok(policy.decide(change('a', 'up', 'down'), 'all', 2), 'the quiet period was forgotten');
+  });
+
+  void it('uses a five-minute quiet period by default', () => {
+    assert.equal(DEFAULT_QUIET_MS, 300_000);
+    const policy = new NotificationPolicy();
+    assert.ok(policy.decide(change('a', 'up', 'down'), 'errors', 0));
+    assert.equal(policy.decide(change('a', 'up', 'down'), 'errors', 299_999), undefined);
+    assert.ok(policy.decide(change('a', 'up', 'down'), 'errors', 300_000));
+  });
+});

@@ -1,0 +1,131 @@
+// Every view built from a status must be free of secrets: rows, copied details, the report, the dashboard data,
+// the tree and the Markdown the tooltips are assembled from.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ServerStatus } from '../../../src/core/model';
+import { dashboardServers } from '../../../src/vscode/present/dashboardModel';
+import { detailRows, detailsText, redactFor } from '../../../src/vscode/present/details';
+import { escapeMarkdown } from '../../../src/vscode/present/markdown';
+import { statusReportMarkdown } from '../../../src/vscode/present/report';
+import { describeState } from '../../../src/vscode/present/states';
+import { buildTree, type TreeModel } from '../../../src/vscode/present/treeModel';
+import { probes, status, WORKSPACE } from './fixtures';
+
+const ENV_SECRET = 'ghp_EnvSecret0001';
+const INPUT_SECRET = 'p@ss w0rd!Input';
+const HEADER_SECRET = 'hdr-Bearer-Secret-0002';
+const ARG_SECRET = 'sk-live-ArgSecret0003';
+const INLINE_ARG_SECRET = 'tok-Inline0004';
+const URL_PASSWORD = 'UrlPass0005';
+const QUERY_SECRET = 'QueryTok0006';
+// Not in secretValues and never echoed: they can only leak if a view renders the env or headers themselves.
+const UNLISTED_ENV_SECRET = 'unlisted-EnvOnly0007';
+const UNLISTED_HEADER_SECRET = 'unlisted-HdrOnly0008';
+
+const allSecrets = [ENV_SECRET, INPUT_SECRET, HEADER_SECRET, ARG_SECRET, INLINE_ARG_SECRET, URL_PASSWORD, QUERY_SECRET, UNLISTED_ENV_SECRET, UNLISTED_HEADER_SECRET];
+// A server echoes its own secrets into stderr and error messages, sometimes URL-encoded.
+const echoed = `token=${ENV_SECRET} input=${INPUT_SECRET} encoded=${encodeURIComponent(INPUT_SECRET)}`;
+
+function stdioWithSecrets(): ServerStatus {
+  return status('github', {
+    state: 'down',
+    config: {
+      command: 'npx',
+      args: ['-y', 'server-github', '--api-key', ARG_SECRET, `--token=${INLINE_ARG_SECRET}`, `https://bot:${URL_PASSWORD}@example.test/x?access_token=${QUERY_SECRET}`],
+      env: { GITHUB_TOKEN: ENV_SECRET, PASSWORD: INPUT_SECRET, SERVICE_KEY: UNLISTED_ENV_SECRET, PORT: '3000' },
+      // Discovery records here every value it judged secret (secret-named env, args, URL credentials, inputs).
+      secretValues: [ENV_SECRET, INPUT_SECRET, ARG_SECRET, INLINE_ARG_SECRET, URL_PASSWORD, QUERY_SECRET],
+    },
+    serverInfo: { name: 'gh', version: `1.0 (${ENV_SECRET})` },
+    lastError: { kind: 'exited', message: `crashed with ${echoed}\nsecond line ${ARG_SECRET}`, exitCode: 1, stderrTail: echoed },
+    stderrTail: `starting\n${echoed}\nfatal: ${INPUT_SECRET}\n`,
+    consecutiveFailures: 3,
+    restarts: 2,
+    flapping: true,
+    lastProbeAt: 10_000,
+    stats: { count: 3, okCount: 1, p50Ms: 5, p95Ms: 9, uptimePercent: 33.3, recent: probes(['ok', 'closed', 'timeout']) },
+  });
+}
+
+function httpWithSecrets(): ServerStatus {
+  return status('remote', {
+    state: 'auth-required',
+    config: {
+      transport: 'http',
+      command: undefined,
+      args: undefined,
+      url: `https://user:${URL_PASSWORD}@api.example.test/mcp?api_key=${QUERY_SECRET}&region=eu`,
+      headers: { Authorization: `Bearer ${HEADER_SECRET}`, 'X-Session': UNLISTED_HEADER_SECRET, Accept: 'application/json' },
+      secretValues: [HEADER_SECRET, URL_PASSWORD, QUERY_SECRET],
+    },
+    lastError: { kind: 'auth', message: `401 for Authorization: Bearer ${HEADER_SECRET} at ${encodeURIComponent(URL_PASSWORD)}`, httpStatus: 401 },
+    stderrTail: `rejected ${QUERY_SECRET}`,
+  });
+}
+
+function assertNoSecret(text: string, where: string): void {
+  for (const secret of allSecrets) {
+    assert.ok(!text.includes(secret), `${where} leaks ${secret}:\n${text}`);
+    assert.ok(!text.includes(encodeURIComponent(secret)), `${where} leaks the URL-encoded ${secret}:\n${text}`);
+    assert.ok(!text.includes(escapeMarkdown(secret)), `${where} leaks the Markdown-escaped ${secret}:\n${text}`);
+  }
+}
+
+function treeText(tree: TreeModel): string {
+  const seen: unknown[] = [];
+  const visit = (id: string) => {
+    const node = tree.get(id);
+    seen.push(node);
+    node?.children.forEach(visit);
+  };
+  tree.roots.forEach(visit);
+  return JSON.stringify(seen);
+}
+
+/** The lines the server tooltip and the status bar tooltip are made of: escaped, redacted row values and state. */
+function tooltipMarkdown(target: ServerStatus): string {
+  const redact = redactFor(target);
+  const rows = detailRows(target).map((row) => `- ${escapeMarkdown(row.label)}: ${escapeMarkdown(redact(row.value))}`);
+  const error = target.lastError ? escapeMarkdown(redact(target.lastError.message)) : '';
+  return [escapeMarkdown(describeState(target)), error, ...rows, ...detailRows(target).map((row) => row.full ?? '')].join('\n');
+}
+
+void describe('secrets in every view', () => {
+  const statuses = [stdioWithSecrets(), httpWithSecrets()];
+
+  void it('the fixtures really carry every secret', () => {
+    assert.ok(allSecrets.every((secret) => JSON.stringify(statuses).includes(secret)));
+  });
+
+  for (const target of statuses) {
+    void it(`detail rows of ${target.config.name} mask every secret, in value and full text`, () => {
+      const rows = detailRows(target);
+      assert.ok(rows.some((row) => row.key === 'lastError'));
+      assertNoSecret(JSON.stringify(rows), 'detail rows');
+    });
+
+    void it(`copied details and tooltip Markdown of ${target.config.name} mask every secret`, () => {
+      assertNoSecret(detailsText(target), 'detailsText');
+      assertNoSecret(tooltipMarkdown(target), 'tooltip Markdown');
+    });
+  }
+
+  void it('keeps what a reader needs: the masked target still names the command, host and auth scheme', () => {
+    const [stdio, http] = statuses.map((target) => detailRows(target).find((row) => row.key === 'transport')?.value ?? '');
+    assert.match(stdio, /^npx -y server-github --api-key \*\*\* --token=\*\*\* /);
+    assert.match(http, /api\.example\.test\/mcp\?api_key=\*\*\*&region=eu/);
+    assert.ok(detailRows(statuses[1]!).find((row) => row.key === 'lastError')?.value.includes('Bearer ***'));
+  });
+
+  void it('the Markdown status report masks every secret', () => {
+    const report = statusReportMarkdown(statuses, Date.UTC(2024, 0, 2, 12), (file) => file);
+    assert.ok(report.includes('| github |'));
+    assertNoSecret(report, 'status report');
+  });
+
+  void it('the dashboard data and the tree mask every secret', () => {
+    assertNoSecret(JSON.stringify(dashboardServers(statuses)), 'dashboard');
+    assertNoSecret(treeText(buildTree(statuses, [], [{ path: WORKSPACE, name: 'app' }], (file) => file)), 'tree');
+  });
+});
