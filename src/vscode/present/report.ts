@@ -9,7 +9,7 @@ import { summarize } from './summary';
 export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallMs: number, displayPath: (file: string) => string): string {
   const summary = summarize(statuses);
   const lines = [
-    `## MCP server health (${new Date(nowWallMs).toISOString().slice(0, 10)} ${formatClockTime(nowWallMs)})`,
+    `## MCP server health (${formatLocalDate(nowWallMs)} ${formatClockTime(nowWallMs)})`,
     '',
     `${summary.up}/${summary.monitored} monitored servers up; ${statuses.length} configured.`,
     '',
@@ -41,4 +41,11 @@ export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallM
 
 function escapeCell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** The local calendar day, to match the local clock time beside it (toISOString would give the UTC day). */
+function formatLocalDate(wallMs: number): string {
+  const date = new Date(wallMs);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }

@@ -71,10 +71,11 @@ export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) {
     return '–';
   }
-  if (ms < 10) {
+  // Compare the rounded value, so 9.96 reads "10 ms" and 9999.6 reads "10 s", never "10.0 ms" or "10000 ms".
+  if (Math.round(ms * 10) / 10 < 10) {
     return `${Math.round(ms * 10) / 10} ms`;
   }
-  if (ms < 10_000) {
+  if (Math.round(ms) < 10_000) {
     return `${Math.round(ms)} ms`;
   }
   return `${Math.round(ms / 100) / 10} s`;

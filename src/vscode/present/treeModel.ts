@@ -2,7 +2,7 @@
 // Elements are stable string ids so the tree keeps selection and expansion across refreshes.
 
 import * as path from 'node:path';
-import type { ConfigDiagnostic, ConfigFormat, ServerStatus } from '../../core/model';
+import type { ConfigDiagnostic, ConfigFormat, ConfigScope, ServerStatus } from '../../core/model';
 import { detailRows, type DetailRow } from './details';
 
 export interface WorkspaceFolderRef {
@@ -69,8 +69,10 @@ export function buildTree(
   const nodes = new Map<string, TreeNode>();
   const groups = new Map<string, { label: string; folder: string | undefined; order: number; files: Map<string, { format: ConfigFormat | undefined; servers: ServerStatus[]; problems: ConfigDiagnostic[] }> }>();
 
-  const groupFor = (file: string, folder: string | undefined) => {
-    const owner = folder ?? folders.find((f) => isInside(file, f.path))?.path;
+  // A user-level file stays under User even when it lies inside an open folder (someone who opens their home folder);
+  // only diagnostics, which carry no scope, are placed by where their file lies.
+  const groupFor = (file: string, folder: string | undefined, scope: ConfigScope | undefined) => {
+    const owner = scope === 'user' ? undefined : folder ?? folders.find((f) => isInside(file, f.path))?.path;
     const index = owner === undefined ? -1 : folders.findIndex((f) => f.path === owner);
     const key = index >= 0 ? `group:folder:${owner}` : USER_GROUP;
     let group = groups.get(key);
@@ -82,8 +84,8 @@ export function buildTree(
     }
     return group;
   };
-  const fileEntry = (file: string, folder: string | undefined, format: ConfigFormat | undefined) => {
-    const group = groupFor(file, folder);
+  const fileEntry = (file: string, folder: string | undefined, format: ConfigFormat | undefined, scope?: ConfigScope) => {
+    const group = groupFor(file, folder, scope);
     let entry = group.files.get(file);
     if (!entry) {
       entry = { format, servers: [], problems: [] };
@@ -93,7 +95,8 @@ export function buildTree(
   };
 
   for (const status of statuses) {
-    fileEntry(status.config.source.file, status.config.source.folder, status.config.source.format).servers.push(status);
+    const { source } = status.config;
+    fileEntry(source.file, source.folder, source.format, source.scope).servers.push(status);
   }
   // Problems tied to a server show on that server; the rest (a file that does not parse) show under the file.
   const serverNamesByFile = new Map<string, Set<string>>();
