@@ -3,6 +3,7 @@
 import { ConnectError, type Connection, type ConnectOptions, type Connector } from '../core/connection';
 import { silentLogger, type Logger } from '../core/logger';
 import type { ServerConfig } from '../core/model';
+import { redactText } from '../core/redact';
 import type { ConnectorSettings } from './connectorSettings';
 import { connectHttp } from './httpConnect';
 import { connectStdio } from './stdioConnect';
@@ -33,15 +34,31 @@ export function createNodeConnector(options: NodeConnectorOptions = {}): Connect
   };
   return {
     connect(server: ServerConfig, connectOptions: ConnectOptions): Promise<Connection> {
+      const serverSettings = withRedactingLogger(settings, server.secretValues);
       switch (server.transport) {
         case 'stdio':
-          return connectStdio(server, connectOptions, settings);
+          return connectStdio(server, connectOptions, serverSettings);
         case 'http':
         case 'sse':
-          return connectHttp(server, connectOptions, settings);
+          return connectHttp(server, connectOptions, serverSettings);
         default:
           return Promise.reject(new ConnectError('config', `Unknown transport for "${(server as ServerConfig).name}"`));
       }
     },
   };
+}
+
+/** What a server prints or answers may quote the secrets it was given (env dumps, echoed headers): mask them first. */
+function withRedactingLogger(settings: ConnectorSettings, secretValues: readonly string[] | undefined): ConnectorSettings {
+  if (!secretValues?.length || settings.logger === silentLogger) return settings;
+  const inner = settings.logger;
+  const clean = (text: string) => redactText(text, secretValues);
+  const logger: Logger = {
+    trace: (message) => inner.trace(clean(message)),
+    debug: (message) => inner.debug(clean(message)),
+    info: (message) => inner.info(clean(message)),
+    warn: (message) => inner.warn(clean(message)),
+    error: (message) => inner.error(clean(message)),
+  };
+  return { ...settings, logger };
 }

@@ -585,7 +585,9 @@ export class ServerMonitor {
         this.pendingProbe = null;
       }
       const gotAnswer = answered(result.outcome) || result.outcome === 'auth';
-      return result.rttMs === undefined && gotAnswer ? { ...result, rttMs: this.now() - startedAt } : result;
+      // A probe's detail quotes what the server said, and servers echo what they were given (headers, env, argv).
+      const clean = result.detail !== undefined ? { ...result, detail: this.redact(result.detail) } : result;
+      return clean.rttMs === undefined && gotAnswer ? { ...clean, rttMs: this.now() - startedAt } : clean;
     });
   }
 
