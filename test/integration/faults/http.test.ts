@@ -1,0 +1,197 @@
+// Fault matrix, Streamable HTTP and legacy SSE rows: real fault-server processes on 127.0.0.1 monitored by the real
+// registry and connector.
+import { describe, it, type TestContext } from 'node:test';
+import type { MonitorSettings } from '../../../src/core/monitorTypes';
+import { startFaultHttp, startModernHttp, type RunningServer } from '../../helpers/servers';
+import {
+  assertAuthRetryPace, assertNoProbeRetry, assertNoStorm, assertRow, assertStaysPut, describeObservation, okProbes, settle, wentTo,
+} from './expect';
+import { FAST_SETTINGS, observe, ROW_CONCURRENCY, serverConfig, sleep, type Observed } from './harness';
+
+type Remote = 'http' | 'sse';
+
+interface HttpRow {
+  readonly name: string;
+  readonly fault: string;
+  readonly transports: readonly Remote[];
+  readonly settings?: Partial<MonitorSettings>;
+  /** Parsing 50 MB blocks this process's event loop for everyone: such rows run alone, after the others. */
+  readonly heavy?: boolean;
+  readonly check: (observed: Observed, t: TestContext, server: RunningServer, transport: Remote) => Promise<void>;
+}
+
+const BOTH: readonly Remote[] = ['http', 'sse'];
+
+async function violationRow(observed: Observed, t: TestContext, outcome: 'non-empty' | 'error-reply'): Promise<void> {
+  await settle(observed, 'non-conformant verdict with a tools/list probe answered', (s) => s.nonConformant && okProbes(observed, 'tools/list') >= 1);
+  const [first, second] = observed.connector.connections;
+  assertRow(first.probes[0]?.outcome === outcome && second.probes[0]?.outcome === outcome, `both connections saw ${outcome}`, observed);
+  assertRow(observed.connector.attempts.length === 2, 'exactly one reconnect after the violation', observed);
+  assertRow(observed.status().state === 'suspect' && observed.status().lastError?.kind === 'protocol-violation', 'suspect, protocol-violation', observed);
+  await assertStaysPut(observed, 2_500);
+  assertNoStorm(t, observed);
+}
+
+async function statusRow(observed: Observed, t: TestContext, code: number): Promise<void> {
+  const auth = code === 401 || code === 403;
+  await settle(observed, `HTTP ${code} reported`, (s) => s.lastError?.httpStatus === code && s.state !== 'connecting');
+  const status = observed.status();
+  assertRow(status.state === (auth ? 'auth-required' : 'down'), `state ${auth ? 'auth-required' : 'down'}`, observed);
+  assertRow(status.lastError?.kind === (auth ? 'auth' : 'unreachable'), `error kind ${auth ? 'auth' : 'unreachable'}`, observed);
+  // Watch the retry pace for a while: auth waits for the backoff ceiling, a 500 backs off exponentially.
+  await sleep(auth ? 4_500 : 6_000);
+  if (auth) assertAuthRetryPace(t, observed);
+  else assertNoStorm(t, observed);
+}
+
+const rows: HttpRow[] = [
+  {
+    name: 'hang after connect -> timeout, down, one probe per connection, reconnect',
+    fault: 'hang-all',
+    transports: BOTH,
+    check: async (observed, t) => {
+      await settle(observed, 'two timed-out connections', () => observed.connector.connections.filter((c) => c.probes.some((p) => p.outcome === 'timeout')).length >= 2);
+      assertRow(wentTo(observed.transitions, 'down', 'timeout'), 'down with a timeout', observed);
+      assertNoProbeRetry(observed);
+      assertNoStorm(t, observed);
+    },
+  },
+  {
+    name: 'hang from the start -> connect timeout, down, backoff',
+    fault: 'hang-start',
+    transports: BOTH,
+    settings: { connectTimeoutMs: 1_500 },
+    check: async (observed, t) => {
+      await settle(observed, 'a connect timeout', (s) => s.lastError?.kind === 'timeout' && s.state === 'down');
+      assertRow(observed.connector.connections.length === 0, 'never connected', observed);
+      assertNoStorm(t, observed);
+    },
+  },
+  {
+    name: 'slow pong under the timeout -> up, no reconnect',
+    fault: 'slow-pong:150',
+    transports: BOTH,
+    settings: { timeoutMs: 2_000 },
+    check: async (observed, t) => {
+      await settle(observed, 'two answered pings', () => okProbes(observed, 'ping') >= 2);
+      assertRow(observed.status().state === 'up' && (observed.status().lastRttMs ?? 0) >= 140, 'up, RTT shows the delay', observed);
+      assertRow(observed.connector.attempts.length === 1, 'one connect', observed);
+      assertNoStorm(t, observed);
+    },
+  },
+  {
+    name: 'slow pong over the timeout -> timeout, down, never retried',
+    fault: 'slow-pong:3000',
+    transports: BOTH,
+    check: async (observed, t) => {
+      await settle(observed, 'a timed-out ping and a reconnect', () => observed.connector.attempts.length >= 2 && wentTo(observed.transitions, 'down', 'timeout'));
+      assertNoProbeRetry(observed);
+      assertNoStorm(t, observed);
+    },
+  },
+  { name: 'non-empty pong -> one reconnect, then non-conformant on tools/list', fault: 'nonempty-pong', transports: BOTH, check: (o, t) => violationRow(o, t, 'non-empty') },
+  { name: 'error pong -> one reconnect, then non-conformant on tools/list', fault: 'error-pong', transports: BOTH, check: (o, t) => violationRow(o, t, 'error-reply') },
+  {
+    name: 'ignores ping -> one reconnect, then non-conformant probed with tools/list',
+    fault: 'ignore-ping',
+    transports: BOTH,
+    check: async (observed, t) => {
+      await settle(observed, 'the ignores-ping verdict', (s) => s.nonConformant);
+      assertRow(observed.connector.attempts.length === 2 && observed.status().state === 'suspect', 'suspect after one reconnect', observed);
+      await assertStaysPut(observed, 2_500);
+      assertNoProbeRetry(observed);
+      assertNoStorm(t, observed);
+    },
+  },
+  {
+    name: '50 MB message (tools/list fallback) -> carried, alive',
+    fault: 'nonempty-pong,big-message:52428800',
+    transports: BOTH,
+    heavy: true,
+    settings: { timeoutMs: 15_000 },
+    check: async (observed) => {
+      await settle(observed, 'a 50 MB tools/list answered', (s) => s.nonConformant && okProbes(observed, 'tools/list') >= 1, 40_000);
+      assertRow(observed.status().state === 'suspect' && observed.connector.attempts.length === 2, 'alive, no further reconnect', observed);
+    },
+  },
+  {
+    name: 'SSE stream dropped on Streamable HTTP (standby GET) -> still up, no reconnect',
+    fault: 'drop-sse:300',
+    transports: ['http'],
+    check: async (observed, t) => {
+      await settle(observed, 'three answered pings', () => okProbes(observed, 'ping') >= 3);
+      assertRow(observed.status().state === 'up' && observed.connector.attempts.length === 1, 'up on one connection', observed);
+      assertNoStorm(t, observed);
+    },
+  },
+  {
+    name: 'SSE stream dropped on legacy SSE -> down at once (no probe needed), reconnect, up again',
+    fault: 'drop-sse:1500',
+    transports: ['sse'],
+    settings: { intervalMs: { stdio: 60_000, http: 60_000, sse: 60_000 } },
+    check: async (observed, t) => {
+      await settle(observed, 'a lost stream and a fresh connection', (_s, tr) => tr.some((x, i) => x.to === 'down' && x.error?.kind === 'unreachable' && tr.slice(i).some((y) => y.to === 'up')));
+      assertRow(observed.connector.connections.every((c) => c.probes.length === 0), 'the drop was seen without a probe', observed);
+      assertNoStorm(t, observed);
+    },
+  },
+  {
+    name: 'expired session (404) on Streamable HTTP -> renewed inside the probe, no reconnect',
+    fault: 'expire-session:3',
+    transports: ['http'],
+    check: async (observed, t) => {
+      await settle(observed, 'four answered pings', () => okProbes(observed, 'ping') >= 4);
+      assertRow(observed.status().state === 'up' && observed.connector.attempts.length === 1, 'up on one connection', observed);
+      assertRow(observed.logger.lines.some((line) => /no longer knows the session/.test(line)), 'renewal logged', observed);
+      assertNoStorm(t, observed);
+    },
+  },
+  {
+    name: 'expired session (404 and stream end) on legacy SSE -> a new session by reconnect, up again',
+    fault: 'expire-session:3',
+    transports: ['sse'],
+    check: async (observed, t) => {
+      await settle(observed, 'up again on a second session', (s) => observed.connector.connections.length >= 2 && s.state === 'up' && okProbes(observed, 'ping') >= 2);
+      assertNoStorm(t, observed);
+    },
+  },
+  { name: '401 -> auth-required, retried only at the backoff ceiling', fault: 'status:401', transports: BOTH, check: (o, t) => statusRow(o, t, 401) },
+  { name: '403 -> auth-required, retried only at the backoff ceiling', fault: 'status:403', transports: BOTH, check: (o, t) => statusRow(o, t, 403) },
+  { name: '500 -> down (unreachable), exponential backoff', fault: 'status:500', transports: BOTH, check: (o, t) => statusRow(o, t, 500) },
+  {
+    name: 'modern-only server -> up on server/discover, never pinged',
+    fault: 'modern',
+    transports: ['http'],
+    check: async (observed, t) => {
+      await settle(observed, 'two answered server/discover probes', () => okProbes(observed, 'server/discover') >= 2);
+      assertRow(observed.status().state === 'up' && observed.status().era === 'modern', 'up, modern era', observed);
+      assertRow(observed.connector.connections.every((c) => c.probes.every((p) => p.method === 'server/discover')), 'no ping sent', observed);
+      assertNoStorm(t, observed);
+    },
+  },
+];
+
+function defineRow(row: HttpRow, transport: Remote): void {
+  void it(`${row.fault} over ${transport}: ${row.name}`, async (t) => {
+    const server = row.fault === 'modern' ? await startModernHttp() : await startFaultHttp(transport, row.fault, ['--max-lifetime-ms', '120000']);
+    const observed = observe(serverConfig(`${transport}-${row.fault}`, transport, server.url), { ...FAST_SETTINGS, ...row.settings });
+    try {
+      await row.check(observed, t, server, transport);
+    } catch (error) {
+      t.diagnostic(describeObservation(observed));
+      t.diagnostic(`server stderr:\n${server.stderrTail().slice(-2_000)}`);
+      throw error;
+    } finally {
+      await observed.dispose();
+      await server.stop();
+    }
+  });
+}
+
+void describe('fault matrix: Streamable HTTP and legacy SSE', { concurrency: ROW_CONCURRENCY }, () => {
+  for (const row of rows.filter((r) => !r.heavy)) for (const transport of row.transports) defineRow(row, transport);
+});
+
+void describe('fault matrix: Streamable HTTP and legacy SSE, heavy rows one at a time', { concurrency: 1 }, () => {
+  for (const row of rows.filter((r) => r.heavy)) for (const transport of row.transports) defineRow(row, transport);
+});
