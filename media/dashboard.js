@@ -19,13 +19,15 @@
     return value < 10 ? `${Math.round(value * 10) / 10} ms` : `${Math.round(value)} ms`;
   }
 
-  function beats(probes) {
+  function beats(entries) {
     const bar = el('div', 'beats');
     bar.setAttribute('role', 'img');
+    const probes = entries.filter((p) => p.outcome !== 'restart');
     const okCount = probes.filter((p) => p.ok).length;
-    bar.setAttribute('aria-label', `${okCount} of ${probes.length} recent probes answered`);
-    for (let i = probes.length; i < BEATS; i++) bar.appendChild(el('span', 'beat missing'));
-    for (const probe of probes) {
+    const restarts = entries.length - probes.length;
+    bar.setAttribute('aria-label', `${okCount} of ${probes.length} recent probes answered` + (restarts ? `, ${restarts} restarts` : ''));
+    for (let i = entries.length; i < BEATS; i++) bar.appendChild(el('span', 'beat missing'));
+    for (const probe of entries) {
       const beat = el('span', `beat ${probe.ok ? 'ok' : 'error'}`);
       beat.title = `${new Date(probe.at).toLocaleTimeString()} · ${probe.outcome}${probe.rttMs === null ? '' : ' · ' + ms(probe.rttMs)}`;
       bar.appendChild(beat);
@@ -68,7 +70,7 @@
       // Disabled, untrusted and misconfigured servers cannot be probed: no buttons, no empty charts.
       const probeable = server.probeable;
       const row = el('div', probeable ? 'row' : 'row static');
-      if (probeable) row.append(beats(server.probes), chart(server.probes), stats, ping, reconnect);
+      if (probeable) row.append(beats(server.beats), chart(server.probes), stats, ping, reconnect);
       else row.append(stats);
       card.append(title, row);
       return card;

@@ -26,7 +26,22 @@ void describe('dashboardServers', () => {
         { at: 1_000, ok: true, rttMs: 2, outcome: 'ok' },
         { at: 2_000, ok: false, rttMs: null, outcome: 'timeout' },
       ],
+      beats: [
+        { at: 1_000, ok: true, rttMs: 2, outcome: 'ok' },
+        { at: 2_000, ok: false, rttMs: null, outcome: 'timeout' },
+      ],
     });
+  });
+
+  void it('puts restarts into the heartbeat in time order, so a crash loop that answers every probe still shows red', () => {
+    const [server] = dashboardServers([status('crashing', {
+      restarts: 2,
+      stats: { recent: probes(['ok', 'ok', 'ok']), restartTimes: [1_500, 2_500] },
+    })]);
+    assert.deepEqual(server?.beats.map((beat) => [beat.at, beat.outcome, beat.ok]), [
+      [1_000, 'ok', true], [1_500, 'restart', false], [2_000, 'ok', true], [2_500, 'restart', false], [3_000, 'ok', true],
+    ]);
+    assert.ok(server?.probes.every((probe) => probe.outcome !== 'restart'), 'the latency chart gets probes only');
   });
 
   void it('is plain data that survives the trip to the webview unchanged', () => {
