@@ -1,0 +1,62 @@
+// Loads a bundled extension in plain Node with the fake `vscode` injected, times require + activate(), and (when asked)
+// how long until the status bar first shows every local server settled. One run per process: a cold module cache.
+// Usage: node activate-probe.cjs '<json: {bundle, extensionPath, workspaceFolder, storageDir, expectServers, waitMs}>'
+'use strict';
+const Module = require('node:module');
+const { performance } = require('node:perf_hooks');
+const { createFakeVscode, createContext, statusBarHistory } = require('./fake-vscode.cjs');
+
+async function main() {
+  const options = JSON.parse(process.argv[2]);
+  const fake = createFakeVscode({ workspaceFolder: options.workspaceFolder });
+  const fakeId = require.resolve('./fake-vscode.cjs') + '#vscode';
+  const originalResolve = Module._resolveFilename;
+  Module._resolveFilename = function resolve(request, ...rest) {
+    return request === 'vscode' ? fakeId : originalResolve.call(this, request, ...rest);
+  };
+  require.cache[fakeId] = { id: fakeId, filename: fakeId, loaded: true, exports: fake };
+  const packageJSON = require(require('node:path').join(options.extensionPath, 'package.json'));
+  const context = createContext({ extensionPath: options.extensionPath, storageDir: options.storageDir, packageJSON });
+
+  const beforeRequire = performance.now();
+  const extension = require(options.bundle);
+  const beforeActivate = performance.now();
+  const api = extension.activate(context);
+  const afterActivate = performance.now();
+
+  const result = { requireMs: beforeActivate - beforeRequire, activateMs: afterActivate - beforeActivate, firstStatus: null };
+  if (options.expectServers > 0) {
+    const settled = (s) => !['idle', 'connecting'].includes(s.state);
+    const deadline = afterActivate + options.waitMs;
+    let allSettledAt = null;
+    while (performance.now() < deadline) {
+      const list = api.registry.list();
+      if (list.length >= options.expectServers && list.every(settled)) {
+        allSettledAt = performance.now();
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // The status bar renders after a short coalescing delay: wait for the text that reflects the settled registry.
+    const up = api.registry.list().filter((s) => s.state === 'up').length;
+    const wanted = `MCP ${up}/${options.expectServers}`;
+    while (performance.now() < deadline && !statusBarHistory.some((entry) => entry.text.includes(wanted))) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const shown = statusBarHistory.find((entry) => entry.text.includes(wanted));
+    result.firstStatus = {
+      states: api.registry.list().map((s) => s.state),
+      registrySettledMs: allSettledAt === null ? null : allSettledAt - beforeActivate,
+      statusBarMs: shown ? shown.t - beforeActivate : null,
+      statusBarText: shown ? shown.text : statusBarHistory.at(-1)?.text ?? null,
+    };
+  }
+  await extension.deactivate();
+  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
+main().catch((error) => {
+  process.stderr.write(`activate probe failed: ${error && error.stack ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+// Our code under test, gathered in one place so the sections and the scale worker build it the same way.
+import type { Connector } from '../../src/core/connection';
+import { systemClock, type Clock } from '../../src/core/clock';
+import { silentLogger, type Logger } from '../../src/core/logger';
+import { defaultMonitorSettings, type MonitorRegistry, type MonitorSettings } from '../../src/core/monitorTypes';
+import { createRegistry } from '../../src/core/monitor/index';
+import { createNodeConnector } from '../../src/mcp/index';
+
+export interface Ours {
+  readonly createNodeConnector: (options?: { logger?: Logger; clientInfo?: { name: string; version: string } }) => Connector;
+  readonly createRegistry: (deps: { connector: Connector; clock: Clock; logger: Logger; settings: MonitorSettings }) => MonitorRegistry;
+  readonly systemClock: Clock;
+  readonly silentLogger: Logger;
+  readonly defaultMonitorSettings: MonitorSettings;
+}
+
+export async function loadOurs(): Promise<Ours> {
+  return { createNodeConnector, createRegistry, systemClock, silentLogger, defaultMonitorSettings };
+}
+
+/** Fast settings for detection trials; flapping is pushed out of reach so repeated trials measure detection, not damping. */
+export function benchSettings(base: MonitorSettings, intervalMs: number, timeoutMs: number): MonitorSettings {
+  return {
+    ...base,
+    intervalMs: { stdio: intervalMs, http: intervalMs, sse: intervalMs },
+    timeoutMs,
+    connectTimeoutMs: 5000,
+    flapping: { windowMs: base.flapping.windowMs, restarts: 1_000_000, stableMs: base.flapping.stableMs },
+  };
+}
+
+export const clientInfo = { name: 'mcp-health-bench', version: '0.0.0' };

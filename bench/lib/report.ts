@@ -1,0 +1,67 @@
+// One row per figure: what we measured, what it is compared with in the same run, and the target it must hold.
+import { round } from './stats';
+
+export interface Figure {
+  readonly section: string;
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  /** What the value is divided by, measured in the same run (a raw exchange, a baseline, a protocol bound). */
+  readonly reference: { readonly name: string; readonly value: number } | null;
+  /** The bound the figure must stay at or under; `on` says whether it applies to the value or to value/reference. */
+  readonly target: { readonly max: number; readonly on: 'value' | 'ratio' } | null;
+  readonly note?: string;
+}
+
+export interface Skipped {
+  readonly section: string;
+  readonly reason: string;
+}
+
+export function ratioOf(figure: Figure): number | null {
+  if (!figure.reference || figure.reference.value === 0 || !Number.isFinite(figure.reference.value)) return null;
+  return figure.value / figure.reference.value;
+}
+
+export function held(figure: Figure): boolean | null {
+  if (!figure.target) return null;
+  const measured = figure.target.on === 'ratio' ? ratioOf(figure) : figure.value;
+  if (measured === null || !Number.isFinite(measured)) return false;
+  return measured <= figure.target.max;
+}
+
+function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const magnitude = Math.abs(value);
+  if (magnitude >= 100) return String(Math.round(value));
+  if (magnitude >= 10) return value.toFixed(1);
+  if (magnitude >= 1) return value.toFixed(2);
+  return value.toFixed(3);
+}
+
+export function renderTable(figures: readonly Figure[], skipped: readonly Skipped[]): string {
+  const header = ['section', 'figure', 'ours', 'reference (same run)', 'ratio', 'target', 'held'];
+  const rows = figures.map((figure) => {
+    const ratio = ratioOf(figure);
+    const verdict = held(figure);
+    return [
+      figure.section,
+      figure.name,
+      `${formatNumber(figure.value)} ${figure.unit}`,
+      figure.reference ? `${figure.reference.name} ${formatNumber(figure.reference.value)}` : '-',
+      ratio === null ? '-' : `${formatNumber(ratio)}x`,
+      figure.target ? `${figure.target.on === 'ratio' ? 'ratio' : 'value'} <= ${figure.target.max}` : '-',
+      verdict === null ? '-' : verdict ? 'yes' : 'NO',
+    ];
+  });
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (cells: readonly string[]): string => cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ');
+  const out = [line(header), widths.map((width) => '-'.repeat(width)).join('-|-'), ...rows.map(line)];
+  for (const skip of skipped) out.push(`skipped ${skip.section}: ${skip.reason}`);
+  return out.join('\n');
+}
+
+export function figureForJson(figure: Figure): Record<string, unknown> {
+  const ratio = ratioOf(figure);
+  return { ...figure, value: round(figure.value, 4), ratio: ratio === null ? null : round(ratio, 4), held: held(figure) };
+}

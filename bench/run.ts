@@ -1,0 +1,97 @@
+// `npm run bench` / `npm run bench:quick`: measures the monitor against raw exchanges, protocol bounds and a naive
+// baseline, all in the same run on 127.0.0.1, prints one table and writes bench/results/latest.json.
+// Flags: --quick (under a minute), --only=probe,detection,scale,extension, --profile (CPU profiles of the scale workers).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import type { BenchContext } from './lib/context';
+import { withDeadline } from './lib/context';
+import { machineInfo } from './lib/machine';
+import { loadOurs, type Ours } from './lib/ours';
+import { resultsDir } from './lib/paths';
+import { killAllStarted } from './lib/processes';
+import { figureForJson, held, renderTable } from './lib/report';
+import { detectionLatency } from './sections/detection';
+import { extensionCost } from './sections/extension';
+import { probeOverhead } from './sections/probeOverhead';
+import { scale } from './sections/scale';
+
+type Section = { readonly name: string; readonly budgetMs: { quick: number; full: number }; readonly run: (context: BenchContext, ours: Ours) => Promise<void> };
+
+const sections: readonly Section[] = [
+  { name: 'probe', budgetMs: { quick: 30_000, full: 120_000 }, run: probeOverhead },
+  { name: 'detection', budgetMs: { quick: 60_000, full: 240_000 }, run: detectionLatency },
+  { name: 'scale', budgetMs: { quick: 60_000, full: 420_000 }, run: scale },
+  { name: 'extension', budgetMs: { quick: 60_000, full: 120_000 }, run: extensionCost },
+];
+
+function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; profile: boolean } {
+  const onlyArg = argv.find((arg) => arg.startsWith('--only='));
+  return {
+    quick: argv.includes('--quick'),
+    profile: argv.includes('--profile'),
+    only: onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null,
+  };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const startedAt = new Date();
+  const began = performance.now();
+  const machine = machineInfo();
+  const context: BenchContext = {
+    quick: args.quick,
+    profile: args.profile,
+    figures: [],
+    skipped: [],
+    raw: {},
+    log: (message) => process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1)}s] ${message}\n`),
+  };
+  const ours = await loadOurs();
+  for (const section of sections) {
+    if (args.only && !args.only.has(section.name)) continue;
+    const budget = args.quick ? section.budgetMs.quick : section.budgetMs.full;
+    context.log(`section ${section.name} (budget ${budget / 1000} s)`);
+    try {
+      await withDeadline(section.name, budget, () => section.run(context, ours));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      context.skipped.push({ section: section.name, reason: `failed: ${reason}` });
+      context.log(`section ${section.name} failed: ${error instanceof Error ? error.stack : reason}`);
+    } finally {
+      await killAllStarted();
+    }
+  }
+  const table = renderTable(context.figures, context.skipped);
+  process.stdout.write(`\n${table}\n`);
+  const missed = context.figures.filter((figure) => held(figure) === false);
+  const results = {
+    startedAt: startedAt.toISOString(),
+    durationSeconds: Math.round((performance.now() - began) / 100) / 10,
+    mode: args.quick ? 'quick' : 'full',
+    machine: { ...machine, loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100) },
+    figures: context.figures.map(figureForJson),
+    missedTargets: missed.map((figure) => `${figure.section}: ${figure.name}`),
+    skipped: context.skipped,
+    raw: context.raw,
+  };
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, 'latest.json');
+  writeFileSync(file, `${JSON.stringify(results, null, 1)}\n`);
+  process.stdout.write(`\n${context.figures.length} figures, ${missed.length} targets missed, ${context.skipped.length} skipped; ${results.durationSeconds} s; written to ${file}\n`);
+}
+
+process.on('SIGINT', () => {
+  void killAllStarted().finally(() => process.exit(130));
+});
+
+main()
+  .catch(async (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = 1;
+    await killAllStarted();
+  })
+  .finally(() => {
+    // Leftover sockets or timers inside the code under test must not keep the bench alive.
+    setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
+  });

@@ -1,0 +1,343 @@
+// 2. Detection latency, many trials, against the protocol's bounds, through the real registry and connector.
+import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from '../../src/core/logger';
+import type { ServerConfig } from '../../src/core/model';
+import type { MonitorRegistry, MonitorSettings } from '../../src/core/monitorTypes';
+import { backoffCap } from '../../src/core/monitor/backoff';
+import { httpServer, stdioFaultServer } from '../lib/configs';
+import type { BenchContext } from '../lib/context';
+import { EventLog, leftUp, stateTo } from '../lib/eventLog';
+import { benchSettings, clientInfo, type Ours } from '../lib/ours';
+import { restartHttpPeerOn, startHttpPeer, type HttpPeer } from '../lib/peers';
+import { freePort, sleep, spawnTracked } from '../lib/processes';
+import { initializeRaw, spawnRawStdio } from '../lib/rawStdio';
+import { summarize } from '../lib/stats';
+
+const INTERVAL_MS = 1000;
+const TIMEOUT_MS = 500;
+const HANG_BOUND_MS = INTERVAL_MS + TIMEOUT_MS + 100;
+const EXIT_BOUND_MS = 50;
+/** A backoff timer fires a few ms after its delay and the state event follows; the bound allows for that, no more. */
+const TIMER_SLACK_MS = 10;
+
+interface Monitored {
+  readonly registry: MonitorRegistry;
+  readonly log: EventLog;
+  /** The registry's own info/warn/error lines, time-stamped: they say which backoff delay was drawn. */
+  readonly lines: { t: number; text: string }[];
+}
+
+function recordingLogger(lines: { t: number; text: string }[]): Logger {
+  const keep = (text: string): void => {
+    if (lines.length < 10_000) lines.push({ t: performance.now(), text });
+  };
+  return { trace: () => undefined, debug: () => undefined, info: keep, warn: keep, error: keep };
+}
+
+interface Trial {
+  readonly detectMs: number;
+  readonly detectedAs: string;
+  readonly recoveryMs?: number;
+  readonly recoveryBoundMs?: number;
+  readonly failedAttemptsBeforeReturn?: number;
+  /** The successful reconnect's own duration (`connecting` to `up`). */
+  readonly connectMs?: number;
+  /** State changes from down to up, ms after the server returned: shows where a slow recovery spent its time. */
+  readonly recoveryPath?: readonly string[];
+}
+
+async function withRegistry<T>(ours: Ours, settings: MonitorSettings, servers: readonly ServerConfig[], body: (monitored: Monitored) => Promise<T>): Promise<T> {
+  const lines: { t: number; text: string }[] = [];
+  const connector = ours.createNodeConnector({ logger: ours.silentLogger, clientInfo });
+  const registry = ours.createRegistry({ connector, clock: ours.systemClock, logger: recordingLogger(lines), settings });
+  const log = new EventLog(registry);
+  registry.setServers(servers, []);
+  registry.start();
+  try {
+    return await body({ registry, log, lines });
+  } finally {
+    log.dispose();
+    await registry.dispose();
+  }
+}
+
+async function untilUp({ registry, log }: Monitored, id: string, timeoutMs: number): Promise<void> {
+  const from = log.events.length;
+  if (registry.get(id)?.state === 'up') return;
+  await log.waitFor(stateTo(id, 'up'), timeoutMs, from, `${id} up`);
+}
+
+/**
+ * Up and answering: one probe answered since the last connect. The monitor resets its backoff only then, so a server
+ * killed right after connecting is (rightly) treated as crash-looping; real crashes come after a healthy stretch.
+ */
+async function untilHealthy(monitored: Monitored, id: string, timeoutMs: number): Promise<void> {
+  await untilUp(monitored, id, timeoutMs);
+  let upIndex = monitored.log.events.length - 1;
+  while (upIndex > 0 && !stateTo(id, 'up')(monitored.log.events[upIndex].event)) upIndex--;
+  await monitored.log.waitFor((event) => event.type === 'probe' && event.id === id && event.result.outcome === 'ok', timeoutMs, Math.max(0, upIndex), `${id} healthy`);
+}
+
+function pidOf(registry: MonitorRegistry, id: string): number {
+  const pid = registry.get(id)?.pid;
+  if (typeof pid !== 'number') throw new Error(`${id} has no pid while up`);
+  return pid;
+}
+
+/** Connect time as the registry pays it on a reconnect (era already known), measured in this run. */
+async function connectTimes(ours: Ours, config: ServerConfig, samples: number): Promise<number[]> {
+  const connector = ours.createNodeConnector({ logger: ours.silentLogger, clientInfo });
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const start = performance.now();
+    const connection = await connector.connect(config, { timeoutMs: 10_000, eraHint: 'handshake' });
+    times.push(performance.now() - start);
+    await connection.close();
+  }
+  return times;
+}
+
+/** The OS floor for exit detection: the same server spawned bare, SIGKILLed, timed to Node's 'exit' event. */
+async function bareExitLatency(config: ServerConfig): Promise<number> {
+  const child = spawnTracked(config.command as string, config.args as string[], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdout?.resume();
+  child.stderr?.resume();
+  // The fixture announces itself on stderr once its transport is set up.
+  await Promise.race([once(child.stderr as NodeJS.ReadableStream, 'data'), sleep(5000)]);
+  const exited = once(child, 'exit');
+  const killedAt = performance.now();
+  child.kill('SIGKILL');
+  await Promise.race([exited, sleep(5000)]);
+  return performance.now() - killedAt;
+}
+
+/** The floor for a stdio connect: the same server spawned bare, timed to its answer to initialize. */
+async function bareSpawnInitialize(config: ServerConfig): Promise<number> {
+  const start = performance.now();
+  const peer = spawnRawStdio(config.command as string, config.args as string[]);
+  try {
+    await initializeRaw(peer, '2025-06-18');
+    return performance.now() - start;
+  } finally {
+    await peer.close();
+  }
+}
+
+/** The floor for a refused connect: a bare fetch to the same closed port. */
+async function bareRefusedLatency(url: string): Promise<number> {
+  const start = performance.now();
+  await fetch(url, { method: 'POST', body: '{}' }).catch(() => undefined);
+  return performance.now() - start;
+}
+
+/**
+ * Recovery: from the moment the server can be reached again to the registry's `up`. The bound is one backoff step (the
+ * cap of the step the monitor was on when the server returned) plus the connect that succeeded, timed in the trial
+ * itself (its `connecting` to `up`): what it checks is that the monitor waited no longer than one backoff step.
+ */
+async function recovery(monitored: Monitored, id: string, returnedAt: number, downIndex: number, backoff: MonitorSettings['backoff']): Promise<Pick<Trial, 'recoveryMs' | 'recoveryBoundMs' | 'failedAttemptsBeforeReturn' | 'recoveryPath' | 'connectMs'>> {
+  const up = await monitored.log.waitFor(stateTo(id, 'up'), 30_000, downIndex, `${id} recovery`);
+  const states = monitored.log.events.slice(downIndex).filter((stamped) => stamped.event.type === 'state' && stamped.event.id === id && stamped.t <= up.t);
+  const lastConnecting = [...states].reverse().find((stamped) => stamped.event.type === 'state' && stamped.event.to === 'connecting');
+  const connectMs = lastConnecting ? up.t - lastConnecting.t : 0;
+  const recoveryPath = states
+    .map((stamped) => (stamped.event.type === 'state' ? `${Math.round(stamped.t - returnedAt)} ms ${stamped.event.to}: ${stamped.event.reason}` : ''))
+    .concat(monitored.lines.filter((line) => line.t >= monitored.log.events[downIndex].t && line.t <= up.t).map((line) => `${Math.round(line.t - returnedAt)} ms log: ${line.text}`));
+  // Attempts that started before the server was back could only fail; the next delay is drawn from the following step.
+  const failed = monitored.log.countSince(downIndex, returnedAt, stateTo(id, 'connecting'));
+  return { recoveryMs: up.t - returnedAt, recoveryBoundMs: backoffCap(failed, backoff) + connectMs + TIMER_SLACK_MS, connectMs, failedAttemptsBeforeReturn: failed, recoveryPath };
+}
+
+function report(context: BenchContext, scenario: string, trials: readonly Trial[], boundMs: number, boundName: string, floorMs?: readonly number[]): void {
+  context.raw[`detection.${scenario}`] = { boundMs, boundName, trials, ...(floorMs ? { bareFloorMs: floorMs } : {}) };
+  const detect = summarize(trials.map((trial) => trial.detectMs));
+  context.figures.push(
+    { section: 'detection', name: `${scenario}: worst of ${trials.length}`, value: detect.max, unit: 'ms', reference: { name: boundName, value: boundMs }, target: { max: 1, on: 'ratio' } },
+    { section: 'detection', name: `${scenario}: p50`, value: detect.p50, unit: 'ms', reference: { name: boundName, value: boundMs }, target: null },
+  );
+  if (floorMs && floorMs.length > 0) {
+    const floor = summarize(floorMs);
+    context.figures.push(
+      { section: 'detection', name: `${scenario}: p50 vs bare OS floor`, value: detect.p50, unit: 'ms', reference: { name: 'bare floor p50', value: floor.p50 }, target: null },
+      { section: 'detection', name: `${scenario}: worst vs bare OS floor`, value: detect.max, unit: 'ms', reference: { name: 'bare floor worst', value: floor.max }, target: null },
+    );
+  }
+  const recovered = trials.filter((trial) => trial.recoveryMs !== undefined && trial.recoveryBoundMs !== undefined);
+  if (recovered.length === 0) return;
+  const worst = recovered.reduce((a, b) => ((a.recoveryMs as number) / (a.recoveryBoundMs as number) >= (b.recoveryMs as number) / (b.recoveryBoundMs as number) ? a : b));
+  context.figures.push({
+    section: 'detection',
+    name: `${scenario}: recovery, worst of ${recovered.length}`,
+    value: worst.recoveryMs as number,
+    unit: 'ms',
+    reference: { name: 'backoff step + this connect + 10', value: worst.recoveryBoundMs as number },
+    target: { max: 1, on: 'ratio' },
+  });
+}
+
+async function hungStdio(context: BenchContext, ours: Ours, settings: MonitorSettings, trials: number): Promise<void> {
+  const config = stdioFaultServer('hang-stdio');
+  const results: Trial[] = [];
+  await withRegistry(ours, settings, [config], async (monitored) => {
+    for (let i = 0; i < trials; i++) {
+      await untilUp(monitored, config.id, 15_000);
+      await sleep(Math.random() * INTERVAL_MS);
+      const pid = pidOf(monitored.registry, config.id);
+      const from = monitored.log.events.length;
+      const stoppedAt = performance.now();
+      process.kill(pid, 'SIGSTOP');
+      try {
+        const down = await monitored.log.waitFor(leftUp(config.id), HANG_BOUND_MS * 4, from, 'hang detection');
+        const downIndex = monitored.log.events.indexOf(down);
+        results.push({
+          detectMs: down.t - stoppedAt,
+          detectedAs: down.event.type === 'state' ? down.event.to : '?',
+          ...(await recovery(monitored, config.id, down.t, downIndex, settings.backoff)),
+        });
+      } finally {
+        // Only now: a wedged server is not continued in real life, so recovery above had to get rid of it on its own.
+        try {
+          process.kill(pid, 'SIGCONT');
+        } catch {
+          /* already reaped */
+        }
+      }
+    }
+  });
+  report(context, 'stdio hung (SIGSTOP)', results, HANG_BOUND_MS, 'interval+timeout+100');
+}
+
+async function hungHttp(context: BenchContext, ours: Ours, settings: MonitorSettings, trials: number): Promise<void> {
+  const peer = await startHttpPeer();
+  const config = httpServer('hang-http', peer.url);
+  const results: Trial[] = [];
+  try {
+    await withRegistry(ours, settings, [config], async (monitored) => {
+      for (let i = 0; i < trials; i++) {
+        await untilUp(monitored, config.id, 15_000);
+        await sleep(Math.random() * INTERVAL_MS);
+        const from = monitored.log.events.length;
+        const stoppedAt = performance.now();
+        peer.stop();
+        let down;
+        try {
+          down = await monitored.log.waitFor(leftUp(config.id), HANG_BOUND_MS * 4, from, 'hang detection');
+        } finally {
+          peer.resume();
+        }
+        const resumedAt = performance.now();
+        const downIndex = monitored.log.events.indexOf(down);
+        results.push({
+          detectMs: down.t - stoppedAt,
+          detectedAs: down.event.type === 'state' ? down.event.to : '?',
+          ...(await recovery(monitored, config.id, resumedAt, downIndex, settings.backoff)),
+        });
+      }
+    });
+  } finally {
+    await peer.kill();
+  }
+  report(context, 'http hung (peer SIGSTOP)', results, HANG_BOUND_MS, 'interval+timeout+100');
+}
+
+async function stdioExit(context: BenchContext, ours: Ours, settings: MonitorSettings, trials: number): Promise<void> {
+  const config = stdioFaultServer('exit-stdio');
+  const results: Trial[] = [];
+  const floor: number[] = [];
+  await withRegistry(ours, settings, [config], async (monitored) => {
+    for (let i = 0; i < trials; i++) {
+      await untilHealthy(monitored, config.id, 15_000);
+      floor.push(await bareExitLatency(config));
+      await sleep(Math.random() * 200);
+      const pid = pidOf(monitored.registry, config.id);
+      const from = monitored.log.events.length;
+      const killedAt = performance.now();
+      process.kill(pid, 'SIGKILL');
+      const down = await monitored.log.waitFor(leftUp(config.id), 5000, from, 'exit detection');
+      const downIndex = monitored.log.events.indexOf(down);
+      results.push({
+        detectMs: down.t - killedAt,
+        detectedAs: down.event.type === 'state' ? `${down.event.to}: ${down.event.reason}` : '?',
+        ...(await recovery(monitored, config.id, down.t, downIndex, settings.backoff)),
+      });
+    }
+  });
+  report(context, 'stdio child exit (SIGKILL)', results, EXIT_BOUND_MS, 'exit bound', floor);
+}
+
+async function refusedConnect(context: BenchContext, ours: Ours, settings: MonitorSettings, trials: number): Promise<void> {
+  const port = await freePort();
+  const results: Trial[] = [];
+  const floor: number[] = [];
+  await withRegistry(ours, settings, [], async (monitored) => {
+    for (let i = 0; i < trials; i++) {
+      const config = httpServer(`refused-${i}`, `http://127.0.0.1:${port}/mcp`);
+      floor.push(await bareRefusedLatency(config.url as string));
+      const from = monitored.log.events.length;
+      const addedAt = performance.now();
+      monitored.registry.setServers([config], []);
+      const down = await monitored.log.waitFor(stateTo(config.id, 'down'), 5000, from, 'refused detection');
+      results.push({ detectMs: down.t - addedAt, detectedAs: down.event.type === 'state' ? down.event.reason : '?' });
+    }
+  });
+  report(context, 'http refused at connect', results, EXIT_BOUND_MS, 'exit bound', floor);
+}
+
+async function killedPeer(context: BenchContext, ours: Ours, settings: MonitorSettings, trials: number): Promise<void> {
+  const port = await freePort();
+  let peer: HttpPeer = await startHttpPeer(port);
+  const config = httpServer('killed-http', peer.url);
+  const results: Trial[] = [];
+  try {
+    await withRegistry(ours, settings, [config], async (monitored) => {
+      for (let i = 0; i < trials; i++) {
+        await untilUp(monitored, config.id, 15_000);
+        await sleep(Math.random() * INTERVAL_MS);
+        const from = monitored.log.events.length;
+        await peer.kill();
+        const killedAt = performance.now();
+        const down = await monitored.log.waitFor(leftUp(config.id), (INTERVAL_MS + EXIT_BOUND_MS) * 4, from, 'refused detection');
+        const downIndex = monitored.log.events.indexOf(down);
+        peer = await restartHttpPeerOn(port);
+        const returnedAt = performance.now();
+        results.push({
+          detectMs: down.t - killedAt,
+          detectedAs: down.event.type === 'state' ? `${down.event.to}: ${down.event.reason}` : '?',
+          ...(await recovery(monitored, config.id, returnedAt, downIndex, settings.backoff)),
+        });
+      }
+    });
+  } finally {
+    await peer.kill();
+  }
+  report(context, 'http peer killed, refused at next probe', results, INTERVAL_MS + EXIT_BOUND_MS, 'interval+50');
+}
+
+export async function detectionLatency(context: BenchContext, ours: Ours): Promise<void> {
+  const settings = benchSettings(ours.defaultMonitorSettings, INTERVAL_MS, TIMEOUT_MS);
+  const counts = context.quick ? { hang: 1, exit: 3, refused: 5, killed: 1, connect: 2 } : { hang: 10, exit: 12, refused: 20, killed: 8, connect: 5 };
+  context.log(`detection: interval ${INTERVAL_MS} ms, timeout ${TIMEOUT_MS} ms, backoff ${JSON.stringify(settings.backoff)}`);
+
+  const stdioConfig = stdioFaultServer('connect-stdio');
+  const stdioConnect = await connectTimes(ours, stdioConfig, counts.connect);
+  const bareStdio: number[] = [];
+  for (let i = 0; i < counts.connect; i++) bareStdio.push(await bareSpawnInitialize(stdioConfig));
+  const peer = await startHttpPeer();
+  const httpConnect = await connectTimes(ours, httpServer('connect-http', peer.url), counts.connect * 2).finally(() => peer.kill());
+  context.raw['detection.connectMs'] = { stdio: stdioConnect, bareStdioSpawnInitialize: bareStdio, http: httpConnect };
+  context.figures.push({
+    section: 'detection',
+    name: 'stdio reconnect (era known), p50',
+    value: summarize(stdioConnect).p50,
+    unit: 'ms',
+    reference: { name: 'bare spawn+initialize p50', value: summarize(bareStdio).p50 },
+    target: null,
+  });
+
+  await stdioExit(context, ours, settings, counts.exit);
+  await refusedConnect(context, ours, settings, counts.refused);
+  await hungStdio(context, ours, settings, counts.hang);
+  await hungHttp(context, ours, settings, counts.hang);
+  await killedPeer(context, ours, settings, counts.killed);
+}

@@ -1,0 +1,271 @@
+// 4. Extension cost: bundle size (minified), VSIX size, activate() time, time from activation to the first status
+// shown for local servers (through the bundled extension with a fake `vscode`, cross-checked on the bare registry).
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { stdioFaultServer } from '../lib/configs';
+import type { BenchContext } from '../lib/context';
+import { EventLog } from '../lib/eventLog';
+import { clientInfo, type Ours } from '../lib/ours';
+import { benchRoot, buildDir, faultServerScript, repoRoot } from '../lib/paths';
+import { spawnTracked, killChild } from '../lib/processes';
+import { initializeRaw, spawnRawStdio } from '../lib/rawStdio';
+import { summarize } from '../lib/stats';
+
+const ACTIVATE_TARGET_MS = 10;
+const BUNDLE_TARGET_KB = 600;
+const VSIX_TARGET_KB = 1024;
+const FIRST_STATUS_TARGET_MS = 1000;
+const LOCAL_SERVERS = 3;
+
+/**
+ * The options of esbuild.js --production, so the size measured is the size shipped. `mainFields` module-first matters:
+ * jsonc-parser's `main` is a UMD build whose inner require('./impl/format') esbuild cannot follow.
+ */
+const production: BuildOptions = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  sourcemap: false,
+  external: ['vscode'],
+  mainFields: ['module', 'main'],
+  logLevel: 'silent',
+  metafile: true,
+};
+
+interface ProbeResult {
+  readonly requireMs: number;
+  readonly activateMs: number;
+  readonly firstStatus: { states: string[]; registrySettledMs: number | null; statusBarMs: number | null; statusBarText: string | null } | null;
+}
+
+async function buildBundles(stage: string): Promise<{ extension: string; cli: string | Error; sdkOnly: string; metafile?: Metafile }> {
+  const dist = join(stage, 'dist');
+  mkdirSync(dist, { recursive: true });
+  const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+  const define = { __CLI_VERSION__: JSON.stringify(version) };
+  const extension = join(dist, 'extension.js');
+  const cli = join(dist, 'cli.js');
+  const sdkOnly = join(buildDir, 'sdk-client-only.js');
+  const [extensionBuild, cliBuild, sdkBuild] = await Promise.allSettled([
+    build({ ...production, define, entryPoints: [join(repoRoot, 'src', 'extension.ts')], outfile: extension }),
+    build({ ...production, define, entryPoints: [join(repoRoot, 'src', 'cli.ts')], outfile: cli, banner: { js: '#!/usr/bin/env node' } }),
+    // What the SDK client alone weighs: the floor any extension that speaks MCP with it pays.
+    build({ ...production, stdin: { contents: "module.exports = require('@modelcontextprotocol/client');", resolveDir: repoRoot, loader: 'js' }, outfile: sdkOnly }),
+  ]);
+  if (extensionBuild.status === 'rejected') throw extensionBuild.reason;
+  if (sdkBuild.status === 'rejected') throw sdkBuild.reason;
+  return { extension, sdkOnly, metafile: extensionBuild.value.metafile, cli: cliBuild.status === 'fulfilled' ? cli : new Error(String(cliBuild.reason)) };
+}
+
+function runProbe(options: Record<string, unknown>, home: string): Promise<ProbeResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnTracked(process.execPath, [join(benchRoot, 'extension', 'activate-probe.cjs'), JSON.stringify(options)], {
+      // A private home: discovery must find only the bench's workspace file, never the user's real configs.
+      env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: join(home, '.config'), APPDATA: join(home, 'AppData') },
+      cwd: repoRoot,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-3000)));
+    const timer = setTimeout(() => void killChild(child), 30_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      const line = stdout.split('\n').find((text) => text.startsWith('RESULT '));
+      if (line) resolve(JSON.parse(line.slice('RESULT '.length)) as ProbeResult);
+      else reject(new Error(`activate probe exited ${code}: ${stderr}`));
+    });
+  });
+}
+
+function requireTime(file: string): Promise<number> {
+  const script = `const t=performance.now();require(${JSON.stringify(file)});process.stdout.write(String(performance.now()-t))`;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', script], { timeout: 20_000 }, (error, stdout) => (error ? reject(error) : resolve(Number(stdout))));
+  });
+}
+
+function writeWorkspace(root: string, servers: number): string {
+  const folder = join(root, 'workspace');
+  mkdirSync(join(folder, '.vscode'), { recursive: true });
+  const entries = Object.fromEntries(
+    Array.from({ length: servers }, (_, index) => [`local-${index}`, { type: 'stdio', command: process.execPath, args: [faultServerScript, '--transport', 'stdio'] }]),
+  );
+  writeFileSync(join(folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: entries }, null, 2));
+  return folder;
+}
+
+/** The same servers started bare: spawn + initialize answered, all in parallel. The floor for "first status". */
+async function rawColdStart(servers: number): Promise<number> {
+  const config = stdioFaultServer('raw-cold');
+  const start = performance.now();
+  const peers = Array.from({ length: servers }, () => spawnRawStdio(config.command as string, config.args as string[]));
+  try {
+    await Promise.all(peers.map((peer) => initializeRaw(peer, '2025-06-18')));
+    return performance.now() - start;
+  } finally {
+    await Promise.all(peers.map((peer) => peer.close()));
+  }
+}
+
+/** Cross-check without the editor layer: registry + connector on the same servers, start() to all settled. */
+async function registryFirstStatus(ours: Ours): Promise<number> {
+  const connector = ours.createNodeConnector({ logger: ours.silentLogger, clientInfo });
+  const registry = ours.createRegistry({ connector, clock: ours.systemClock, logger: ours.silentLogger, settings: ours.defaultMonitorSettings });
+  const log = new EventLog(registry);
+  const configs = Array.from({ length: LOCAL_SERVERS }, (_, index) => stdioFaultServer(`first-${index}`));
+  try {
+    const start = performance.now();
+    registry.setServers(configs, []);
+    registry.start();
+    const settled = await Promise.all(
+      configs.map((config) => log.waitFor((event) => event.type === 'state' && event.id === config.id && !['idle', 'connecting'].includes(event.to), 10_000, 0, `${config.name} settled`)),
+    );
+    return Math.max(...settled.map((stamped) => stamped.t)) - start;
+  } finally {
+    log.dispose();
+    await registry.dispose();
+  }
+}
+
+function vsce(stage: string, out: string): Promise<string> {
+  const vsceBin = join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
+  return new Promise((resolve, reject) => {
+    // The flags of the project's own `npm run package`: relative README links stay as written.
+    const flags = ['--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--skip-license'];
+    execFile(process.execPath, [vsceBin, 'package', ...flags, '--out', out], { cwd: stage, timeout: 60_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    );
+  });
+}
+
+/**
+ * The SDK client's Node shim pulls in the AJV JSON-schema validator (~150 KB minified) for tool output schemas, which a
+ * monitor never validates. This variant swaps the shim for a pass-through validator to show what that costs.
+ */
+const withoutAjv: Plugin = {
+  name: 'sdk-shims-without-ajv',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({ path: 'shims', namespace: 'bench-stub' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'bench-stub' }, () => ({
+      loader: 'js',
+      contents: [
+        'export const CORS_IS_POSSIBLE = false;',
+        'export class DefaultJsonSchemaValidator { getValidator() { return (input) => ({ valid: true, data: input, errorMessage: undefined }); } }',
+      ].join('\n'),
+    }));
+  },
+};
+
+async function bundleSizeWithoutAjv(): Promise<number> {
+  const result = await build({ ...production, entryPoints: [join(repoRoot, 'src', 'extension.ts')], write: false, plugins: [withoutAjv], metafile: false });
+  return result.outputFiles[0].contents.length / 1024;
+}
+
+/** The biggest packages in the bundle, for the report when the size target is missed. */
+function topInputs(metafile: Metafile | undefined): Record<string, number> {
+  const output = metafile ? Object.values(metafile.outputs)[0] : undefined;
+  const byPackage: Record<string, number> = {};
+  for (const [input, info] of Object.entries(output?.inputs ?? {})) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    const key = match ? match[1] : input.split('/').slice(0, 2).join('/');
+    byPackage[key] = (byPackage[key] ?? 0) + info.bytesInOutput;
+  }
+  return Object.fromEntries(Object.entries(byPackage).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, bytes]) => [name, Math.round(bytes / 102.4) / 10]));
+}
+
+/** The files a VSIX would carry, next to the minified dist/; returns notes on what had to be made up. */
+function stageExtension(stage: string): string[] {
+  for (const name of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore']) {
+    if (existsSync(join(repoRoot, name))) cpSync(join(repoRoot, name), join(stage, name));
+  }
+  cpSync(join(repoRoot, 'media'), join(stage, 'media'), { recursive: true });
+  const notes: string[] = [];
+  if (!existsSync(join(repoRoot, 'README.md'))) {
+    writeFileSync(join(stage, 'README.md'), '# MCP Health\n');
+    notes.push('no README.md yet: a one-line placeholder was packaged');
+  }
+  if (!existsSync(join(repoRoot, '.vscodeignore'))) notes.push('no .vscodeignore: staged package.json, README, CHANGELOG, LICENSE, media/, dist/ only');
+  return notes;
+}
+
+async function vsixSize(context: BenchContext, stage: string, notes: readonly string[], bundleKb: number, cli: string | Error): Promise<void> {
+  const allNotes = [...notes];
+  // .vscodeignore decides whether dist/cli.js ships; a CLI that does not build only matters if it does.
+  if (cli instanceof Error) allNotes.push(`dist/cli.js did not build and was not staged: ${cli.message.slice(0, 160)}`);
+  const out = join(buildDir, 'mcp-health.vsix');
+  try {
+    await vsce(stage, out);
+  } catch (error) {
+    context.skipped.push({ section: 'extension', reason: `vsce package failed: ${error instanceof Error ? error.message.slice(-400) : String(error)}` });
+    return;
+  }
+  const kb = statSync(out).size / 1024;
+  context.raw['extension.vsix'] = { file: out, bytes: statSync(out).size, notes: allNotes };
+  context.figures.push({ section: 'extension', name: 'VSIX size', value: kb, unit: 'KB', reference: { name: 'minified extension.js', value: bundleKb }, target: { max: VSIX_TARGET_KB, on: 'value' }, note: allNotes.join('; ') });
+}
+
+export async function extensionCost(context: BenchContext, ours: Ours): Promise<void> {
+  rmSync(buildDir, { recursive: true, force: true });
+  const stage = join(buildDir, 'vsix-stage');
+  const bundles = await buildBundles(stage);
+  const stagingNotes = stageExtension(stage);
+  const bundleKb = statSync(bundles.extension).size / 1024;
+  const sdkKb = statSync(bundles.sdkOnly).size / 1024;
+  const leanKb = await bundleSizeWithoutAjv();
+  context.raw['extension.bundle'] = { kb: bundleKb, sdkClientAloneKb: sdkKb, withoutAjvKb: leanKb, biggestInputsKb: topInputs(bundles.metafile) };
+  context.figures.push(
+    { section: 'extension', name: 'bundle extension.js (minified)', value: bundleKb, unit: 'KB', reference: { name: 'SDK client alone', value: sdkKb }, target: { max: BUNDLE_TARGET_KB, on: 'value' } },
+    { section: 'extension', name: 'same, SDK shim without AJV', value: leanKb, unit: 'KB', reference: { name: 'as built', value: bundleKb }, target: null, note: 'what-if: @modelcontextprotocol/client/_shims replaced by a pass-through validator' },
+  );
+
+  const scratch = mkdtempSync(join(tmpdir(), 'mcp-health-bench-'));
+  try {
+    const home = join(scratch, 'home');
+    mkdirSync(home, { recursive: true });
+    const emptyFolder = join(scratch, 'empty');
+    mkdirSync(emptyFolder, { recursive: true });
+    const trials = context.quick ? 3 : 9;
+    const cold: ProbeResult[] = [];
+    const sdkRequire: number[] = [];
+    for (let i = 0; i < trials; i++) {
+      cold.push(await runProbe({ bundle: bundles.extension, extensionPath: stage, workspaceFolder: emptyFolder, storageDir: join(scratch, 'storage'), expectServers: 0, waitMs: 0 }, home));
+      sdkRequire.push(await requireTime(bundles.sdkOnly));
+    }
+    const activate = summarize(cold.map((run) => run.activateMs));
+    const loadAndActivate = summarize(cold.map((run) => run.requireMs + run.activateMs));
+    const requireOurs = summarize(cold.map((run) => run.requireMs));
+    context.raw['extension.activate'] = { trials: cold, sdkRequireMs: sdkRequire };
+    context.figures.push(
+      { section: 'extension', name: `activate() returns (p50 of ${trials} cold)`, value: activate.p50, unit: 'ms', reference: { name: 'require of the bundle', value: requireOurs.p50 }, target: { max: ACTIVATE_TARGET_MS, on: 'value' } },
+      { section: 'extension', name: `activate() returns (worst of ${trials})`, value: activate.max, unit: 'ms', reference: { name: 'require of the bundle', value: requireOurs.max }, target: null },
+      { section: 'extension', name: 'require + activate (p50)', value: loadAndActivate.p50, unit: 'ms', reference: { name: 'require SDK client alone', value: summarize(sdkRequire).p50 }, target: null },
+    );
+
+    const workspace = writeWorkspace(scratch, LOCAL_SERVERS);
+    const firstTrials = context.quick ? 1 : 3;
+    const shown: ProbeResult[] = [];
+    const raw: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < firstTrials; i++) {
+      shown.push(await runProbe({ bundle: bundles.extension, extensionPath: stage, workspaceFolder: workspace, storageDir: join(scratch, 'storage'), expectServers: LOCAL_SERVERS, waitMs: 10_000 }, home));
+      raw.push(await rawColdStart(LOCAL_SERVERS));
+      bare.push(await registryFirstStatus(ours));
+    }
+    context.raw['extension.firstStatus'] = { trials: shown, rawColdStartMs: raw, registryOnlyMs: bare };
+    const statusTimes = shown.map((run) => run.firstStatus?.statusBarMs ?? Number.POSITIVE_INFINITY);
+    context.figures.push(
+      { section: 'extension', name: `first status, ${LOCAL_SERVERS} local stdio (worst of ${firstTrials})`, value: Math.max(...statusTimes), unit: 'ms', reference: { name: 'bare spawn+initialize', value: Math.max(...raw) }, target: { max: FIRST_STATUS_TARGET_MS, on: 'value' }, note: `status bar text: ${shown.map((run) => run.firstStatus?.statusBarText).join(' | ')}` },
+      { section: 'extension', name: `registry only: start to ${LOCAL_SERVERS} settled (worst)`, value: Math.max(...bare), unit: 'ms', reference: { name: 'bare spawn+initialize', value: Math.max(...raw) }, target: { max: FIRST_STATUS_TARGET_MS, on: 'value' } },
+    );
+    await vsixSize(context, stage, stagingNotes, bundleKb, bundles.cli);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,178 @@
+// 3. Scale: N Streamable HTTP sessions monitored in one process: ours against the naive baseline (one SDK 1.x client
+// per server, setInterval ping) and the bare node:http floor. Each contender is its own worker process with its own
+// peers (bench/peers/handshake-http-peer.mjs, separate processes, so their cost is not counted).
+// Every worker connects once with probing parked; then the 1 Hz windows run one contender at a time (the others parked,
+// so they do not compete for the CPU), and the slow-interval windows run side by side (the load there is light).
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import type { BenchContext } from '../lib/context';
+import { benchRoot, buildDir, repoRoot, resultsDir } from '../lib/paths';
+import { startHttpPeer, type HttpPeer, type PeerStats } from '../lib/peers';
+import { summarizeProfile, type ProfileSummary } from '../lib/profileSummary';
+import type { Figure } from '../lib/report';
+import type { Ours } from '../lib/ours';
+import type { PhaseReport, ReadyReport, WorkerMode } from '../scale/worker';
+import { WorkerHandle } from '../scale/workerHandle';
+
+const PEERS_PER_WORKER = 4;
+const MODES: readonly WorkerMode[] = ['ours', 'baseline', 'raw'];
+const CPU_RATIO_TARGET = 0.8;
+const CPU_AT_30S_TARGET_PERCENT = 1;
+const RETAINED_KB_TARGET = 200;
+const CONNECT_DEADLINE_MS = 45_000;
+
+interface Phase {
+  readonly intervalMs: number;
+  readonly windowMs: number;
+  readonly settleMs: number;
+  /** 1 Hz windows run one contender at a time; slow ones side by side. */
+  readonly alone: boolean;
+}
+
+interface SizePlan {
+  readonly count: number;
+  readonly phases: readonly Phase[];
+}
+
+interface Contender {
+  readonly mode: WorkerMode;
+  readonly worker: WorkerHandle;
+  readonly peers: readonly HttpPeer[];
+  ready?: ReadyReport;
+  readonly phases: PhaseReport[];
+  peerStats?: { connections: number; requests: number };
+}
+
+function plans(quick: boolean): SizePlan[] {
+  const hz = (windowMs: number): Phase => ({ intervalMs: 1000, windowMs, settleMs: 1000, alone: true });
+  // Every phase starts with one probe round of every contender (then the next one interval later): the window
+  // [T/2, 3T/2] holds exactly one round of each, i.e. one probe per server.
+  const slow = (intervalMs: number): Phase => ({ intervalMs, windowMs: intervalMs, settleMs: intervalMs / 2, alone: false });
+  if (quick) return [{ count: 100, phases: [hz(3000)] }];
+  // At 1000 the slow interval is 30 s, the interval of the target; 20 s (the default for HTTP) is measured at 100 and 500.
+  return [
+    { count: 100, phases: [hz(5000), slow(20_000)] },
+    { count: 500, phases: [hz(5000), slow(20_000)] },
+    { count: 1000, phases: [hz(5000), slow(30_000)] },
+  ];
+}
+
+/** Plain JavaScript: no TypeScript loader thread in the measured process. Packages stay in node_modules, so a CPU
+ * profile can tell the SDKs apart from our bundled src/. */
+async function buildWorker(): Promise<string> {
+  const outfile = join(buildDir, 'scale-worker.cjs');
+  await build({
+    entryPoints: [join(benchRoot, 'scale', 'worker.ts')],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  return outfile;
+}
+
+function profileDir(mode: string, count: number): string {
+  return join(resultsDir, 'profiles', `${mode}-${count}`);
+}
+
+/** Where each worker's CPU went over its whole life (connect phase included); the main thread has the largest file. */
+function profilesFor(context: BenchContext, count: number): { profiles?: Record<string, ProfileSummary> } {
+  if (!context.profile) return {};
+  const profiles: Record<string, ProfileSummary> = {};
+  for (const mode of MODES) {
+    const dir = profileDir(mode, count);
+    if (!existsSync(dir)) continue;
+    const files = readdirSync(dir).map((name) => join(dir, name)).sort((a, b) => statSync(b).size - statSync(a).size);
+    if (files[0]) profiles[mode] = summarizeProfile(files[0]);
+  }
+  return { profiles };
+}
+
+async function startContender(context: BenchContext, script: string, mode: WorkerMode, count: number): Promise<Contender> {
+  const peers: HttpPeer[] = [];
+  // One by one: a dozen Node processes starting at once on a busy machine miss their own start-up bound.
+  for (let i = 0; i < PEERS_PER_WORKER; i++) peers.push(await startHttpPeer(0, 30_000));
+  const urls = Array.from({ length: count }, (_, index) => peers[index % peers.length].url);
+  const worker = WorkerHandle.start(script, { mode, urls, connectDeadlineMs: CONNECT_DEADLINE_MS }, `${mode}-${count}`, repoRoot, context.profile ? profileDir(mode, count) : undefined);
+  return { mode, worker, peers, phases: [] };
+}
+
+async function stopContender(contender: Contender): Promise<void> {
+  try {
+    await contender.worker.stop();
+    const stats: PeerStats[] = await Promise.all(contender.peers.map((peer) => peer.stats()));
+    contender.peerStats = { connections: stats.reduce((sum, s) => sum + s.connections, 0), requests: stats.reduce((sum, s) => sum + s.requests, 0) };
+  } finally {
+    await Promise.all(contender.peers.map((peer) => peer.kill()));
+  }
+}
+
+/** Everything the process burned in the window, spread over the probes it sent: timers and GC included. */
+const perProbeUs = (phase: PhaseReport): number => ((phase.cpuUserMs + phase.cpuSystemMs) * 1000) / Math.max(1, phase.probesInWindow);
+const kib = (bytes: number): number => bytes / 1024;
+const mib = (bytes: number): number => bytes / 2 ** 20;
+const perServerKb = (ready: ReadyReport): number => kib(ready.heapConnectedBytes - ready.heapBeforeBytes) / ready.count;
+
+function phaseFigures(count: number, ours: PhaseReport, baseline: PhaseReport, raw: PhaseReport): Figure[] {
+  const label = `${count} @ ${ours.intervalMs / 1000} s`;
+  const note = `probes in window: ours ${ours.probesInWindow} (${ours.failedProbesInWindow} failed), baseline ${baseline.probesInWindow} (${baseline.failedProbesInWindow} failed), raw ${raw.probesInWindow}; up at window start ${ours.upAtWindowStart}/${baseline.upAtWindowStart}/${raw.upAtWindowStart}; timer lag ${Math.round(ours.timerLagMs)}/${Math.round(baseline.timerLagMs)} ms`;
+  const target =
+    count === 500 ? { max: CPU_RATIO_TARGET, on: 'ratio' as const } : count === 1000 && ours.intervalMs === 30_000 ? { max: CPU_AT_30S_TARGET_PERCENT, on: 'value' as const } : null;
+  return [
+    { section: 'scale', name: `${label}: CPU`, value: ours.cpuFraction * 100, unit: '% core', reference: { name: 'baseline', value: baseline.cpuFraction * 100 }, target, note },
+    { section: 'scale', name: `${label}: CPU per probe`, value: perProbeUs(ours), unit: 'us', reference: { name: 'baseline', value: perProbeUs(baseline) }, target: null },
+    { section: 'scale', name: `${label}: CPU per probe vs bare node:http`, value: perProbeUs(ours), unit: 'us', reference: { name: 'raw floor', value: perProbeUs(raw) }, target: null },
+  ];
+}
+
+function memoryFigures(count: number, ours: Contender, baseline: Contender): Figure[] {
+  const o = ours.ready as ReadyReport;
+  const b = baseline.ready as ReadyReport;
+  const tcp = (c: Contender): string => (c.peerStats ? (c.peerStats.connections / Math.max(1, c.peerStats.requests)).toFixed(3) : '?');
+  return [
+    { section: 'scale', name: `${count}: connect all`, value: o.connectMs, unit: 'ms', reference: { name: 'baseline', value: b.connectMs }, target: null, note: `up after connect: ours ${o.up}, baseline ${b.up}; TCP connections per request over the run: ours ${tcp(ours)}, baseline ${tcp(baseline)}` },
+    { section: 'scale', name: `${count}: RSS, connected`, value: mib(o.rssConnectedBytes), unit: 'MB', reference: { name: 'baseline', value: mib(b.rssConnectedBytes) }, target: null },
+    { section: 'scale', name: `${count}: heap after GC / server`, value: perServerKb(o), unit: 'KB', reference: { name: 'baseline', value: perServerKb(b) }, target: { max: RETAINED_KB_TARGET, on: 'value' } },
+  ];
+}
+
+async function measureSize(context: BenchContext, script: string, plan: SizePlan): Promise<void> {
+  context.log(`scale: ${plan.count} sessions; phases ${plan.phases.map((p) => `${p.intervalMs / 1000} s for ${p.windowMs / 1000} s${p.alone ? ' (one at a time)' : ' (side by side)'}`).join(', ')}`);
+  const contenders: Contender[] = [];
+  try {
+    // Connect storms one after another, so no contender's connect competes with another's.
+    for (const mode of MODES) {
+      const contender = await startContender(context, script, mode, plan.count);
+      contenders.push(contender);
+      contender.ready = await contender.worker.ready(CONNECT_DEADLINE_MS + 30_000);
+    }
+    for (const phase of plan.phases) {
+      if (phase.alone) {
+        for (const contender of contenders) contender.phases.push(await contender.worker.phase(phase));
+      } else {
+        const reports = await Promise.all(contenders.map((contender) => contender.worker.phase(phase)));
+        reports.forEach((report, index) => contenders[index].phases.push(report));
+      }
+    }
+  } finally {
+    await Promise.all(contenders.map((contender) => stopContender(contender)));
+  }
+  const [ours, baseline, raw] = contenders;
+  context.raw[`scale.${plan.count}`] = {
+    plan,
+    contenders: contenders.map(({ mode, ready, phases, peerStats }) => ({ mode, ready, phases, peerStats })),
+    ...profilesFor(context, plan.count),
+  };
+  context.figures.push(...memoryFigures(plan.count, ours, baseline));
+  plan.phases.forEach((_, index) => context.figures.push(...phaseFigures(plan.count, ours.phases[index], baseline.phases[index], raw.phases[index])));
+}
+
+export async function scale(context: BenchContext, _ours: Ours): Promise<void> {
+  const script = await buildWorker();
+  for (const plan of plans(context.quick)) await measureSize(context, script, plan);
+  if (context.quick) context.skipped.push({ section: 'scale', reason: 'quick mode: 100 sessions at 1 Hz only; 500/1000 and the slow intervals run in the full mode' });
+}
