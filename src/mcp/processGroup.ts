@@ -57,6 +57,9 @@ export async function terminateGroup(child: ChildProcess, leaderExited: Promise<
   const pid = child.pid;
   if (pid === undefined) return;
   signalGroup(pid, 'SIGTERM');
+  // A stopped process (SIGSTOP, Ctrl-Z: a common way a server "hangs") keeps SIGTERM pending until it runs again, so
+  // without this every reconnect after such a hang would wait out the whole grace period.
+  signalGroup(pid, 'SIGCONT');
   const deadline = Date.now() + graceMs;
   if (!(await settlesWithin(leaderExited, graceMs))) {
     signalGroup(pid, 'SIGKILL');

@@ -233,6 +233,21 @@ void describe('stdio: process groups', () => {
     assert.ok(await waitFor(() => !pids.some(isAlive), 1000), `still alive: ${pids.filter(isAlive).join(', ')}`);
   });
 
+  void it('close() ends a stopped (SIGSTOP) server without waiting out the grace period', async () => {
+    const pidfile = path.join(dir, 'stopped.pid');
+    const connection = connections.add(
+      await createNodeConnector().connect(stdioServer('stopped', faultStdio('none', ['--pidfile', pidfile])), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }),
+    );
+    const pid = Number(readFileSync(pidfile, 'utf8').split('\n')[0]);
+    process.kill(pid, 'SIGSTOP');
+    const startedAt = performance.now();
+    await connection.close();
+    const elapsedMs = performance.now() - startedAt;
+    // The kill grace is 2000 ms; a stopped server woken with SIGCONT takes its SIGTERM at once.
+    assert.ok(elapsedMs < 1500, `close took ${Math.round(elapsedMs)} ms`);
+    assert.ok(!isAlive(pid));
+  });
+
   void it('close() kills a server that ignores SIGTERM after the grace period', async () => {
     const { pids, close } = await startWithChildren('spawn-children,ignore-sigterm');
     const startedAt = performance.now();
