@@ -7,6 +7,7 @@ import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerError, ServerSt
 import type { MonitorEvent, MonitorRegistry, MonitorSettings, Unsubscribe } from '../monitorTypes';
 import { deepEqual } from './deepEqual';
 import { brokenServers, configErrorOf, gateFor, type Gate } from './gate';
+import { ConnectSlots } from './connectSlots';
 import { ServerMonitor, type MonitorContext } from './serverMonitor';
 
 export interface RegistryDeps {
@@ -20,6 +21,8 @@ export interface RegistryDeps {
   readonly redact?: (text: string) => string;
   /** False in an untrusted workspace: workspace-scope servers are listed as `untrusted` and never started. */
   readonly workspaceTrusted?: boolean;
+  /** How many servers may be connecting at once (default MAX_CONCURRENT_CONNECTS). */
+  readonly maxConcurrentConnects?: number;
 }
 
 export interface TrustAwareRegistry extends MonitorRegistry {
@@ -55,6 +58,7 @@ export class Registry implements TrustAwareRegistry {
       logger: deps.logger,
       random: deps.random ?? Math.random,
       ...(deps.redact ? { redact: deps.redact } : {}),
+      connectSlots: new ConnectSlots(deps.maxConcurrentConnects),
       settings: () => this.settings,
       isStarted: () => this.started && !this.disposed,
       emit: (event) => this.emit(event),

@@ -16,6 +16,7 @@ import type {
   ServerState,
   ServerStatus,
 } from '../model';
+import type { ConnectSlots } from './connectSlots';
 import type { MonitorEvent, MonitorSettings } from '../monitorTypes';
 import { backoffDelay } from './backoff';
 import { FlapDetector } from './flapping';
@@ -31,6 +32,8 @@ export interface MonitorContext {
   readonly logger: Logger;
   readonly random: () => number;
   readonly redact?: (text: string) => string;
+  /** Shared by every server of a registry, so a burst of connects is spread out instead of timing out together. */
+  readonly connectSlots: ConnectSlots;
   settings(): MonitorSettings;
   /** Before start() the monitor only acts on request (pingNow, reconnect): no keepalive, no automatic reconnect. */
   isStarted(): boolean;
@@ -267,6 +270,19 @@ export class ServerMonitor {
     const generation = ++this.generation;
     this.stats.startObserving(this.now());
     this.transition('connecting', reason);
+    // The connect timeout starts when a slot is granted: waiting behind other servers is not this server's fault.
+    const release = await this.context.connectSlots.acquire();
+    try {
+      if (generation !== this.generation || this.disposed || this.gate || this.connection) {
+        return;
+      }
+      await this.connectWithSlot(generation);
+    } finally {
+      release();
+    }
+  }
+
+  private async connectWithSlot(generation: number): Promise<void> {
     const settings = this.context.settings();
     const abort = new AbortController();
     this.connectAbort = abort;
