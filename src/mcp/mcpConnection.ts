@@ -1,7 +1,7 @@
 // A live connection as the monitor sees it: probes sent raw on the transport (so a non-empty pong or an error
 // reply is seen as sent), every inbound message counted as activity, and an unrequested end reported once.
 
-import type { JSONRPCMessage, MessageExtraInfo, TransportSendOptions } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/client';
 import type { CloseInfo, Connection } from '../core/connection';
 import type { Logger } from '../core/logger';
 import type { Era, ProbeMethod, ProbeResult, ServerInfo } from '../core/model';
@@ -30,7 +30,6 @@ interface PendingProbe {
   readonly method: ProbeMethod;
   readonly resolve: (result: ProbeResult | SessionLost) => void;
   readonly timer: NodeJS.Timeout;
-  readonly abort: AbortController | undefined;
   startedAt: number;
 }
 
@@ -143,14 +142,13 @@ export class McpConnection implements Connection {
     // Handshake-era requests carry no params; modern ones the per-request envelope.
     const request = { jsonrpc: '2.0' as const, id, method, params: this.envelope };
     return new Promise((resolve) => {
-      // Only transports with a request per message can cancel one; stdio needs no controller.
-      const abort = transport.hasPerRequestStream ? new AbortController() : undefined;
+      // No per-request AbortController: a timed-out probe ends its connection (never retried), and closing the
+      // transport cancels what is still in flight; a controller per probe only made every POST dearer.
       const timer = setTimeout(() => this.expire(id, timeoutMs), timeoutMs);
-      const probe: PendingProbe = { id, method, resolve, timer, abort, startedAt: 0 };
+      const probe: PendingProbe = { id, method, resolve, timer, startedAt: 0 };
       this.pending.set(id, probe);
-      const options: TransportSendOptions | undefined = abort ? { requestSignal: abort.signal } : undefined;
       probe.startedAt = performance.now();
-      transport.send(request, options).catch((error: unknown) => this.sendFailed(probe, error));
+      transport.send(request).catch((error: unknown) => this.sendFailed(probe, error));
     });
   }
 
@@ -221,7 +219,6 @@ export class McpConnection implements Connection {
     const probe = this.pending.get(id);
     if (!probe) return;
     this.pending.delete(id);
-    probe.abort?.abort();
     probe.resolve({ method: probe.method, outcome: 'timeout', requestId: id, detail: `no answer within ${timeoutMs} ms` });
   }
 
@@ -255,7 +252,6 @@ export class McpConnection implements Connection {
   private failPending(outcome: 'closed', detail: string): void {
     for (const probe of this.pending.values()) {
       this.settle(probe);
-      probe.abort?.abort();
       probe.resolve({ method: probe.method, outcome, requestId: probe.id, detail });
     }
   }

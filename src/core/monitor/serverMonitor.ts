@@ -623,7 +623,10 @@ export class ServerMonitor {
     this.context.logger.trace(
       this.redact(`probe ${this.config.name} id=${result.requestId ?? '-'} ${result.method} ${result.outcome}${rtt}${detail}`),
     );
-    this.emit({ type: 'probe', id: this.id, result, status: this.status() });
+    // The snapshot (percentiles over the probe history) is built only if a listener reads it: at a thousand servers
+    // most probe events are counted, not rendered.
+    const snapshot = () => this.status();
+    this.emit({ type: 'probe', id: this.id, result, get status() { return snapshot(); } });
   }
 
   private connectFailureResult(): ProbeResult {
