@@ -3,7 +3,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli/args';
-import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type Style } from './cli/format';
+import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { systemClock } from './core/clock';
 import { discover, type DiscoveryResult } from './core/config/discover';
 import { silentLogger } from './core/logger';
@@ -55,6 +55,12 @@ function selectDiagnostics(result: DiscoveryResult, names: readonly string[]) {
   return names.length === 0 ? result.diagnostics : result.diagnostics.filter((d) => !d.serverName || names.includes(d.serverName));
 }
 
+/** Discovery narrowed to the servers named with --server (all when none is named). */
+async function discoverSelection(options: CliOptions) {
+  const result = await discoverFor(options);
+  return { servers: selectServers(result, options.serverNames), diagnostics: selectDiagnostics(result, options.serverNames) };
+}
+
 function monitorSettings(options: CliOptions): MonitorSettings {
   const interval = options.intervalMs;
   return {
@@ -100,21 +106,30 @@ function styleFor(options: CliOptions): Style {
   return { color };
 }
 
+/** Prints the servers (and diagnostics) as one JSON document or as a table; `withHealth` adds state, RTT and era. */
+function printServers(
+  reports: readonly ServerReport[],
+  diagnostics: DiscoveryResult['diagnostics'],
+  options: CliOptions,
+  output: Output,
+  withHealth: boolean,
+): void {
+  if (options.json) {
+    output.out(JSON.stringify({ servers: reports, diagnostics: diagnostics.map(diagnosticReport) }, null, 2));
+    return;
+  }
+  const style = styleFor(options);
+  output.out(formatServerTable(reports, style, process.cwd(), withHealth));
+  if (diagnostics.length) output.out('\n' + formatDiagnostics(diagnostics, style, process.cwd()));
+  if (withHealth) output.out('\n' + summaryLine(reports, style));
+}
+
 async function runList(options: CliOptions, output: Output): Promise<number> {
-  const result = await discoverFor(options);
-  const servers = selectServers(result, options.serverNames);
-  const diagnostics = selectDiagnostics(result, options.serverNames);
+  const { servers, diagnostics } = await discoverSelection(options);
   const monitor = createMonitor(options);
   try {
     monitor.setServers(servers, diagnostics);
-    const reports = monitor.list().map(serverReport);
-    if (options.json) {
-      output.out(JSON.stringify({ servers: reports, diagnostics: diagnostics.map(diagnosticReport) }, null, 2));
-    } else {
-      const style = styleFor(options);
-      output.out(formatServerTable(reports, style, process.cwd(), false));
-      if (diagnostics.length) output.out('\n' + formatDiagnostics(diagnostics, style, process.cwd()));
-    }
+    printServers(monitor.list().map(serverReport), diagnostics, options, output, false);
     return EXIT_OK;
   } finally {
     await monitor.dispose();
@@ -122,22 +137,13 @@ async function runList(options: CliOptions, output: Output): Promise<number> {
 }
 
 async function runCheck(options: CliOptions, output: Output): Promise<number> {
-  const result = await discoverFor(options);
-  const servers = selectServers(result, options.serverNames);
-  const diagnostics = selectDiagnostics(result, options.serverNames);
+  const { servers, diagnostics } = await discoverSelection(options);
   const monitor = createMonitor(options);
   try {
     monitor.setServers(servers, diagnostics);
     await closingOnInterrupt(monitor, () => monitor.pingNow());
     const reports = monitor.list().map(serverReport);
-    if (options.json) {
-      output.out(JSON.stringify({ servers: reports, diagnostics: diagnostics.map(diagnosticReport) }, null, 2));
-    } else {
-      const style = styleFor(options);
-      output.out(formatServerTable(reports, style, process.cwd(), true));
-      if (diagnostics.length) output.out('\n' + formatDiagnostics(diagnostics, style, process.cwd()));
-      output.out('\n' + summaryLine(reports, style));
-    }
+    printServers(reports, diagnostics, options, output, true);
     return reports.length > 0 && reports.every((report) => report.state === 'up') ? EXIT_OK : EXIT_UNHEALTHY;
   } finally {
     await monitor.dispose();
@@ -192,9 +198,7 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
 }
 
 async function runWatch(options: CliOptions, output: Output): Promise<number> {
-  const result = await discoverFor(options);
-  const servers = selectServers(result, options.serverNames);
-  const diagnostics = selectDiagnostics(result, options.serverNames);
+  const { servers, diagnostics } = await discoverSelection(options);
   const style = styleFor(options);
   const monitor = createMonitor(options);
   const startedAt = Date.now();
