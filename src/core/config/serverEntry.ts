@@ -4,23 +4,19 @@
 import type { ConfigFormat, ConfigScope, ServerConfig, TransportKind } from '../model';
 import { isSecretName } from '../redact';
 import type { DiagnosticSink } from './diagnosticSink';
+import type { VariableSources } from './types';
 import { DIALECTS, type Dialect } from './dialects';
 import type { Position } from './lineIndex';
 import { lookupEnv, pathApi } from './platformPaths';
 import { describeKind, getEntry, getValue, type ConfigNode } from './tree';
 import { resolveVariables, VARIABLE_SYNTAX, type VariableContext } from './variables';
 
-export interface EntryContext {
+export interface EntryContext extends VariableSources {
   readonly file: string;
   readonly format: ConfigFormat;
   readonly scope: ConfigScope;
   /** The workspace folder this declaration belongs to (a project entry of ~/.claude.json has one too). */
   readonly folder?: string;
-  readonly workspaceFolders: readonly string[];
-  readonly userHome: string;
-  readonly platform: NodeJS.Platform;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly inputs?: Readonly<Record<string, string>>;
   readonly sink: DiagnosticSink;
 }
 

@@ -64,16 +64,20 @@ export interface CandidateFile {
   readonly dir?: boolean;
 }
 
-/** What parsing one file needs to know besides its text. */
-export interface ParseContext {
-  readonly scope: ConfigScope;
-  /** The workspace folder the file belongs to. */
-  readonly folder?: string;
+/** Where variables get their values: the same for every file of one discovery. */
+export interface VariableSources {
   readonly workspaceFolders: readonly string[];
   readonly userHome: string;
   readonly platform: NodeJS.Platform;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly inputs?: Readonly<Record<string, string>>;
+}
+
+/** What parsing one file needs to know besides its text. */
+export interface ParseContext extends VariableSources {
+  readonly scope: ConfigScope;
+  /** The workspace folder the file belongs to. */
+  readonly folder?: string;
 }
 
 export interface ParseOutput {

@@ -2,6 +2,7 @@
 // so a value that itself contains `${...}` stays literal and no reference can loop.
 
 import type { ConfigFormat } from '../model';
+import type { VariableSources } from './types';
 import { lookupEnv, pathApi } from './platformPaths';
 
 export type VariableSyntax =
@@ -29,15 +30,10 @@ export const VARIABLE_SYNTAX: Readonly<Record<ConfigFormat, VariableSyntax>> = {
   'zed': 'none',
 };
 
-export interface VariableContext {
+export interface VariableContext extends VariableSources {
   readonly syntax: VariableSyntax;
   /** The folder `${workspaceFolder}` means for this file, if there is exactly one. */
   readonly folder?: string;
-  readonly workspaceFolders: readonly string[];
-  readonly userHome: string;
-  readonly platform: NodeJS.Platform;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly inputs?: Readonly<Record<string, string>>;
 }
 
 export interface Resolution {
