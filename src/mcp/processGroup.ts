@@ -2,6 +2,7 @@
 // detached), so one signal to the group also reaches the helpers it started; Windows has no groups, so taskkill /T.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const isWindows = process.platform === 'win32';
 
@@ -42,11 +43,37 @@ export function groupAlive(pid: number): boolean {
   if (isWindows) return false;
   try {
     process.kill(-pid, 0);
-    return true;
   } catch {
     // ESRCH: gone. EPERM: someone else's process now holds that group id, so it is not ours any more.
     return false;
   }
+  return process.platform !== 'linux' || hasLiveMember(pid);
+}
+
+/**
+ * A helper that died after its leader is re-parented and stays a zombie until something reaps it, which can take long
+ * where PID 1 is not an init (containers); the kernel still counts it in the group. Only running members matter.
+ */
+function hasLiveMember(group: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited while we looked
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === group && fields[0] !== 'Z' && fields[0] !== 'X') return true;
+  }
+  return false;
 }
 
 /**

@@ -58,10 +58,16 @@ export function collectingLogger(): CollectingLogger {
   return { lines, trace: add('trace'), debug: add('debug'), info: add('info'), warn: add('warn'), error: add('error') };
 }
 
+/** Running, not merely unreaped: an orphaned zombie waits for PID 1, which in a container may take its time. */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.[0];
+    return state !== 'Z' && state !== 'X';
   } catch {
     return false;
   }
