@@ -3,11 +3,11 @@
 
 import type { Connection, ConnectOptions, Connector } from '../../../src/core/connection';
 import { systemClock } from '../../../src/core/clock';
-import type { Logger } from '../../../src/core/logger';
 import type { ProbeMethod, ProbeResult, ServerConfig, ServerError, ServerState, ServerStatus } from '../../../src/core/model';
 import { backoffCap, createRegistry, type TrustAwareRegistry } from '../../../src/core/monitor';
 import { defaultMonitorSettings, type MonitorSettings } from '../../../src/core/monitorTypes';
 import { createNodeConnector } from '../../../src/mcp';
+import { collectingLogger, type CollectingLogger } from '../../helpers/collectingLogger';
 
 /** Rows run side by side within a file; node runs two files at once, so at most twice this many peers live together. */
 export const ROW_CONCURRENCY = 3;
@@ -109,15 +109,6 @@ export interface Transition {
   readonly error: ServerError | null;
 }
 
-export interface CollectingLogger extends Logger {
-  readonly lines: string[];
-}
-
-export function collectingLogger(): CollectingLogger {
-  const lines: string[] = [];
-  const add = (level: string) => (message: string) => void lines.push(`${level} ${message}`);
-  return { lines, trace: add('trace'), debug: add('debug'), info: add('info'), warn: add('warn'), error: add('error') };
-}
 
 export interface Observed {
   readonly registry: TrustAwareRegistry;
@@ -196,3 +187,5 @@ export function stormCheck(observed: Observed, from: number, to: number, setting
   const bound = maxConnectsWithin(windowMs, settings.backoff);
   return { attempts, bound, perMinute: (attempts * 60_000) / windowMs, boundPerMinute: (bound * 60_000) / windowMs };
 }
+
+export { collectingLogger, type CollectingLogger };

@@ -4,7 +4,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Connection } from '../../../src/core/connection';
-import type { Logger } from '../../../src/core/logger';
 import type { ServerConfig } from '../../../src/core/model';
 
 export const PEERS = path.join(__dirname, 'peers');
@@ -48,15 +47,7 @@ export function counted(launch: { command: string; args: string[] }): {
   };
 }
 
-export interface CollectingLogger extends Logger {
-  readonly lines: string[];
-}
-
-export function collectingLogger(): CollectingLogger {
-  const lines: string[] = [];
-  const add = (level: string) => (message: string) => void lines.push(`${level} ${message}`);
-  return { lines, trace: add('trace'), debug: add('debug'), info: add('info'), warn: add('warn'), error: add('error') };
-}
+export { collectingLogger, type CollectingLogger } from '../../helpers/collectingLogger';
 
 /** Running, not merely unreaped: an orphaned zombie waits for PID 1, which in a container may take its time. */
 export function isAlive(pid: number): boolean {
