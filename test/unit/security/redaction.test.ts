@@ -9,19 +9,12 @@ import { ConnectError } from '../../../src/core/connection';
 import type { Logger } from '../../../src/core/logger';
 import type { ServerConfig } from '../../../src/core/model';
 import { createRegistry } from '../../../src/core/monitor';
-import type { MonitorEvent, MonitorSettings } from '../../../src/core/monitorTypes';
+import type { MonitorEvent } from '../../../src/core/monitorTypes';
 import { describeTarget, redactEnv, redactHeaders } from '../../../src/core/redact';
 import { FakeClock } from '../../helpers/fakeClock';
 import { FakeConnector } from '../../helpers/fakeConnector';
+import { testSettings } from '../monitor/harness';
 
-const SETTINGS: MonitorSettings = {
-  intervalMs: { stdio: 10_000, http: 10_000, sse: 10_000 },
-  serverIntervalMs: {},
-  timeoutMs: 2_000,
-  connectTimeoutMs: 5_000,
-  backoff: { initialMs: 1_000, maxMs: 8_000 },
-  flapping: { windowMs: 60_000, restarts: 3, stableMs: 30_000 },
-};
 
 const SECRET_ENV_NAMES = ['GITHUB_TOKEN', 'OPENAI_API_KEY', 'CLIENT_SECRET', 'DB_PASSWORD', 'DB_PASSWD', 'AUTH', 'MY_AUTH_HEADER', 'apiKey', 'x_access_token'];
 /** Long enough to be masked (4+), alphabet wide enough that a value never hides inside ordinary words. */
@@ -91,14 +84,14 @@ async function exercise(s: Secrets): Promise<{ lines: string[]; events: MonitorE
   connector.always(legacy.id, { fail: new ConnectError('unreachable', `HTTP 500: ${leak.legacy}`, { httpStatus: 500 }) });
 
   const { logger, lines } = capture();
-  const registry = createRegistry({ connector, clock, logger, settings: SETTINGS, random: () => 0.5 });
+  const registry = createRegistry({ connector, clock, logger, settings: testSettings, random: () => 0.5 });
   const events: MonitorEvent[] = [];
   registry.onEvent((event) => events.push(event));
   registry.setServers([local, remote, legacy], []);
   registry.start();
   await clock.advance(1);
   connector.latest(local.id).writeStderr(`${leak.local}\n`);
-  await clock.advance(SETTINGS.intervalMs.stdio + 10);
+  await clock.advance(testSettings.intervalMs.stdio + 10);
   await clock.advance(30_000);
   await registry.pingNow();
   const statuses = JSON.stringify(registry.list().map((status) => ({ lastError: status.lastError, stderrTail: status.stderrTail, state: status.state })));

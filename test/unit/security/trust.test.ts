@@ -4,18 +4,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerConfig } from '../../../src/core/model';
 import { createRegistry } from '../../../src/core/monitor';
-import type { MonitorSettings } from '../../../src/core/monitorTypes';
 import { FakeClock } from '../../helpers/fakeClock';
 import { FakeConnector } from '../../helpers/fakeConnector';
+import { testSettings } from '../monitor/harness';
 
-const SETTINGS: MonitorSettings = {
-  intervalMs: { stdio: 10_000, http: 10_000, sse: 10_000 },
-  serverIntervalMs: {},
-  timeoutMs: 2_000,
-  connectTimeoutMs: 5_000,
-  backoff: { initialMs: 1_000, maxMs: 8_000 },
-  flapping: { windowMs: 60_000, restarts: 3, stableMs: 30_000 },
-};
 
 function server(name: string, scope: 'workspace' | 'user', transport: ServerConfig['transport'] = 'stdio'): ServerConfig {
   const file = scope === 'workspace' ? '/w/.vscode/mcp.json' : '/home/u/.cursor/mcp.json';
@@ -30,7 +22,7 @@ void describe('untrusted workspace', () => {
   void it('workspace servers are listed as untrusted and never connected, by start, pingNow, reconnect, enable or settings', async () => {
     const clock = new FakeClock();
     const connector = new FakeConnector(clock);
-    const registry = createRegistry({ connector, clock, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} }, settings: SETTINGS, workspaceTrusted: false });
+    const registry = createRegistry({ connector, clock, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} }, settings: testSettings, workspaceTrusted: false });
     const workspaceServers = [server('ws-stdio', 'workspace'), server('ws-http', 'workspace', 'http'), server('ws-sse', 'workspace', 'sse')];
     const user = server('user', 'user');
     registry.setServers([...workspaceServers, user], []);
@@ -45,7 +37,7 @@ void describe('untrusted workspace', () => {
     const everything = Promise.all([registry.pingNow(), registry.reconnect()]);
     await clock.advance(1_000);
     await everything;
-    registry.updateSettings({ ...SETTINGS, timeoutMs: 1_000 });
+    registry.updateSettings({ ...testSettings, timeoutMs: 1_000 });
     registry.setServers([...workspaceServers, user], []);
     await clock.advance(120_000);
     for (const config of workspaceServers) {
@@ -59,7 +51,7 @@ void describe('untrusted workspace', () => {
   void it('losing trust closes workspace connections at once and stops their timers; regaining it starts them', async () => {
     const clock = new FakeClock();
     const connector = new FakeConnector(clock);
-    const registry = createRegistry({ connector, clock, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} }, settings: SETTINGS });
+    const registry = createRegistry({ connector, clock, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} }, settings: testSettings });
     const ws = server('ws', 'workspace');
     registry.setServers([ws, server('user', 'user')], []);
     registry.start();
