@@ -61,4 +61,6 @@ export class ConnectError extends Error {
 export interface Connector {
   /** Opens a live connection or throws ConnectError. */
   connect(server: ServerConfig, options: ConnectOptions): Promise<Connection>;
+  /** Frees what connections share (pooled sockets); called once every connection is closed. */
+  dispose?(): void;
 }

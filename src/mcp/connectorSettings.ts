@@ -1,6 +1,7 @@
 // Settings shared by every connect the Node connector makes.
 
 import type { Logger } from '../core/logger';
+import type { ProbeAgents } from './httpProbe';
 import type { ClientIdentity } from './session';
 
 export interface ConnectorSettings {
@@ -13,4 +14,6 @@ export interface ConnectorSettings {
   readonly stdinCloseGraceMs: number;
   /** Bound on the DELETE that ends an HTTP session at close. */
   readonly terminateSessionMs: number;
+  /** The sockets HTTP probes share, owned by the connector. */
+  readonly probeAgents: ProbeAgents;
 }

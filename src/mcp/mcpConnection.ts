@@ -6,6 +6,7 @@ import type { CloseInfo, Connection } from '../core/connection';
 import type { Logger } from '../core/logger';
 import type { Era, ProbeMethod, ProbeResult, ServerInfo } from '../core/model';
 import { describeFailure, httpBodyOf, httpStatusOf, isConnectionClosed, jsonRpcErrorInBody, messageOf } from './errors';
+import type { ProbeRequest } from './httpProbe';
 import { modernEnvelope, sessionEra, sessionServerInfo, type ClientIdentity, type Session } from './session';
 
 /** What differs between stdio, Streamable HTTP and legacy SSE. */
@@ -23,6 +24,8 @@ export interface SessionDriver {
   /** Whether the server holds state for this session that it can forget (modern era and stdio have none). */
   hasServerSession?(session: Session): boolean;
   onStderr?(listener: (text: string) => void): void;
+  /** Sends a probe by a cheaper path than the transport's own send; replies still arrive on `transport.onmessage`. */
+  sendProbe?(session: Session, request: ProbeRequest): Promise<void>;
 }
 
 interface PendingProbe {
@@ -137,7 +140,6 @@ export class McpConnection implements Connection {
     if (this.ended) return Promise.resolve({ method, outcome: 'closed', detail: 'the connection is closed' });
     // A second initialize would replace the HTTP session or be refused on stdio: it only ever runs inside connect.
     if (method === 'initialize') return Promise.resolve({ method, outcome: 'failed', detail: 'initialize is only sent while connecting' });
-    const transport = this.session.transport;
     const id = this.nextProbeId++;
     // Handshake-era requests carry no params; modern ones the per-request envelope.
     const request = { jsonrpc: '2.0' as const, id, method, params: this.envelope };
@@ -148,7 +150,8 @@ export class McpConnection implements Connection {
       const probe: PendingProbe = { id, method, resolve, timer, startedAt: 0 };
       this.pending.set(id, probe);
       probe.startedAt = performance.now();
-      transport.send(request).catch((error: unknown) => this.sendFailed(probe, error));
+      const sent = this.driver.sendProbe ? this.driver.sendProbe(this.session, request) : this.session.transport.send(request);
+      sent.catch((error: unknown) => this.sendFailed(probe, error));
     });
   }
 

@@ -6,6 +6,7 @@ import type { ServerConfig } from '../core/model';
 import { redactText } from '../core/redact';
 import type { ConnectorSettings } from './connectorSettings';
 import { connectHttp } from './httpConnect';
+import { ProbeAgents } from './httpProbe';
 import { connectStdio } from './stdioConnect';
 
 export interface NodeConnectorOptions {
@@ -31,6 +32,7 @@ export function createNodeConnector(options: NodeConnectorOptions = {}): Connect
     killGraceMs: 2000,
     stdinCloseGraceMs: 200,
     terminateSessionMs: 1000,
+    probeAgents: new ProbeAgents(),
   };
   return {
     connect(server: ServerConfig, connectOptions: ConnectOptions): Promise<Connection> {
@@ -44,6 +46,9 @@ export function createNodeConnector(options: NodeConnectorOptions = {}): Connect
         default:
           return Promise.reject(new ConnectError('config', `Unknown transport for "${(server as ServerConfig).name}"`));
       }
+    },
+    dispose(): void {
+      settings.probeAgents.destroy();
     },
   };
 }

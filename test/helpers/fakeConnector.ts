@@ -156,8 +156,13 @@ export class FakeConnector implements Connector {
   private readonly queued = new Map<string, ConnectPlan[]>();
   private readonly standing = new Map<string, ConnectPlan>();
   private nextPid = 1000;
+  disposeCalls = 0;
 
   constructor(private readonly clock: Clock) {}
+
+  dispose(): void {
+    this.disposeCalls++;
+  }
 
   /** Plans for the next attempts of one server, used in order before its standing plan. */
   queue(serverId: string, ...plans: ConnectPlan[]): this {

@@ -217,6 +217,8 @@ export class Registry implements TrustAwareRegistry {
       const monitors = [...this.monitors.values()];
       this.monitors = new Map();
       await Promise.all([...monitors.map((monitor) => monitor.dispose()), ...this.retiring]);
+      // The registry is the connector's only user: nothing can connect any more.
+      this.deps.connector.dispose?.();
       this.listeners.clear();
     })();
     return this.disposed;

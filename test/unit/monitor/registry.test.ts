@@ -103,6 +103,7 @@ void describe('registry', () => {
     const eventsBefore = h.events.length;
     await h.registry.dispose();
     assert.equal(h.connector.latest(up.id).closeCalls, 1);
+    assert.equal(h.connector.disposeCalls, 1, 'the connector frees what its connections shared');
     assert.equal(h.clock.pendingTimers(), 1, 'only the fake connector\'s own slow connect is left');
     await h.clock.advance(5_000);
     assert.equal(h.connector.latest(slow.id).closeCalls, 1, 'a connection arriving after dispose is closed at once');

@@ -1,0 +1,290 @@
+// Keepalive probes on Streamable HTTP go straight through node:http, on keep-alive agents shared by every connection
+// of one connector, rather than through the SDK's fetch-based transport. The request is the one the transport would
+// send (method, headers, body); the SDK stays in charge of connecting, the standby stream and the closing DELETE.
+// Why: per probe, fetch and the transport's layers cost several times a bare node:http exchange, and at hundreds of
+// servers that was most of the monitor's CPU (bench/sections/scale.ts). Sharing a small socket pool per origin also
+// lets many sessions on one server reuse warm connections instead of opening one each.
+
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { PROTOCOL_VERSION_META_KEY, SdkErrorCode, SdkHttpError, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import type { Session } from './session';
+
+/**
+ * Below the 5 s keep-alive timeout of Node's and most servers: closing an idle socket ourselves avoids sending a
+ * probe on a socket the server is closing at that moment.
+ */
+const FREE_SOCKET_TIMEOUT_MS = 4000;
+/** Enough for bursts of probes to many sessions on one origin; more would only open sockets that then sit idle. */
+const MAX_SOCKETS_PER_ORIGIN = 16;
+/** A 50 MB `tools/list` answer must arrive; a reply without end must not exhaust memory. */
+const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+/** An error body is only quoted in a message. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** The sockets every HTTP probe of one connector shares. */
+export class ProbeAgents {
+  readonly http = new HttpAgent({ keepAlive: true, timeout: FREE_SOCKET_TIMEOUT_MS, maxSockets: MAX_SOCKETS_PER_ORIGIN });
+  readonly https = new HttpsAgent({ keepAlive: true, timeout: FREE_SOCKET_TIMEOUT_MS, maxSockets: MAX_SOCKETS_PER_ORIGIN });
+
+  destroy(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
+}
+
+export interface ProbeRequest {
+  readonly jsonrpc: '2.0';
+  readonly id: number;
+  readonly method: string;
+  readonly params?: Record<string, unknown>;
+}
+
+/** Sends the probes of one connection; close() cuts what is still in flight. */
+export class HttpProbeSender {
+  private readonly inFlight = new Set<ClientRequest>();
+  private readonly secure: boolean;
+  private readonly fixedHeaders: Readonly<Record<string, string>>;
+
+  constructor(
+    private readonly agents: ProbeAgents,
+    private readonly url: URL,
+    configuredHeaders: Readonly<Record<string, string>> | undefined,
+  ) {
+    this.secure = url.protocol === 'https:';
+    this.fixedHeaders = fixedHeadersFor(configuredHeaders);
+  }
+
+  /**
+   * POSTs `request` on `session` and hands every message of the reply to the session transport's `onmessage`, as
+   * the SDK transport would. Rejects with the SDK's error types for HTTP failures, so both paths read the same.
+   * `viaTransport` takes over for what this path does not do (redirects).
+   */
+  send(session: Session, request: ProbeRequest, viaTransport: () => Promise<void>): Promise<void> {
+    const body = JSON.stringify(request);
+    const headers: OutgoingHttpHeaders = { ...this.fixedHeaders, 'content-length': Buffer.byteLength(body) };
+    const sessionId = session.transport.sessionId;
+    if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+    const envelopeVersion = (request.params?._meta as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+    if (typeof envelopeVersion === 'string') {
+      headers['mcp-protocol-version'] = envelopeVersion;
+      headers['mcp-method'] = request.method;
+    } else {
+      const version = session.client.getNegotiatedProtocolVersion();
+      if (version !== undefined) headers['mcp-protocol-version'] = version;
+    }
+    return new Promise<void>((resolve, reject) => this.post(session, headers, body, true, viaTransport, resolve, reject));
+  }
+
+  close(): void {
+    for (const request of this.inFlight) request.destroy();
+    this.inFlight.clear();
+  }
+
+  private post(
+    session: Session,
+    headers: OutgoingHttpHeaders,
+    body: string,
+    mayRetry: boolean,
+    viaTransport: () => Promise<void>,
+    resolve: () => void,
+    reject: (error: unknown) => void,
+  ): void {
+    const options = { method: 'POST', headers, agent: this.secure ? this.agents.https : this.agents.http };
+    const request = this.secure ? httpsRequest(this.url, options) : httpRequest(this.url, options);
+    let answered = false;
+    this.inFlight.add(request);
+    request.on('close', () => this.inFlight.delete(request));
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive socket the server closed just as we wrote to it: the request never reached the server.
+      if (mayRetry && !answered && request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+        this.post(session, headers, body, false, viaTransport, resolve, reject);
+        return;
+      }
+      reject(error);
+    });
+    request.on('response', (response: IncomingMessage) => {
+      answered = true;
+      readReply(session, response, request).then(
+        (outcome) => (outcome === 'redirect' ? viaTransport().then(resolve, reject) : resolve()),
+        reject,
+      );
+    });
+    request.end(body);
+  }
+}
+
+function fixedHeadersFor(configured: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(configured ?? {})) headers[name.toLowerCase()] = value;
+  // As the SDK transport does: keep what the user asked to accept, add what Streamable HTTP answers with.
+  const accept = new Set((headers.accept ?? '').split(',').map((type) => type.trim().toLowerCase()).filter(Boolean));
+  accept.add('application/json');
+  accept.add('text/event-stream');
+  headers.accept = [...accept].join(', ');
+  headers['content-type'] = 'application/json';
+  return headers;
+}
+
+type ReplyOutcome = 'delivered' | 'redirect';
+
+async function readReply(session: Session, response: IncomingMessage, request: ClientRequest): Promise<ReplyOutcome> {
+  const status = response.statusCode ?? 0;
+  if (status >= 300 && status < 400) {
+    response.resume();
+    return 'redirect';
+  }
+  if (status < 200 || status >= 300) {
+    const text = await readText(response, MAX_ERROR_BODY_BYTES, request, true);
+    throw new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, {
+      status,
+      statusText: response.statusMessage ?? '',
+      text,
+    });
+  }
+  if (status === 202) {
+    response.resume();
+    return 'delivered';
+  }
+  const mediaType = (response.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (mediaType === 'application/json') {
+    deliver(session, parseJson(await readText(response, MAX_REPLY_BYTES, request, false)));
+    return 'delivered';
+  }
+  if (mediaType === 'text/event-stream') {
+    await readEventStream(session, response, request);
+    return 'delivered';
+  }
+  response.resume();
+  throw new Error(`Unexpected content type: ${mediaType || 'none'}`);
+}
+
+/** The body as text; past `limit` bytes it is cut (`truncate`) or the request is abandoned. */
+function readText(response: IncomingMessage, limit: number, request: ClientRequest, truncate: boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    response.on('data', (chunk: Buffer) => {
+      if (size >= limit) return;
+      size += chunk.length;
+      chunks.push(chunk);
+      if (size >= limit) {
+        if (truncate) return;
+        request.destroy();
+        reject(new Error(`The reply is larger than ${limit / 1024 / 1024} MB`));
+      }
+    });
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8').slice(0, truncate ? limit : undefined)));
+    response.on('error', reject);
+    response.on('aborted', () => reject(new Error('The reply was cut off')));
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SyntaxError(`The reply is not JSON: ${text.slice(0, 120)}`);
+  }
+}
+
+/** Server-sent events, as Streamable HTTP uses them: `data:` lines of `message` events, each one JSON-RPC message. */
+function readEventStream(session: Session, response: IncomingMessage, request: ClientRequest): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const events = new EventStreamParser((data) => deliver(session, parseJson(data)));
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      try {
+        events.push(chunk);
+      } catch (error) {
+        response.removeAllListeners('data');
+        request.destroy();
+        reject(error as Error);
+      }
+    });
+    response.on('end', () => resolve());
+    response.on('error', reject);
+    response.on('aborted', () => reject(new Error('The reply stream was cut off')));
+  });
+}
+
+/**
+ * Splits a text/event-stream into events. Only each new chunk is scanned for line ends, and a line split across
+ * chunks is kept in pieces: a 50 MB event costs linear time, not a rescan of everything buffered per chunk.
+ */
+export class EventStreamParser {
+  private pieces: string[] = [];
+  private pendingChars = 0;
+  private data: string[] = [];
+  private eventChars = 0;
+  private eventType = 'message';
+
+  constructor(
+    private readonly onMessage: (data: string) => void,
+    private readonly maxEventChars = MAX_REPLY_BYTES,
+  ) {}
+
+  push(chunk: string): void {
+    let start = 0;
+    for (let end = chunk.indexOf('\n'); end !== -1; end = chunk.indexOf('\n', start)) {
+      let line = chunk.slice(start, end);
+      start = end + 1;
+      if (this.pieces.length > 0) {
+        line = this.pieces.join('') + line;
+        this.pieces = [];
+        this.pendingChars = 0;
+      }
+      this.line(line.endsWith('\r') ? line.slice(0, -1) : line);
+    }
+    if (start < chunk.length) {
+      this.pieces.push(chunk.slice(start));
+      this.pendingChars += chunk.length - start;
+      this.checkSize(this.pendingChars);
+    }
+  }
+
+  private line(line: string): void {
+    if (line === '') {
+      const data = this.data.join('\n');
+      const type = this.eventType;
+      this.data = [];
+      this.eventChars = 0;
+      this.eventType = 'message';
+      // An event without data primes resumability (it only carries an id): nothing to deliver.
+      if (type === 'message' && data.trim() !== '') this.onMessage(data);
+    } else if (line.startsWith('data:')) {
+      const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
+      this.data.push(value);
+      this.eventChars += value.length;
+      this.checkSize(this.eventChars);
+    } else if (line.startsWith('event:')) {
+      this.eventType = line.slice(6).trim();
+    }
+    // `id:`, `retry:` and comments matter only for resuming a stream, which a probe never does.
+  }
+
+  private checkSize(chars: number): void {
+    if (chars > this.maxEventChars) throw new Error(`An event in the reply is larger than ${Math.round(this.maxEventChars / 1024 / 1024)} MB`);
+  }
+}
+
+function deliver(session: Session, value: unknown): void {
+  const messages = Array.isArray(value) ? value : [value];
+  for (const message of messages) {
+    if (!isJsonRpcMessage(message)) throw new SyntaxError(`The reply is not a JSON-RPC message: ${JSON.stringify(message).slice(0, 120)}`);
+  }
+  for (const message of messages as JSONRPCMessage[]) session.transport.onmessage?.(message);
+}
+
+/** The shape the monitor and the SDK client rely on; the SDK validates methods' params itself. */
+function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
+  if (typeof value !== 'object' || value === null || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') return false;
+  const message = value as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
+  if ('method' in message) return typeof message.method === 'string';
+  const hasId = typeof message.id === 'number' || typeof message.id === 'string';
+  if ('result' in message) return hasId;
+  // An error about a request the server could not read carries a null id.
+  if (!hasId && message.id !== null) return false;
+  const error = message.error as { code?: unknown; message?: unknown } | null | undefined;
+  return typeof error === 'object' && error !== null && typeof error.code === 'number' && typeof error.message === 'string';
+}
