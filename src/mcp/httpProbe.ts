@@ -5,8 +5,9 @@
 // servers that was most of the monitor's CPU (bench/sections/scale.ts). Sharing a small socket pool per origin also
 // lets many sessions on one server reuse warm connections instead of opening one each.
 
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { PROTOCOL_VERSION_META_KEY, SdkErrorCode, SdkHttpError, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { Session } from './session';
 
@@ -44,14 +45,17 @@ export interface ProbeRequest {
 export class HttpProbeSender {
   private readonly inFlight = new Set<ClientRequest>();
   private readonly secure: boolean;
+  /** The URL as request options, converted once rather than per probe. */
+  private readonly target: RequestOptions;
   private readonly fixedHeaders: Readonly<Record<string, string>>;
 
   constructor(
     private readonly agents: ProbeAgents,
-    private readonly url: URL,
+    url: URL,
     configuredHeaders: Readonly<Record<string, string>> | undefined,
   ) {
     this.secure = url.protocol === 'https:';
+    this.target = urlToHttpOptions(url);
     this.fixedHeaders = fixedHeadersFor(configuredHeaders);
   }
 
@@ -90,8 +94,8 @@ export class HttpProbeSender {
     resolve: () => void,
     reject: (error: unknown) => void,
   ): void {
-    const options = { method: 'POST', headers, agent: this.secure ? this.agents.https : this.agents.http };
-    const request = this.secure ? httpsRequest(this.url, options) : httpRequest(this.url, options);
+    const options = { ...this.target, method: 'POST', headers, agent: this.secure ? this.agents.https : this.agents.http };
+    const request = this.secure ? httpsRequest(options) : httpRequest(options);
     let answered = false;
     this.inFlight.add(request);
     request.on('close', () => this.inFlight.delete(request));
@@ -105,10 +109,12 @@ export class HttpProbeSender {
     });
     request.on('response', (response: IncomingMessage) => {
       answered = true;
-      readReply(session, response, request).then(
-        (outcome) => (outcome === 'redirect' ? viaTransport().then(resolve, reject) : resolve()),
-        reject,
-      );
+      // Callbacks rather than awaits: the answer reaches the waiting probe in the tick the body ends.
+      readReply(session, response, request, (error, redirect) => {
+        if (error !== undefined) reject(error);
+        else if (redirect) viaTransport().then(resolve, reject);
+        else resolve();
+      });
     });
     request.end(body);
   }
@@ -126,58 +132,66 @@ function fixedHeadersFor(configured: Readonly<Record<string, string>> | undefine
   return headers;
 }
 
-type ReplyOutcome = 'delivered' | 'redirect';
+type ReplyDone = (error: unknown, redirect?: boolean) => void;
 
-async function readReply(session: Session, response: IncomingMessage, request: ClientRequest): Promise<ReplyOutcome> {
+function readReply(session: Session, response: IncomingMessage, request: ClientRequest, done: ReplyDone): void {
   const status = response.statusCode ?? 0;
   if (status >= 300 && status < 400) {
     response.resume();
-    return 'redirect';
+    return done(undefined, true);
   }
   if (status < 200 || status >= 300) {
-    const text = await readText(response, MAX_ERROR_BODY_BYTES, request, true);
-    throw new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, {
-      status,
-      statusText: response.statusMessage ?? '',
-      text,
+    return readText(response, MAX_ERROR_BODY_BYTES, request, true, (error, text) => {
+      if (error !== undefined) return done(error);
+      done(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, { status, statusText: response.statusMessage ?? '', text }));
     });
   }
   if (status === 202) {
     response.resume();
-    return 'delivered';
+    return done(undefined);
   }
   const mediaType = (response.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (mediaType === 'application/json') {
-    deliver(session, parseJson(await readText(response, MAX_REPLY_BYTES, request, false)));
-    return 'delivered';
+    return readText(response, MAX_REPLY_BYTES, request, false, (error, text) => {
+      if (error !== undefined) return done(error);
+      try {
+        deliver(session, parseJson(text));
+      } catch (invalid) {
+        return done(invalid);
+      }
+      done(undefined);
+    });
   }
-  if (mediaType === 'text/event-stream') {
-    await readEventStream(session, response, request);
-    return 'delivered';
-  }
+  if (mediaType === 'text/event-stream') return readEventStream(session, response, request, done);
   response.resume();
-  throw new Error(`Unexpected content type: ${mediaType || 'none'}`);
+  done(new Error(`Unexpected content type: ${mediaType || 'none'}`));
 }
 
-/** The body as text; past `limit` bytes it is cut (`truncate`) or the request is abandoned. */
-function readText(response: IncomingMessage, limit: number, request: ClientRequest, truncate: boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    response.on('data', (chunk: Buffer) => {
-      if (size >= limit) return;
-      size += chunk.length;
-      chunks.push(chunk);
-      if (size >= limit) {
-        if (truncate) return;
-        request.destroy();
-        reject(new Error(`The reply is larger than ${limit / 1024 / 1024} MB`));
-      }
-    });
-    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8').slice(0, truncate ? limit : undefined)));
-    response.on('error', reject);
-    response.on('aborted', () => reject(new Error('The reply was cut off')));
+/** The body as text, once; past `limit` bytes it is cut (`truncate`) or the request is abandoned. */
+function readText(response: IncomingMessage, limit: number, request: ClientRequest, truncate: boolean, done: (error: unknown, text: string) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const finish = (error: unknown, text = ''): void => {
+    if (finished) return;
+    finished = true;
+    done(error, text);
+  };
+  response.on('data', (chunk: Buffer) => {
+    if (size >= limit) return;
+    size += chunk.length;
+    chunks.push(chunk);
+    if (size >= limit && !truncate) {
+      request.destroy();
+      finish(new Error(`The reply is larger than ${limit / 1024 / 1024} MB`));
+    }
   });
+  response.on('end', () => {
+    const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
+    finish(undefined, truncate ? text.slice(0, limit) : text);
+  });
+  response.on('error', (error) => finish(error));
+  response.on('aborted', () => finish(new Error('The reply was cut off')));
 }
 
 function parseJson(text: string): unknown {
@@ -189,23 +203,27 @@ function parseJson(text: string): unknown {
 }
 
 /** Server-sent events, as Streamable HTTP uses them: `data:` lines of `message` events, each one JSON-RPC message. */
-function readEventStream(session: Session, response: IncomingMessage, request: ClientRequest): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const events = new EventStreamParser((data) => deliver(session, parseJson(data)));
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => {
-      try {
-        events.push(chunk);
-      } catch (error) {
-        response.removeAllListeners('data');
-        request.destroy();
-        reject(error as Error);
-      }
-    });
-    response.on('end', () => resolve());
-    response.on('error', reject);
-    response.on('aborted', () => reject(new Error('The reply stream was cut off')));
+function readEventStream(session: Session, response: IncomingMessage, request: ClientRequest, done: ReplyDone): void {
+  const events = new EventStreamParser((data) => deliver(session, parseJson(data)));
+  let finished = false;
+  const finish = (error: unknown): void => {
+    if (finished) return;
+    finished = true;
+    done(error);
+  };
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => {
+    if (finished) return;
+    try {
+      events.push(chunk);
+    } catch (error) {
+      request.destroy();
+      finish(error);
+    }
   });
+  response.on('end', () => finish(undefined));
+  response.on('error', (error) => finish(error));
+  response.on('aborted', () => finish(new Error('The reply stream was cut off')));
 }
 
 /**

@@ -40,7 +40,9 @@ void describe('code audit', () => {
     // Keepalive probes go out on node:http directly (the cost per probe), to the URL the connection was opened with.
     assert.deepEqual(hits(/from ['"](node:)?(http|https)['"]/), ['src/mcp/httpProbe.ts']);
     const sender = code(path.join(SRC, 'mcp', 'httpProbe.ts'));
-    assert.deepEqual(sender.match(/\b(httpRequest|httpsRequest)\(([^,]*),/g), ['httpsRequest(this.url,', 'httpRequest(this.url,']);
+    assert.deepEqual(sender.match(/\b(httpRequest|httpsRequest)\([^)]*\)/g), ['httpsRequest(options)', 'httpRequest(options)']);
+    assert.match(sender, /const options = \{ \.\.\.this\.target, method: 'POST'/);
+    assert.deepEqual(sender.match(/this\.target = .*;/g), ['this.target = urlToHttpOptions(url);']);
     assert.match(code(path.join(SRC, 'mcp', 'httpConnect.ts')), /new HttpProbeSender\(settings\.probeAgents, url, server\.headers\)/);
     assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), []);
     const transports = hits(/new (StreamableHTTPClientTransport|SSEClientTransport)\s*\(/);
