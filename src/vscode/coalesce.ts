@@ -1,7 +1,7 @@
 // Bursts of monitor events (a "ping all" fires one per server) are folded into one view update.
 
 export interface Coalescer {
-  /** Runs the action once, `delayMs` after the first of a burst of calls. */
+  /** Asks for the action: at the latest `delayMs` after the first call of a burst. */
   schedule(): void;
   /** Runs a pending action now. */
   flush(): void;
@@ -9,29 +9,53 @@ export interface Coalescer {
   dispose(): void;
 }
 
-export function coalesce(action: () => void, delayMs: number): Coalescer {
+export interface CoalesceOptions {
+  /**
+   * Runs the first call of a burst at once and folds the rest into one run at the end of the window. For views: the
+   * first change (a server going down) shows without delay, a burst still costs two renders. Without it, every call
+   * waits for the window (a debounce, for files still being written).
+   */
+  readonly leading?: boolean;
+}
+
+export function coalesce(action: () => void, delayMs: number, options: CoalesceOptions = {}): Coalescer {
   let timer: NodeJS.Timeout | undefined;
   let disposed = false;
-  const run = () => {
+  /** A call arrived inside the window and waits for its end. */
+  let waiting = false;
+  const windowEnds = () => {
     timer = undefined;
-    if (!disposed) {
-      action();
-    }
+    if (disposed || !waiting) return;
+    waiting = false;
+    action();
+    // The trailing run opens a window of its own, so a steady stream still runs at most once per window.
+    if (options.leading) timer = setTimeout(windowEnds, delayMs);
   };
   return {
     schedule() {
-      if (!timer && !disposed) {
-        timer = setTimeout(run, delayMs);
+      if (disposed) return;
+      if (timer) {
+        waiting = true;
+        return;
       }
+      if (options.leading) {
+        action();
+      } else {
+        waiting = true;
+      }
+      timer = setTimeout(windowEnds, delayMs);
     },
     flush() {
-      if (timer) {
-        clearTimeout(timer);
-        run();
+      if (!timer) return;
+      clearTimeout(timer);
+      timer = undefined;
+      if (waiting && !disposed) {
+        waiting = false;
+        action();
       }
     },
     get pending() {
-      return timer !== undefined;
+      return waiting;
     },
     dispose() {
       disposed = true;

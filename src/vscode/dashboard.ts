@@ -14,7 +14,7 @@ const UPDATE_COALESCE_MS = 250;
 export class DashboardPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private panelDisposables: vscode.Disposable[] = [];
-  private readonly postSoon = coalesce(() => this.post(), UPDATE_COALESCE_MS);
+  private readonly postSoon = coalesce(() => this.post(), UPDATE_COALESCE_MS, { leading: true });
   private readonly unsubscribe: () => void;
   private disposed = false;
   private renderedServers: number | undefined;

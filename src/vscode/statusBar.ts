@@ -17,7 +17,7 @@ const MAX_TOOLTIP_ROWS = 30;
 
 export class HealthStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
-  private readonly renderSoon = coalesce(() => this.render(), 100);
+  private readonly renderSoon = coalesce(() => this.render(), 100, { leading: true });
   private readonly unsubscribe: () => void;
   private busy = false;
   private visible = false;

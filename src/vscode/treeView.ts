@@ -27,7 +27,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   private readonly changeEmitter = new vscode.EventEmitter<string | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
   private model: TreeModel | undefined;
-  private readonly refreshSoon = coalesce(() => this.refresh(), REFRESH_COALESCE_MS);
+  private readonly refreshSoon = coalesce(() => this.refresh(), REFRESH_COALESCE_MS, { leading: true });
   private readonly unsubscribe: () => void;
 
   constructor(private readonly registry: MonitorRegistry) {
