@@ -44,7 +44,11 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const shown = statusBarHistory.find((entry) => entry.text.includes(wanted));
+    // The first text that counts every local server, whatever their state (connecting spins).
+    const listed = statusBarHistory.find((entry) => new RegExp(`MCP \\d+/${options.expectServers}$`).test(entry.text));
     result.firstStatus = {
+      listedMs: listed ? listed.t - beforeActivate : null,
+      listedText: listed ? listed.text : null,
       states: api.registry.list().map((s) => s.state),
       registrySettledMs: allSettledAt === null ? null : allSettledAt - beforeActivate,
       statusBarMs: shown ? shown.t - beforeActivate : null,

@@ -17,6 +17,8 @@ const MAX_TOOLTIP_ROWS = 30;
 
 export class HealthStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
+  /** A state change shows within a frame; what only probes change (latencies in the tooltip) at most 10 times a second. */
+  private readonly renderStateSoon = coalesce(() => this.render(), 16, { leading: true });
   private readonly renderSoon = coalesce(() => this.render(), 100, { leading: true });
   private readonly unsubscribe: () => void;
   private busy = false;
@@ -28,7 +30,9 @@ export class HealthStatusBar implements vscode.Disposable {
     this.item.name = 'MCP Health';
     this.item.command = 'mcpHealth.pingAll';
     this.unsubscribe = registry.onEvent((event) => {
-      if (event.type !== 'stderr') {
+      if (event.type === 'state' || event.type === 'servers') {
+        this.renderStateSoon.schedule();
+      } else if (event.type !== 'stderr') {
         this.renderSoon.schedule();
       }
     });
@@ -55,6 +59,7 @@ export class HealthStatusBar implements vscode.Disposable {
 
   /** For the end-to-end suite: what the user sees. */
   snapshot(): { text: string; tooltip: string; visible: boolean; background: string | undefined } {
+    this.renderStateSoon.flush();
     this.renderSoon.flush();
     const tooltip = this.item.tooltip;
     return {
@@ -94,6 +99,7 @@ export class HealthStatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.unsubscribe();
+    this.renderStateSoon.dispose();
     this.renderSoon.dispose();
     this.clearOutcome();
     this.item.dispose();
