@@ -44,7 +44,7 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const shown = statusBarHistory.find((entry) => entry.text.includes(wanted));
-    // The first text that counts every local server, whatever their state (connecting spins).
+    // The first text that counts every local server, whatever their state (starting ones spin).
     const listed = statusBarHistory.find((entry) => new RegExp(`MCP \\d+/${options.expectServers}$`).test(entry.text));
     result.firstStatus = {
       listedMs: listed ? listed.t - beforeActivate : null,

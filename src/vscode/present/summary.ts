@@ -10,15 +10,15 @@ export interface HealthSummary {
   /** Servers under watch: disabled and Restricted-Mode servers do not count. */
   readonly monitored: number;
   readonly total: number;
-  /** Monitored servers not settled yet: starting, or trying again after a failure. */
-  readonly connecting: number;
+  /** Monitored servers on their first connect. Reconnects after a failure do not count: a crash loop must not spin. */
+  readonly starting: number;
   readonly worst: WorstHealth;
 }
 
 export function summarize(statuses: readonly ServerStatus[]): HealthSummary {
   let up = 0;
   let monitored = 0;
-  let connecting = 0;
+  let starting = 0;
   let worst: WorstHealth = 'none';
   for (const status of statuses) {
     if (!isMonitored(status)) {
@@ -27,8 +27,8 @@ export function summarize(statuses: readonly ServerStatus[]): HealthSummary {
     monitored++;
     if (status.state === 'up') {
       up++;
-    } else if (status.state === 'connecting' || status.state === 'idle') {
-      connecting++;
+    } else if ((status.state === 'connecting' || status.state === 'idle') && status.lastError === null && status.restarts === 0) {
+      starting++;
     }
     const health = healthOf(status);
     if (health === 'error') {
@@ -39,12 +39,12 @@ export function summarize(statuses: readonly ServerStatus[]): HealthSummary {
       worst = 'ok';
     }
   }
-  return { up, monitored, total: statuses.length, connecting, worst };
+  return { up, monitored, total: statuses.length, starting, worst };
 }
 
 export function statusBarText(summary: HealthSummary, busy: boolean): string {
-  // Spinning while servers connect: "0/3" alone would read as three servers down.
-  const icon = busy || summary.connecting > 0 ? '$(loading~spin)' : '$(pulse)';
+  // Spinning while servers start: "0/3" alone would read as three servers down.
+  const icon = busy || summary.starting > 0 ? '$(loading~spin)' : '$(pulse)';
   if (summary.total === 0) {
     return `${icon} MCP`;
   }

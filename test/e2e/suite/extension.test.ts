@@ -196,6 +196,15 @@ export function defineExtensionTests(): void {
       const remote = await waitForState(api, 'remote', ['up'], 30_000);
       assert.equal(remote.config.transport, 'http');
       assert.equal(remote.config.source.format, 'mcp-json');
+      // Probes on HTTP go out through node:http in the extension host (which VS Code patches for proxies): twice, so
+      // the second one runs on the kept-alive socket.
+      for (let round = 0; round < 2; round++) {
+        const results = await vscode.commands.executeCommand<ReadonlyMap<string, ProbeResult>>('mcpHealth.pingNow', `server:${remote.config.id}`);
+        const probe = results.get(remote.config.id);
+        assert.equal(probe?.outcome, 'ok', `HTTP ping ${round + 1}: ${probe?.outcome} ${probe?.detail ?? ''}`);
+        assert.equal(probe.method, 'ping');
+        assert.ok(typeof probe.rttMs === 'number' && probe.rttMs >= 0);
+      }
       api.flushViews();
       assert.deepEqual(new Set(await children()), new Set([`file:${portableJson}`, `file:${mcpJson}`]), 'both files listed');
 
