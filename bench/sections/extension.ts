@@ -239,7 +239,7 @@ export async function extensionCost(context: BenchContext, ours: Ours): Promise<
     const bareWorst = Math.max(...raw);
     context.figures.push(
       // What the user sees first: every local server counted in the status bar (and listed in the tree), spinning
-      // while it connects. Settled states wait for the servers' own start-up, the floor of the next figures.
+      // while it starts. Settled states wait for the servers' own start-up, the floor of the next figures.
       { section: 'extension', name: `first status shown, ${LOCAL_SERVERS} local stdio (worst of ${firstTrials})`, value: Math.max(...listedTimes), unit: 'ms', reference: { name: 'bare spawn+initialize', value: bareWorst }, target: { max: FIRST_STATUS_TARGET_MS, on: 'value' }, note: `status bar text: ${shown.map((run) => run.firstStatus?.listedText).join(' | ')}` },
       { section: 'extension', name: `settled status shown, ${LOCAL_SERVERS} local stdio (worst of ${firstTrials})`, value: Math.max(...statusTimes), unit: 'ms', reference: { name: 'bare spawn+initialize', value: bareWorst }, target: null, note: `status bar text: ${shown.map((run) => run.firstStatus?.statusBarText).join(' | ')}; bound below by the servers' own start-up (the reference)` },
       { section: 'extension', name: `registry only: start to ${LOCAL_SERVERS} settled (worst)`, value: Math.max(...bare), unit: 'ms', reference: { name: 'bare spawn+initialize', value: bareWorst }, target: null },
