@@ -202,6 +202,20 @@ void describe('HTTP probes on node:http', () => {
     assert.equal(lab.pings.length, 2, 'the redirected POST reached the server a second time');
   });
 
+  void it('disposing the connector closes the kept-alive sockets at once', async () => {
+    const connection = await connect();
+    assert.equal((await connection.probe(PROBE_MS)).outcome, 'ok');
+    const socket = lab.pings[0].socket;
+    await connection.close();
+    assert.equal(socket.destroyed, false, 'kept alive for the next probe while the connector lives');
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    const started = performance.now();
+    connector.dispose?.();
+    await closed;
+    // Well inside the 4 s a free socket would otherwise idle before closing itself.
+    assert.ok(performance.now() - started < 1000);
+  });
+
   void it('close() cuts a probe the server holds, and the socket with it', async () => {
     const connection = await connect();
     let held: PingRequest | undefined;
