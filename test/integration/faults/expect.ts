@@ -106,3 +106,47 @@ export async function assertStaysPut(observed: Observed, quietMs: number): Promi
 export function assertRow(condition: boolean, message: string, observed: Observed): void {
   assert.ok(condition, `${message}\n${describeObservation(observed)}`);
 }
+
+// Row checks that read the same on every transport: the stdio, HTTP and SSE rows of one fault call these.
+
+export async function hangAfterConnectRow(observed: Observed, t: TestContext): Promise<void> {
+  await settle(observed, 'two timed-out connections', () => observed.connector.connections.filter((c) => c.probes.some((p) => p.outcome === 'timeout')).length >= 2);
+  assertRow(wentTo(observed.transitions, 'down', 'timeout'), 'down with a timeout', observed);
+  assertNoProbeRetry(observed);
+  assertNoStorm(t, observed);
+}
+
+export async function slowPongOverTimeoutRow(observed: Observed, t: TestContext): Promise<void> {
+  await settle(observed, 'a timed-out ping and a reconnect', () => observed.connector.attempts.length >= 2 && wentTo(observed.transitions, 'down', 'timeout'));
+  assertNoProbeRetry(observed);
+  assertNoStorm(t, observed);
+}
+
+export async function violationRow(observed: Observed, t: TestContext, outcome: 'non-empty' | 'error-reply'): Promise<void> {
+  await settle(observed, 'non-conformant verdict with a tools/list probe answered', (s) => s.nonConformant && okProbes(observed, 'tools/list') >= 1);
+  const [first, second] = observed.connector.connections;
+  assertRow(first.probes[0]?.outcome === outcome && second.probes[0]?.outcome === outcome, `both connections saw ${outcome}`, observed);
+  assertRow(observed.connector.attempts.length === 2, 'exactly one reconnect after the violation', observed);
+  assertRow(observed.status().state === 'suspect' && observed.status().lastError?.kind === 'protocol-violation', 'suspect, protocol-violation', observed);
+  await assertStaysPut(observed, 2_500);
+  assertRow(second.probes.slice(1).every((p) => p.method === 'tools/list'), 'only tools/list after the verdict', observed);
+  assertNoStorm(t, observed);
+}
+
+export async function ignoresPingRow(observed: Observed, t: TestContext): Promise<void> {
+  await settle(observed, 'the ignores-ping verdict', (s) => s.nonConformant);
+  assertRow(observed.status().state === 'suspect', 'suspect', observed);
+  assertRow(observed.connector.attempts.length === 2, 'exactly one reconnect', observed);
+  await assertStaysPut(observed, 2_500);
+  assertNoProbeRetry(observed);
+  assertRow(okProbes(observed, 'tools/list') >= 2, 'kept alive with tools/list', observed);
+  assertNoStorm(t, observed);
+}
+
+export async function modernOnlyRow(observed: Observed, t: TestContext): Promise<void> {
+  await settle(observed, 'two answered server/discover probes', () => okProbes(observed, 'server/discover') >= 2);
+  const status = observed.status();
+  assertRow(status.state === 'up' && status.era === 'modern', 'up, modern era', observed);
+  assertRow(observed.connector.connections.every((c) => c.probes.every((p) => p.method === 'server/discover')), 'no ping sent', observed);
+  assertNoStorm(t, observed);
+}

@@ -4,7 +4,8 @@ import { describe, it, type TestContext } from 'node:test';
 import type { MonitorSettings } from '../../../src/core/monitorTypes';
 import { startFaultHttp, startModernHttp, type RunningServer } from '../../helpers/servers';
 import {
-  assertAuthRetryPace, assertNoProbeRetry, assertNoStorm, assertRow, assertStaysPut, describeObservation, okProbes, settle, wentTo,
+  assertAuthRetryPace, assertNoStorm, assertRow, describeObservation, hangAfterConnectRow, ignoresPingRow, modernOnlyRow, okProbes, settle,
+  slowPongOverTimeoutRow, violationRow,
 } from './expect';
 import { FAST_SETTINGS, observe, ROW_CONCURRENCY, serverConfig, sleep, type Observed } from './harness';
 
@@ -21,16 +22,6 @@ interface HttpRow {
 }
 
 const BOTH: readonly Remote[] = ['http', 'sse'];
-
-async function violationRow(observed: Observed, t: TestContext, outcome: 'non-empty' | 'error-reply'): Promise<void> {
-  await settle(observed, 'non-conformant verdict with a tools/list probe answered', (s) => s.nonConformant && okProbes(observed, 'tools/list') >= 1);
-  const [first, second] = observed.connector.connections;
-  assertRow(first.probes[0]?.outcome === outcome && second.probes[0]?.outcome === outcome, `both connections saw ${outcome}`, observed);
-  assertRow(observed.connector.attempts.length === 2, 'exactly one reconnect after the violation', observed);
-  assertRow(observed.status().state === 'suspect' && observed.status().lastError?.kind === 'protocol-violation', 'suspect, protocol-violation', observed);
-  await assertStaysPut(observed, 2_500);
-  assertNoStorm(t, observed);
-}
 
 async function statusRow(observed: Observed, t: TestContext, code: number): Promise<void> {
   const auth = code === 401 || code === 403;
@@ -49,12 +40,7 @@ const rows: HttpRow[] = [
     name: 'hang after connect -> timeout, down, one probe per connection, reconnect',
     fault: 'hang-all',
     transports: BOTH,
-    check: async (observed, t) => {
-      await settle(observed, 'two timed-out connections', () => observed.connector.connections.filter((c) => c.probes.some((p) => p.outcome === 'timeout')).length >= 2);
-      assertRow(wentTo(observed.transitions, 'down', 'timeout'), 'down with a timeout', observed);
-      assertNoProbeRetry(observed);
-      assertNoStorm(t, observed);
-    },
+    check: hangAfterConnectRow,
   },
   {
     name: 'hang from the start -> connect timeout, down, backoff',
@@ -83,11 +69,7 @@ const rows: HttpRow[] = [
     name: 'slow pong over the timeout -> timeout, down, never retried',
     fault: 'slow-pong:3000',
     transports: BOTH,
-    check: async (observed, t) => {
-      await settle(observed, 'a timed-out ping and a reconnect', () => observed.connector.attempts.length >= 2 && wentTo(observed.transitions, 'down', 'timeout'));
-      assertNoProbeRetry(observed);
-      assertNoStorm(t, observed);
-    },
+    check: slowPongOverTimeoutRow,
   },
   { name: 'non-empty pong -> one reconnect, then non-conformant on tools/list', fault: 'nonempty-pong', transports: BOTH, check: (o, t) => violationRow(o, t, 'non-empty') },
   { name: 'error pong -> one reconnect, then non-conformant on tools/list', fault: 'error-pong', transports: BOTH, check: (o, t) => violationRow(o, t, 'error-reply') },
@@ -95,13 +77,7 @@ const rows: HttpRow[] = [
     name: 'ignores ping -> one reconnect, then non-conformant probed with tools/list',
     fault: 'ignore-ping',
     transports: BOTH,
-    check: async (observed, t) => {
-      await settle(observed, 'the ignores-ping verdict', (s) => s.nonConformant);
-      assertRow(observed.connector.attempts.length === 2 && observed.status().state === 'suspect', 'suspect after one reconnect', observed);
-      await assertStaysPut(observed, 2_500);
-      assertNoProbeRetry(observed);
-      assertNoStorm(t, observed);
-    },
+    check: ignoresPingRow,
   },
   {
     name: '50 MB message (tools/list fallback) -> carried, alive',
@@ -162,12 +138,7 @@ const rows: HttpRow[] = [
     name: 'modern-only server -> up on server/discover, never pinged',
     fault: 'modern',
     transports: ['http'],
-    check: async (observed, t) => {
-      await settle(observed, 'two answered server/discover probes', () => okProbes(observed, 'server/discover') >= 2);
-      assertRow(observed.status().state === 'up' && observed.status().era === 'modern', 'up, modern era', observed);
-      assertRow(observed.connector.connections.every((c) => c.probes.every((p) => p.method === 'server/discover')), 'no ping sent', observed);
-      assertNoStorm(t, observed);
-    },
+    check: modernOnlyRow,
   },
 ];
 

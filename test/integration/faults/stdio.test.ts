@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import type { MonitorSettings } from '../../../src/core/monitorTypes';
 import { faultStdio, modernStdio } from '../../helpers/servers';
 import {
-  assertNoProbeRetry, assertNoStorm, assertRow, assertStaysPut, describeObservation, okProbes, settle, wentTo,
+  assertNoStorm, assertRow, describeObservation, hangAfterConnectRow, ignoresPingRow, modernOnlyRow, okProbes, settle,
+  slowPongOverTimeoutRow, violationRow, wentTo,
 } from './expect';
 import { FAST_SETTINGS, isAlive, observe, ROW_CONCURRENCY, serverConfig, type Observed } from './harness';
 
@@ -24,17 +25,6 @@ interface StdioRow {
   /** Parsing 50 MB blocks this process's event loop for everyone: such rows run alone, after the others. */
   readonly heavy?: boolean;
   readonly check: (observed: Observed, t: TestContext, pidfile: string) => Promise<void>;
-}
-
-async function violationRow(observed: Observed, t: TestContext, outcome: 'non-empty' | 'error-reply'): Promise<void> {
-  await settle(observed, 'non-conformant verdict with a tools/list probe answered', (s) => s.nonConformant && okProbes(observed, 'tools/list') >= 1);
-  const [first, second] = observed.connector.connections;
-  assertRow(first.probes[0]?.outcome === outcome && second.probes[0]?.outcome === outcome, `both connections saw ${outcome}`, observed);
-  assertRow(observed.connector.attempts.length === 2, 'exactly one reconnect after the violation', observed);
-  assertRow(observed.status().state === 'suspect' && observed.status().lastError?.kind === 'protocol-violation', 'suspect, protocol-violation', observed);
-  await assertStaysPut(observed, 2_500);
-  assertRow(second.probes.slice(1).every((p) => p.method === 'tools/list'), 'only tools/list after the verdict', observed);
-  assertNoStorm(t, observed);
 }
 
 async function exitRow(observed: Observed, t: TestContext, expect: { exitCode?: number; signal?: string; said: RegExp }): Promise<void> {
@@ -55,12 +45,7 @@ const rows: StdioRow[] = [
   {
     name: 'hang after connect -> timeout, down, one probe per connection, reconnect',
     fault: 'hang-all',
-    check: async (observed, t) => {
-      await settle(observed, 'two timed-out connections', () => observed.connector.connections.filter((c) => c.probes.some((p) => p.outcome === 'timeout')).length >= 2);
-      assertRow(wentTo(observed.transitions, 'down', 'timeout'), 'down with a timeout', observed);
-      assertNoProbeRetry(observed);
-      assertNoStorm(t, observed);
-    },
+    check: hangAfterConnectRow,
   },
   {
     name: 'hang from the start -> connect timeout, down, backoff',
@@ -89,26 +74,14 @@ const rows: StdioRow[] = [
   {
     name: 'slow pong over the timeout -> timeout, down, never retried',
     fault: 'slow-pong:3000',
-    check: async (observed, t) => {
-      await settle(observed, 'a timed-out ping and a reconnect', () => observed.connector.attempts.length >= 2 && wentTo(observed.transitions, 'down', 'timeout'));
-      assertNoProbeRetry(observed);
-      assertNoStorm(t, observed);
-    },
+    check: slowPongOverTimeoutRow,
   },
   { name: 'non-empty pong -> suspect, one reconnect, then non-conformant on tools/list', fault: 'nonempty-pong', check: (o, t) => violationRow(o, t, 'non-empty') },
   { name: 'error pong -> suspect, one reconnect, then non-conformant on tools/list', fault: 'error-pong', check: (o, t) => violationRow(o, t, 'error-reply') },
   {
     name: 'ignores ping -> one reconnect, then non-conformant probed with tools/list, no storm',
     fault: 'ignore-ping',
-    check: async (observed, t) => {
-      await settle(observed, 'the ignores-ping verdict', (s) => s.nonConformant);
-      assertRow(observed.status().state === 'suspect', 'suspect', observed);
-      assertRow(observed.connector.attempts.length === 2, 'exactly one reconnect', observed);
-      await assertStaysPut(observed, 2_500);
-      assertNoProbeRetry(observed);
-      assertRow(okProbes(observed, 'tools/list') >= 2, 'kept alive with tools/list', observed);
-      assertNoStorm(t, observed);
-    },
+    check: ignoresPingRow,
   },
   {
     name: 'crash with an exit code -> exited at once with code and stderr tail, then a fresh child',
@@ -180,13 +153,7 @@ const rows: StdioRow[] = [
   {
     name: 'modern-only server -> up on server/discover, never pinged',
     fault: 'modern',
-    check: async (observed, t) => {
-      await settle(observed, 'two answered server/discover probes', () => okProbes(observed, 'server/discover') >= 2);
-      const status = observed.status();
-      assertRow(status.state === 'up' && status.era === 'modern', 'up, modern era', observed);
-      assertRow(observed.connector.connections.every((c) => c.probes.every((p) => p.method === 'server/discover')), 'no ping sent', observed);
-      assertNoStorm(t, observed);
-    },
+    check: modernOnlyRow,
   },
 ];
 

@@ -4,23 +4,14 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { ConnectError, type CloseInfo } from '../../../src/core/connection';
+import type { CloseInfo } from '../../../src/core/connection';
 import { createNodeConnector } from '../../../src/mcp';
 import { freePort, startEverythingHttp, startFaultHttp, startModernHttp, startSilentTcp, type RunningServer } from '../../helpers/servers';
-import { collectingLogger, httpServer, OpenConnections } from './support';
+import { collectingLogger, connectError, httpServer, OpenConnections } from './support';
 
 const CONNECT_MS = 10_000;
 const connections = new OpenConnections();
 afterEach(() => connections.closeAll());
-
-async function connectError(promise: Promise<unknown>): Promise<ConnectError> {
-  const error = await promise.then(
-    () => assert.fail('connect should have failed'),
-    (caught: unknown) => caught,
-  );
-  assert.ok(error instanceof ConnectError, `expected a ConnectError, got ${String(error)}`);
-  return error;
-}
 
 function startedServers(): { add(server: RunningServer): RunningServer; stopAll(): Promise<void> } {
   const started: RunningServer[] = [];

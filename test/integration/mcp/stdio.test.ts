@@ -5,10 +5,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
-import { ConnectError, type CloseInfo } from '../../../src/core/connection';
+import type { CloseInfo } from '../../../src/core/connection';
 import { createNodeConnector } from '../../../src/mcp';
 import { everythingStdio, faultStdio, modernStdio } from '../../helpers/servers';
-import { collectingLogger, counted, isAlive, OpenConnections, peer, stdioServer, waitFor } from './support';
+import { collectingLogger, connectError, counted, isAlive, OpenConnections, peer, stdioServer, waitFor } from './support';
 
 const CONNECT_MS = 15_000;
 const connections = new OpenConnections();
@@ -32,15 +32,6 @@ async function zombieSince(pid: number): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   throw new Error(`process ${pid} did not die within 10 s of SIGKILL`);
-}
-
-async function connectError(promise: Promise<unknown>): Promise<ConnectError> {
-  const error = await promise.then(
-    () => assert.fail('connect should have failed'),
-    (caught: unknown) => caught,
-  );
-  assert.ok(error instanceof ConnectError, `expected a ConnectError, got ${String(error)}`);
-  return error;
 }
 
 void describe('stdio: server-everything', () => {

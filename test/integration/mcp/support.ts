@@ -1,9 +1,10 @@
 // Shared bits of the src/mcp integration tests: server configs, a collecting logger, bounded waiting.
 
+import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { Connection } from '../../../src/core/connection';
+import { ConnectError, type Connection } from '../../../src/core/connection';
 import type { ServerConfig } from '../../../src/core/model';
 
 export const PEERS = path.join(__dirname, 'peers');
@@ -86,4 +87,14 @@ export class OpenConnections {
   async closeAll(): Promise<void> {
     await Promise.all(this.open.splice(0).map((connection) => connection.close()));
   }
+}
+
+/** The ConnectError a connect attempt must end in. */
+export async function connectError(promise: Promise<unknown>): Promise<ConnectError> {
+  const error = await promise.then(
+    () => assert.fail('connect should have failed'),
+    (caught: unknown) => caught,
+  );
+  assert.ok(error instanceof ConnectError, `expected a ConnectError, got ${String(error)}`);
+  return error;
 }
