@@ -171,12 +171,7 @@ function readReply(session: Session, response: IncomingMessage, request: ClientR
 function readText(response: IncomingMessage, limit: number, request: ClientRequest, truncate: boolean, done: (error: unknown, text: string) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
-  let finished = false;
-  const finish = (error: unknown, text = ''): void => {
-    if (finished) return;
-    finished = true;
-    done(error, text);
-  };
+  const finish = endingOnce(response, (error, text = '') => done(error, text));
   response.on('data', (chunk: Buffer) => {
     if (size >= limit) return;
     size += chunk.length;
@@ -190,8 +185,22 @@ function readText(response: IncomingMessage, limit: number, request: ClientReque
     const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
     finish(undefined, truncate ? text.slice(0, limit) : text);
   });
+}
+
+/**
+ * `done`, called once, for whatever ends the reply first: the reader's own verdict, a socket error, or the server
+ * cutting the reply off. Returns the guarded `done` for the reader.
+ */
+function endingOnce(response: IncomingMessage, done: (error: unknown, text?: string) => void): (error: unknown, text?: string) => void {
+  let finished = false;
+  const finish = (error: unknown, text?: string): void => {
+    if (finished) return;
+    finished = true;
+    done(error, text);
+  };
   response.on('error', (error) => finish(error));
   response.on('aborted', () => finish(new Error('The reply was cut off')));
+  return finish;
 }
 
 function parseJson(text: string): unknown {
@@ -205,25 +214,20 @@ function parseJson(text: string): unknown {
 /** Server-sent events, as Streamable HTTP uses them: `data:` lines of `message` events, each one JSON-RPC message. */
 function readEventStream(session: Session, response: IncomingMessage, request: ClientRequest, done: ReplyDone): void {
   const events = new EventStreamParser((data) => deliver(session, parseJson(data)));
-  let finished = false;
-  const finish = (error: unknown): void => {
-    if (finished) return;
-    finished = true;
-    done(error);
-  };
+  let failed = false;
+  const finish = endingOnce(response, (error) => done(error));
   response.setEncoding('utf8');
   response.on('data', (chunk: string) => {
-    if (finished) return;
+    if (failed) return;
     try {
       events.push(chunk);
     } catch (error) {
+      failed = true;
       request.destroy();
       finish(error);
     }
   });
   response.on('end', () => finish(undefined));
-  response.on('error', (error) => finish(error));
-  response.on('aborted', () => finish(new Error('The reply stream was cut off')));
 }
 
 /**
