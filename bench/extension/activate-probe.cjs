@@ -45,7 +45,8 @@ async function main() {
     }
     const shown = statusBarHistory.find((entry) => entry.text.includes(wanted));
     // The first text that counts every local server, whatever their state (starting ones spin).
-    const listed = statusBarHistory.find((entry) => new RegExp(`MCP \\d+/${options.expectServers}$`).test(entry.text));
+    const countsEveryServer = new RegExp(`MCP \\d+/${options.expectServers}$`);
+    const listed = statusBarHistory.find((entry) => countsEveryServer.test(entry.text));
     result.firstStatus = {
       listedMs: listed ? listed.t - beforeActivate : null,
       listedText: listed ? listed.text : null,
