@@ -9,6 +9,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import { PROTOCOL_VERSION_META_KEY, SdkErrorCode, SdkHttpError, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { isJsonRpcMessage } from './jsonRpcShape';
 import type { Session } from './session';
 
 /**
@@ -296,17 +297,4 @@ function deliver(session: Session, value: unknown): void {
     if (!isJsonRpcMessage(message)) throw new SyntaxError(`The reply is not a JSON-RPC message: ${JSON.stringify(message).slice(0, 120)}`);
   }
   for (const message of messages as JSONRPCMessage[]) session.transport.onmessage?.(message);
-}
-
-/** The shape the monitor and the SDK client rely on; the SDK validates methods' params itself. */
-function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
-  if (typeof value !== 'object' || value === null || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') return false;
-  const message = value as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
-  if ('method' in message) return typeof message.method === 'string';
-  const hasId = typeof message.id === 'number' || typeof message.id === 'string';
-  if ('result' in message) return hasId;
-  // An error about a request the server could not read carries a null id.
-  if (!hasId && message.id !== null) return false;
-  const error = message.error as { code?: unknown; message?: unknown } | null | undefined;
-  return typeof error === 'object' && error !== null && typeof error.code === 'number' && typeof error.message === 'string';
 }

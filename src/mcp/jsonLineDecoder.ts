@@ -1,5 +1,7 @@
 // Newline-delimited JSON-RPC framing for a child's stdout: tolerant of garbage lines, bounded in memory.
 
+import { isJsonRpcMessage } from './jsonRpcShape';
+
 export interface JsonLineSink {
   message(message: unknown): void;
   /** A line that is not a JSON-RPC message (log output on stdout, a banner...): dropped, but worth a debug line. */
@@ -90,8 +92,4 @@ function firstNonBlank(text: string): number {
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return i;
   }
   return -1;
-}
-
-function isJsonRpcMessage(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
 }

@@ -260,6 +260,16 @@ void describe('stdio: hostile output', () => {
     assert.ok(logger.lines.some((line) => line.startsWith('debug') && /non-JSON stdout/.test(line)));
   });
 
+  void it('drops a reply whose error is not an error object instead of handing it to the connection', async () => {
+    const logger = collectingLogger();
+    const connection = connections.add(
+      await createNodeConnector({ logger }).connect(stdioServer('malformed', peer('malformed-error.mjs')), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }),
+    );
+    // Handed on, `"error": null` used to throw out of the transport's data handler; dropped, the probe simply goes unanswered.
+    assert.equal((await connection.probe(1000)).outcome, 'timeout');
+    assert.ok(logger.lines.some((line) => line.startsWith('debug') && /"error":null/.test(line)), 'logged as stdout garbage');
+  });
+
   void it('carries a 50 MB message', async () => {
     const connection = connections.add(
       await createNodeConnector().connect(stdioServer('big', faultStdio(`big-message:${50 * 1024 * 1024}`)), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }),
