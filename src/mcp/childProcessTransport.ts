@@ -8,6 +8,7 @@ import { ConnectError } from '../core/connection';
 import type { Logger } from '../core/logger';
 import { JsonLineDecoder } from './jsonLineDecoder';
 import { terminateGroup, trackGroup, untrackGroup } from './processGroup';
+import { settlesWithin } from './settlesWithin';
 import { StderrTail } from './stderrTail';
 
 export interface StdioLaunch {
@@ -252,15 +253,5 @@ function drained(stream: Readable | null | undefined, maxMs: number): Promise<vo
       stream?.off('end', done);
       resolve();
     }
-  });
-}
-
-function settlesWithin(promise: Promise<void>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void promise.then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
   });
 }

@@ -9,6 +9,7 @@ import type { ConnectorSettings } from './connectorSettings';
 import { httpConnectError, httpStatusOf, isModernRefusal, messageOf } from './errors';
 import { HttpProbeSender } from './httpProbe';
 import { McpConnection, type SessionDriver } from './mcpConnection';
+import { settlesWithin } from './settlesWithin';
 import { createClient, sdkConnectOptions, type Session } from './session';
 
 type HttpFlavour = 'streamable' | 'sse';
@@ -149,12 +150,7 @@ function connection(
 async function terminateSession(session: Session, timeoutMs: number): Promise<void> {
   const transport = session.transport;
   if (!(transport instanceof StreamableHTTPClientTransport) || transport.sessionId === undefined) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    transport.terminateSession().catch(() => undefined),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-  ]);
-  clearTimeout(timer);
+  await settlesWithin(transport.terminateSession().catch(() => undefined), timeoutMs);
 }
 
 async function closeQuietly(transport: { close(): Promise<void> }): Promise<void> {

@@ -3,6 +3,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { settlesWithin } from './settlesWithin';
 
 const isWindows = process.platform === 'win32';
 
@@ -96,16 +97,6 @@ export async function terminateGroup(child: ChildProcess, leaderExited: Promise<
   while (groupAlive(pid) && Date.now() < deadline) await delay(25);
   if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
   untrackGroup(pid);
-}
-
-function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    void promise.then(() => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
 }
 
 function delay(ms: number): Promise<void> {

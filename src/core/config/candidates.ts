@@ -5,6 +5,7 @@ import {
   claudeDesktopConfigFile,
   codexHomeDir,
   defaultVscodeUserDir,
+  isInside,
   pathApi,
   zedUserSettingsFile,
   type PlatformDirs,
@@ -94,9 +95,4 @@ function projectFolderOf(file: string, platform: NodeJS.Platform): string | unde
     return path.dirname(path.dirname(dir));
   }
   return undefined;
-}
-
-function isInside(file: string, folder: string, platform: NodeJS.Platform): boolean {
-  const relative = pathApi(platform).relative(folder, file);
-  return relative.length > 0 && !relative.startsWith('..') && !pathApi(platform).isAbsolute(relative);
 }

@@ -64,3 +64,9 @@ export function codexHomeDir(dirs: PlatformDirs): string {
   const fromEnv = lookupEnv(dirs.env, 'CODEX_HOME', dirs.platform);
   return fromEnv && pathApi(dirs.platform).isAbsolute(fromEnv) ? fromEnv : pathApi(dirs.platform).join(dirs.home, '.codex');
 }
+
+/** Whether `file` lies below `folder` (not the folder itself), by the path rules of `platform`. */
+export function isInside(file: string, folder: string, platform: NodeJS.Platform): boolean {
+  const relative = pathApi(platform).relative(folder, file);
+  return relative.length > 0 && !relative.startsWith('..') && !pathApi(platform).isAbsolute(relative);
+}

@@ -2,6 +2,7 @@
 // Elements are stable string ids so the tree keeps selection and expansion across refreshes.
 
 import * as path from 'node:path';
+import { isInside } from '../../core/config/platformPaths';
 import type { ConfigDiagnostic, ConfigFormat, ConfigScope, ServerStatus } from '../../core/model';
 import { detailRows, type DetailRow } from './details';
 
@@ -72,7 +73,7 @@ export function buildTree(
   // A user-level file stays under User even when it lies inside an open folder (someone who opens their home folder);
   // only diagnostics, which carry no scope, are placed by where their file lies.
   const groupFor = (file: string, folder: string | undefined, scope: ConfigScope | undefined) => {
-    const owner = scope === 'user' ? undefined : folder ?? folders.find((f) => isInside(file, f.path))?.path;
+    const owner = scope === 'user' ? undefined : folder ?? folders.find((f) => isInside(file, f.path, process.platform))?.path;
     const index = owner === undefined ? -1 : folders.findIndex((f) => f.path === owner);
     const key = index >= 0 ? `group:folder:${owner}` : USER_GROUP;
     let group = groups.get(key);
@@ -152,9 +153,4 @@ export function buildTree(
     }
   }
   return { roots, get: (id) => nodes.get(id) };
-}
-
-function isInside(file: string, folder: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
