@@ -69,6 +69,16 @@ async function untilUp({ registry, log }: Monitored, id: string, timeoutMs: numb
 }
 
 /**
+ * Up, then a random moment of the probe cycle: a fault must land anywhere between two probes, not right after one.
+ * Returns where in the event log the trial's events start.
+ */
+async function upAtRandomPhase(monitored: Monitored, id: string): Promise<number> {
+  await untilUp(monitored, id, 15_000);
+  await sleep(Math.random() * INTERVAL_MS);
+  return monitored.log.events.length;
+}
+
+/**
  * Up and answering: one probe answered since the last connect. The monitor resets its backoff only then, so a server
  * killed right after connecting is (rightly) treated as crash-looping; real crashes come after a healthy stretch.
  */
@@ -181,10 +191,8 @@ async function hungStdio(context: BenchContext, ours: Ours, settings: MonitorSet
   const results: Trial[] = [];
   await withRegistry(ours, settings, [config], async (monitored) => {
     for (let i = 0; i < trials; i++) {
-      await untilUp(monitored, config.id, 15_000);
-      await sleep(Math.random() * INTERVAL_MS);
+      const from = await upAtRandomPhase(monitored, config.id);
       const pid = pidOf(monitored.registry, config.id);
-      const from = monitored.log.events.length;
       const stoppedAt = performance.now();
       process.kill(pid, 'SIGSTOP');
       try {
@@ -215,9 +223,7 @@ async function hungHttp(context: BenchContext, ours: Ours, settings: MonitorSett
   try {
     await withRegistry(ours, settings, [config], async (monitored) => {
       for (let i = 0; i < trials; i++) {
-        await untilUp(monitored, config.id, 15_000);
-        await sleep(Math.random() * INTERVAL_MS);
-        const from = monitored.log.events.length;
+        const from = await upAtRandomPhase(monitored, config.id);
         const stoppedAt = performance.now();
         peer.stop();
         let down;
@@ -292,9 +298,7 @@ async function killedPeer(context: BenchContext, ours: Ours, settings: MonitorSe
   try {
     await withRegistry(ours, settings, [config], async (monitored) => {
       for (let i = 0; i < trials; i++) {
-        await untilUp(monitored, config.id, 15_000);
-        await sleep(Math.random() * INTERVAL_MS);
-        const from = monitored.log.events.length;
+        const from = await upAtRandomPhase(monitored, config.id);
         await peer.kill();
         const killedAt = performance.now();
         const down = await monitored.log.waitFor(leftUp(config.id), (INTERVAL_MS + EXIT_BOUND_MS) * 4, from, 'refused detection');
