@@ -1,5 +1,6 @@
 // mcp-health: the terminal front end on the same core as the extension.
 
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli/args';
@@ -27,9 +28,23 @@ const processOutput: Output = {
   err: (text) => process.stderr.write(text + '\n'),
 };
 
+/** A mistyped --config would otherwise read as "no servers configured", the one answer that hides the typo. */
+function requireConfigFiles(files: readonly string[]): void {
+  for (const file of files) {
+    let isFile: boolean;
+    try {
+      isFile = fs.statSync(file).isFile();
+    } catch {
+      throw new UsageError(`--config file does not exist: ${file}`);
+    }
+    if (!isFile) throw new UsageError(`--config is not a file: ${file}`);
+  }
+}
+
 async function discoverFor(options: CliOptions): Promise<DiscoveryResult> {
   const onlyConfigFiles = options.configFiles.length > 0 && options.workspaces.length === 0;
   const cwd = process.cwd();
+  requireConfigFiles(options.configFiles.map((file) => path.resolve(cwd, file)));
   return discover(
     {
       workspaceFolders: onlyConfigFiles ? [] : (options.workspaces.length ? options.workspaces : [cwd]).map((dir) => path.resolve(cwd, dir)),

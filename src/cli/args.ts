@@ -22,6 +22,12 @@ export class UsageError extends Error {}
 
 export const MIN_INTERVAL_MS = 1000;
 export const MIN_TIMEOUT_MS = 100;
+/** A probe or connect that takes longer than ten minutes is a dead server, not a slow one. */
+export const MAX_TIMEOUT_MS = 600_000;
+/** A keepalive less often than daily would miss every failure a monitor is for. */
+export const MAX_INTERVAL_MS = 86_400_000;
+/** Node's timers hold 32-bit signed milliseconds; anything larger silently fires after 1 ms (about 24.8 days). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 export const DEFAULT_TIMEOUT_MS = 5000;
 /** A cold stdio server (npx, a Python venv) can take seconds to start; the probe timeout stays short regardless. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 15000;
@@ -36,21 +42,24 @@ export const USAGE = `Usage:
   --config FILE     read this one config file (repeatable); given alone, nothing else is discovered
   --no-user         skip user-level configs (~/.cursor, Claude Desktop, VS Code user mcp.json, ...)
   --server NAME     only this server (repeatable)
-  --timeout-ms N    probe timeout (default ${DEFAULT_TIMEOUT_MS}, minimum ${MIN_TIMEOUT_MS}); a probe is never retried
+  --timeout-ms N    probe timeout (default ${DEFAULT_TIMEOUT_MS}, ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS}); a probe is never retried
   --connect-timeout-ms N
-                    bound on starting and connecting to a server (default ${DEFAULT_CONNECT_TIMEOUT_MS}, minimum ${MIN_TIMEOUT_MS})
-  --interval-ms N   watch: idle interval before a keepalive probe (default 30000 stdio, 20000 HTTP/SSE; minimum ${MIN_INTERVAL_MS})
-  --duration-ms N   watch: stop after this long (default: until Ctrl-C)
+                    bound on starting and connecting to a server (default ${DEFAULT_CONNECT_TIMEOUT_MS}, ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS})
+  --interval-ms N   watch: idle interval before a keepalive probe (default 30000 stdio, 20000 HTTP/SSE; ${MIN_INTERVAL_MS} to ${MAX_INTERVAL_MS})
+  --duration-ms N   watch: stop after this long (default: until Ctrl-C; 1 to ${MAX_TIMER_MS})
   --json            machine-readable output (check: one document; watch: JSON lines)
   --no-color        plain output even on a terminal
 
-Exit codes: 0 every selected server is up, 1 otherwise, 2 usage error.`;
+Exit codes: 0 every selected server is up, 1 otherwise, 2 usage error (also a --config file that does not exist),
+130 interrupted by Ctrl-C (check prints what it had, marked interrupted).`;
 
-function parseNumber(name: string, value: string | undefined, minimum: number): number | undefined {
+function parseNumber(name: string, value: string | undefined, minimum: number, maximum: number): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new UsageError(`--${name} expects a whole number of milliseconds, got "${value}"`);
   const parsed = Number(value);
   if (parsed < minimum) throw new UsageError(`--${name} must be at least ${minimum} (got ${parsed})`);
+  // Compared as a number, so 40 digits are refused here rather than rounded into something that looks valid.
+  if (parsed > maximum) throw new UsageError(`--${name} must be at most ${maximum} (got ${value})`);
   return parsed;
 }
 
@@ -86,8 +95,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
   if (command !== 'list' && command !== 'check' && command !== 'watch') {
     throw new UsageError(`unknown command "${command}": expected list, check or watch`);
   }
-  const intervalMs = parseNumber('interval-ms', values['interval-ms'], MIN_INTERVAL_MS);
-  const durationMs = parseNumber('duration-ms', values['duration-ms'], 1);
+  const intervalMs = parseNumber('interval-ms', values['interval-ms'], MIN_INTERVAL_MS, MAX_INTERVAL_MS);
+  const durationMs = parseNumber('duration-ms', values['duration-ms'], 1, MAX_TIMER_MS);
   if (command !== 'watch' && (intervalMs !== undefined || durationMs !== undefined)) {
     throw new UsageError('--interval-ms and --duration-ms apply to watch only');
   }
@@ -100,8 +109,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
     configFiles: values.config ?? [],
     includeUser: !values['no-user'],
     serverNames: values.server ?? [],
-    timeoutMs: parseNumber('timeout-ms', values['timeout-ms'], MIN_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
-    connectTimeoutMs: parseNumber('connect-timeout-ms', values['connect-timeout-ms'], MIN_TIMEOUT_MS) ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    timeoutMs: parseNumber('timeout-ms', values['timeout-ms'], MIN_TIMEOUT_MS, MAX_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
+    connectTimeoutMs: parseNumber('connect-timeout-ms', values['connect-timeout-ms'], MIN_TIMEOUT_MS, MAX_TIMEOUT_MS) ?? DEFAULT_CONNECT_TIMEOUT_MS,
     intervalMs,
     durationMs,
     json: values.json ?? false,

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCliArgs, UsageError, DEFAULT_TIMEOUT_MS } from '../../../src/cli/args';
+import { parseCliArgs, UsageError, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, USAGE } from '../../../src/cli/args';
 
 describe('parseCliArgs', () => {
   it('reads repeatable selections and flags', () => {
@@ -42,6 +42,29 @@ describe('parseCliArgs', () => {
     assert.throws(() => parseCliArgs(['check', '--interval-ms', '2000']), /watch only/);
     assert.throws(() => parseCliArgs(['list', '--timeout-ms', '2000']), /do not apply to list/);
     assert.throws(() => parseCliArgs(['check', 'extra']), /unexpected argument/);
+  });
+
+  it('bounds every numeric flag from above, below Node\'s timer maximum', () => {
+    const cases: readonly [readonly string[], RegExp][] = [
+      [['check', '--timeout-ms', '3000000000'], /--timeout-ms must be at most 600000 \(got 3000000000\)/],
+      [['check', '--timeout-ms', '600001'], /at most 600000/],
+      [['check', '--connect-timeout-ms', '2147483648'], /--connect-timeout-ms must be at most 600000/],
+      [['watch', '--interval-ms', '86400001'], /--interval-ms must be at most 86400000/],
+      [['watch', '--duration-ms', '2147483648'], /--duration-ms must be at most 2147483647/],
+      [['watch', '--duration-ms', '9'.repeat(40)], /--duration-ms must be at most 2147483647 \(got 9{40}\)/],
+    ];
+    for (const [argv, message] of cases) assert.throws(() => parseCliArgs(argv), (error: unknown) => error instanceof UsageError && message.test(error.message), argv.join(' '));
+    const options = parseCliArgs(['watch', '--timeout-ms', '600000', '--connect-timeout-ms', '600000', '--interval-ms', '86400000', '--duration-ms', String(2 ** 31 - 1)]);
+    assert.ok(options !== 'help');
+    assert.equal(options.durationMs, MAX_TIMER_MS);
+    assert.equal(options.intervalMs, 86_400_000);
+  });
+
+  it('states the bounds in the usage text', () => {
+    assert.match(USAGE, /100 to 600000/);
+    assert.match(USAGE, /1000 to 86400000/);
+    assert.match(USAGE, /1 to 2147483647/);
+    assert.match(USAGE, /130 interrupted/);
   });
 
   it('answers help', () => {
