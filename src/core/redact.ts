@@ -6,7 +6,7 @@ import type { ServerConfig } from './model';
 export const MASK = '***';
 
 /** Values shorter than this are too likely to occur by chance in ordinary text to be masked everywhere. */
-const MIN_SECRET_LENGTH = 4;
+export const MIN_SECRET_LENGTH = 4;
 
 const SECRET_NAME = /token|key|secret|passw(or)?d|auth|credential|cookie|session|bearer|signature|private/i;
 
@@ -42,6 +42,30 @@ export function redactHeaders(
   return result;
 }
 
+/**
+ * Where the userinfo of a URL ends. The last `@` before the path decides, as WHATWG URL parsing does, so a raw `@`
+ * inside a password (`https://user:p@ss@host/`) stays part of the password instead of leaking as the "host".
+ */
+export function splitUserinfo(url: string): { prefix: string; userinfo: string; rest: string } | undefined {
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(url);
+  if (!scheme) return undefined;
+  const afterScheme = url.slice(scheme[0].length);
+  const authorityEnd = afterScheme.search(/[/?#]/);
+  const authority = authorityEnd >= 0 ? afterScheme.slice(0, authorityEnd) : afterScheme;
+  const at = authority.lastIndexOf('@');
+  if (at < 0) return undefined;
+  return { prefix: scheme[0], userinfo: authority.slice(0, at), rest: afterScheme.slice(at + 1) };
+}
+
+/** The credential a URL carries in its userinfo: the password, or a lone username (usually a token). */
+export function urlCredential(url: string): string | undefined {
+  const parts = splitUserinfo(url);
+  if (!parts) return undefined;
+  const colon = parts.userinfo.indexOf(':');
+  const credential = colon >= 0 ? parts.userinfo.slice(colon + 1) : parts.userinfo;
+  return credential.length > 0 ? credential : undefined;
+}
+
 /** Masks the userinfo password (or a lone username, which is usually a token) and secret-named query values. */
 export function redactUrl(url: string): string {
   const fragmentAt = url.indexOf('#');
@@ -51,10 +75,13 @@ export function redactUrl(url: string): string {
   const base = queryAt >= 0 ? withoutFragment.slice(0, queryAt) : withoutFragment;
   const query = queryAt >= 0 ? withoutFragment.slice(queryAt + 1) : undefined;
 
-  const redactedBase = base.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/@]*)@/, (_match, scheme: string, userinfo: string) => {
-    const colon = userinfo.indexOf(':');
-    return colon >= 0 ? `${scheme}${userinfo.slice(0, colon)}:${MASK}@` : `${scheme}${MASK}@`;
-  });
+  const parts = splitUserinfo(base);
+  let redactedBase = base;
+  if (parts) {
+    const colon = parts.userinfo.indexOf(':');
+    const userinfo = colon >= 0 ? `${parts.userinfo.slice(0, colon)}:${MASK}` : MASK;
+    redactedBase = `${parts.prefix}${userinfo}@${parts.rest}`;
+  }
   const redactedQuery = query?.split('&').map((pair) => {
     const equals = pair.indexOf('=');
     if (equals < 0) return pair;
@@ -63,21 +90,59 @@ export function redactUrl(url: string): string {
   return redactedBase + (redactedQuery !== undefined ? `?${redactedQuery}` : '') + fragment;
 }
 
-/** Replaces every occurrence of a known secret (and its URL-encoded form) in free text: logs, stderr, error messages. */
-export function redactText(text: string, secretValues: readonly string[]): string {
+/**
+ * Every spelling under which a secret can come back in text: as given, percent-encoded (as a URL component, a whole
+ * URI, URL userinfo or a form), percent-decoded when it was given encoded, and JSON-escaped.
+ */
+export function secretSpellings(value: string): string[] {
+  const spellings = new Set<string>([value]);
+  const add = (make: () => string) => {
+    try {
+      spellings.add(make());
+    } catch {
+      // A lone surrogate cannot be encoded; the raw value is still masked.
+    }
+  };
+  add(() => encodeURIComponent(value));
+  add(() => encodeURI(value));
+  add(() => new URLSearchParams({ v: value }).toString().slice(2));
+  add(() => {
+    const url = new URL('http://example.invalid/');
+    url.password = value;
+    return url.password;
+  });
+  add(() => JSON.stringify(value).slice(1, -1));
+  if (/%[0-9A-Fa-f]{2}/.test(value)) add(() => decodeURIComponent(value));
+  return [...spellings].filter((spelling) => spelling.length >= MIN_SECRET_LENGTH);
+}
+
+/**
+ * The one redactor: replaces every known secret, in every spelling, with MASK. Built once per server so the
+ * spellings are worked out once, not per log line; `general` runs afterwards (e.g. secrets of other servers).
+ */
+export function makeRedactor(
+  secretValues: readonly string[] | undefined,
+  general?: (text: string) => string,
+): (text: string) => string {
   const needles = new Set<string>();
-  for (const value of secretValues) {
+  for (const value of secretValues ?? []) {
     if (value.length < MIN_SECRET_LENGTH) continue;
-    needles.add(value);
-    const encoded = encodeURIComponent(value);
-    if (encoded !== value) needles.add(encoded);
+    for (const spelling of secretSpellings(value)) needles.add(spelling);
   }
-  let result = text;
   // Longest first, so a secret that contains another is masked whole.
-  for (const needle of [...needles].sort((a, b) => b.length - a.length)) {
-    result = result.split(needle).join(MASK);
-  }
-  return result;
+  const ordered = [...needles].sort((a, b) => b.length - a.length);
+  return (text: string) => {
+    let result = text;
+    for (const needle of ordered) {
+      if (result.includes(needle)) result = result.split(needle).join(MASK);
+    }
+    return general ? general(result) : result;
+  };
+}
+
+/** Replaces every occurrence of a known secret (in any spelling) in free text: logs, stderr, error messages. */
+export function redactText(text: string, secretValues: readonly string[]): string {
+  return makeRedactor(secretValues)(text);
 }
 
 /** One line saying what a server runs or where it lives, safe to show anywhere. */

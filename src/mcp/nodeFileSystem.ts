@@ -32,6 +32,14 @@ export function createNodeFileSystem(maxBytes: number = MAX_CONFIG_FILE_BYTES): 
         throw error;
       }
     },
+    async exists(path: string): Promise<boolean> {
+      try {
+        await stat(path);
+        return true;
+      } catch {
+        return false;
+      }
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeTarget, isSecretName, redactEnv, redactHeaders, redactText, redactUrl } from '../../src/core/redact';
+import { describeTarget, isSecretName, makeRedactor, MASK, redactEnv, redactHeaders, redactText, redactUrl, urlCredential } from '../../src/core/redact';
 
 void describe('isSecretName', () => {
   void it('matches credential-like names in any case', () => {
@@ -79,5 +79,40 @@ void describe('describeTarget', () => {
   void it('shows a remote server as its redacted URL', () => {
     assert.equal(describeTarget({ transport: 'http', url: 'https://h.test/mcp?key=abc' }), 'https://h.test/mcp?key=***');
     assert.equal(describeTarget({ transport: 'sse', url: 'https://h.test/sse/tok-9876', secretValues: ['tok-9876'] }), 'https://h.test/sse/***');
+  });
+});
+
+void describe('the one redactor', () => {
+  const secret = 'p@ss w0rd/+&"x';
+  const spellings: readonly [string, string][] = [
+    ['raw', secret],
+    ['encodeURIComponent', encodeURIComponent(secret)],
+    ['encodeURI', encodeURI(secret)],
+    ['form', new URLSearchParams({ v: secret }).toString().slice(2)],
+    ['URL userinfo', (() => { const url = new URL('http://example.invalid/'); url.password = secret; return url.password; })()],
+    ['JSON', JSON.stringify(secret).slice(1, -1)],
+  ];
+  for (const [name, spelling] of spellings) {
+    void it(`masks the ${name} spelling with the one mask`, () => {
+      assert.equal(makeRedactor([secret])(`before ${spelling} after`), `before ${MASK} after`);
+    });
+  }
+
+  void it('masks the decoded form of a secret configured percent-encoded', () => {
+    assert.equal(makeRedactor(['p%40ssword'])('got p@ssword and p%40ssword'), `got ${MASK} and ${MASK}`);
+  });
+
+  void it('masks a secret containing another whole, skips values under four characters, then runs the general redactor', () => {
+    const redact = makeRedactor(['abcd', 'abcdefgh', 'xy'], (text) => text.replace('tail', 'TAIL'));
+    assert.equal(redact('abcdefgh abcd xy tail'), `${MASK} ${MASK} xy TAIL`);
+    assert.equal(MASK, '***');
+  });
+
+  void it('masks a URL password holding a raw @ whole, in the URL and as reported by the URL parser', () => {
+    const raw = 'https://user:p@ss@w0rd@example.invalid/mcp';
+    assert.equal(urlCredential(raw), 'p@ss@w0rd');
+    assert.equal(redactUrl(raw), 'https://user:***@example.invalid/mcp');
+    const redact = makeRedactor([urlCredential(raw) ?? '']);
+    assert.equal(redact(`connect to ${new URL(raw).href} failed`), 'connect to https://user:***@example.invalid/mcp failed');
   });
 });

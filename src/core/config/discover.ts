@@ -3,6 +3,7 @@
 
 import type { ConfigDiagnostic, ServerConfig } from '../model';
 import { isSecretName } from '../redact';
+import { withConfiguredSecrets } from './configuredSecrets';
 import { candidateFiles } from './candidates';
 import { detectFormat } from './detectFormat';
 import { parseEnvFile, type ParsedEnvFile } from './envFile';
@@ -109,7 +110,7 @@ async function readOne(
   const servers: ServerConfig[] = [];
   for (const server of parsed.servers) {
     const withEnvFile = server.envFile ? await applyEnvFile(server, fs, envFiles, diagnostics) : server;
-    if (withEnvFile) servers.push(withEnvFile);
+    if (withEnvFile) servers.push(await withConfiguredSecrets(withEnvFile, fs.exists?.bind(fs)));
   }
   const source: SourceFileInfo = {
     file: candidate.file,

@@ -2,7 +2,7 @@
 // and leaves an error diagnostic carrying its name, so the registry can still show it as config-error.
 
 import type { ConfigFormat, ConfigScope, ServerConfig, TransportKind } from '../model';
-import { isSecretName } from '../redact';
+import { isSecretName, urlCredential } from '../redact';
 import type { DiagnosticSink } from './diagnosticSink';
 import type { VariableSources } from './types';
 import { DIALECTS, type Dialect } from './dialects';
@@ -330,11 +330,8 @@ class EntryReader {
   }
 
   private collectUrlSecrets(url: string): void {
-    const userinfo = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#@]*)@/.exec(url)?.[1];
-    if (userinfo !== undefined) {
-      const colon = userinfo.indexOf(':');
-      this.addSecret(colon >= 0 ? userinfo.slice(colon + 1) : userinfo);
-    }
+    const credential = urlCredential(url);
+    if (credential !== undefined) this.addSecret(credential);
     const query = url.split('#')[0].split('?')[1];
     for (const pair of query?.split('&') ?? []) {
       const [key, value] = pair.split('=', 2);

@@ -7,6 +7,8 @@ export interface ConfigFileSystem {
   readFile(path: string): Promise<string | undefined>;
   /** Entry names; undefined = no such directory. */
   readDir(path: string): Promise<string[] | undefined>;
+  /** Whether an absolute path exists (file or folder): a configured value that is an existing path is no secret. */
+  exists?(path: string): Promise<boolean>;
 }
 
 export interface DiscoveryOptions {

@@ -24,7 +24,7 @@ import type { Gate } from './gate';
 import { guardWithTimer, type Guarded } from './guard';
 import { probeIntervalFor, probeTimeoutFor } from './intervals';
 import { ProbeStatistics } from './probeStats';
-import { makeRedactor } from './redaction';
+import { makeRedactor } from '../redact';
 
 export interface MonitorContext {
   readonly connector: Connector;
@@ -326,7 +326,7 @@ export class ServerMonitor {
     this.connection = connection;
     this.era = connection.era;
     this.protocolVersion = connection.protocolVersion;
-    this.serverInfo = connection.serverInfo;
+    this.serverInfo = connection.serverInfo && this.redactInfo(connection.serverInfo);
     this.pid = connection.pid;
     this.connectedAt = this.now();
     this.lastActivityAt = this.connectedAt;
@@ -777,6 +777,16 @@ export class ServerMonitor {
       ...error,
       message: this.redact(error.message),
       ...(error.stderrTail !== undefined ? { stderrTail: this.redact(error.stderrTail) } : {}),
+    };
+  }
+
+  /** Servers echo what they were given, and serverInfo is text like any other that leaves the core. */
+  private redactInfo(info: ServerInfo): ServerInfo {
+    return {
+      ...info,
+      name: this.redact(info.name),
+      ...(info.version !== undefined ? { version: this.redact(info.version) } : {}),
+      ...(info.title !== undefined ? { title: this.redact(info.title) } : {}),
     };
   }
 
