@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli/args';
+import { terminalSafe, terminalSafeJson } from './cli/terminalText';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { systemClock } from './core/clock';
 import { discover, type DiscoveryResult } from './core/config/discover';
@@ -95,22 +96,27 @@ function createMonitor(options: CliOptions) {
   });
 }
 
+const EXIT_INTERRUPTED = 130;
+const EXIT_TERMINATED = 143;
+
 /**
- * stdio servers run in process groups of their own, so a Ctrl-C does not reach them: close them before leaving,
- * or they outlive the CLI.
+ * stdio servers run in process groups of their own, so a Ctrl-C does not reach them: the CLI catches the signal,
+ * says what it had, and closes them before leaving. `signal` settles with the signal's name; never rejects.
  */
-async function closingOnInterrupt<T>(monitor: { dispose(): Promise<void> }, work: () => Promise<T>): Promise<T> {
-  const onSignal = (signal: NodeJS.Signals) => {
-    void monitor.dispose().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
+function interruption(): { signal: Promise<NodeJS.Signals>; dispose(): void } {
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = resolve;
+  });
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  try {
-    return await work();
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  return {
+    signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
 }
 
 declare const __CLI_VERSION__: string | undefined;
@@ -128,15 +134,17 @@ function printServers(
   options: CliOptions,
   output: Output,
   withHealth: boolean,
+  interrupted = false,
 ): void {
   if (options.json) {
-    output.out(JSON.stringify({ servers: reports, diagnostics: diagnostics.map(diagnosticReport) }, null, 2));
+    const document = { ...(interrupted ? { interrupted: true } : {}), servers: reports, diagnostics: diagnostics.map(diagnosticReport) };
+    output.out(terminalSafeJson(document, 2));
     return;
   }
   const style = styleFor(options);
   output.out(formatServerTable(reports, style, process.cwd(), withHealth));
   if (diagnostics.length) output.out('\n' + formatDiagnostics(diagnostics, style, process.cwd()));
-  if (withHealth) output.out('\n' + summaryLine(reports, style));
+  if (withHealth) output.out('\n' + summaryLine(reports, style, interrupted));
 }
 
 async function runList(options: CliOptions, output: Output): Promise<number> {
@@ -154,13 +162,21 @@ async function runList(options: CliOptions, output: Output): Promise<number> {
 async function runCheck(options: CliOptions, output: Output): Promise<number> {
   const { servers, diagnostics } = await discoverSelection(options);
   const monitor = createMonitor(options);
+  const interrupt = interruption();
   try {
     monitor.setServers(servers, diagnostics);
-    await closingOnInterrupt(monitor, () => monitor.pingNow());
+    const signal = await Promise.race([monitor.pingNow().then(() => undefined), interrupt.signal]);
+    // Read before dispose(), which forgets the servers: an interrupted check shows what it had, marked as such,
+    // never an empty list that reads as "nothing configured".
     const reports = monitor.list().map(serverReport);
+    if (signal !== undefined) {
+      printServers(reports, diagnostics, options, output, true, true);
+      return signal === 'SIGINT' ? EXIT_INTERRUPTED : EXIT_TERMINATED;
+    }
     printServers(reports, diagnostics, options, output, true);
     return reports.length > 0 && reports.every((report) => report.state === 'up') ? EXIT_OK : EXIT_UNHEALTHY;
   } finally {
+    interrupt.dispose();
     await monitor.dispose();
   }
 }
@@ -182,6 +198,7 @@ function watchSummary(statuses: readonly ServerStatus[], startedAt: number, now:
       restarts: status.restarts,
       flapping: status.flapping,
       lastError: status.lastError ? { kind: status.lastError.kind, message: status.lastError.message } : null,
+      stderrTail: serverReport(status).stderrTail,
     })),
   };
 }
@@ -191,23 +208,23 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
   if (event.type === 'probe') {
     const { result, status } = event;
     if (options.json) {
-      return JSON.stringify({
+      return terminalSafeJson({
         ts, server: status.config.name, id: event.id, type: 'probe', ok: result.outcome === 'ok', outcome: result.outcome,
         rttMs: result.rttMs === undefined ? null : Math.round(result.rttMs * 100) / 100, method: result.method,
       });
     }
     const rtt = result.rttMs === undefined ? '' : ` ${result.rttMs.toFixed(1)} ms`;
-    return `${ts.slice(11, 23)}  ${status.config.name}  ${result.method} ${result.outcome}${rtt}`;
+    return `${ts.slice(11, 23)}  ${terminalSafe(status.config.name)}  ${result.method} ${result.outcome}${rtt}`;
   }
   if (event.type === 'state') {
     const { status } = event;
     if (options.json) {
-      return JSON.stringify({
+      return terminalSafeJson({
         ts, server: status.config.name, id: event.id, type: 'state', from: event.from, to: event.to, reason: event.reason,
         ...(status.lastError && event.to !== 'up' ? { error: { kind: status.lastError.kind, message: status.lastError.message }, exitCode: status.lastError.exitCode ?? null } : {}),
       });
     }
-    return `${ts.slice(11, 23)}  ${status.config.name}  ${event.from} -> ${stateLabel({ state: event.to, flapping: status.flapping }, style)}  ${event.reason}`;
+    return `${ts.slice(11, 23)}  ${terminalSafe(status.config.name)}  ${event.from} -> ${stateLabel({ state: event.to, flapping: status.flapping }, style)}  ${terminalSafe(event.reason.replace(/\s+/g, ' '))}`;
   }
   return undefined;
 }
@@ -243,7 +260,7 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
   await monitor.dispose();
   const summary = watchSummary(statuses, startedAt, Date.now());
   if (options.json) {
-    output.out(JSON.stringify(summary));
+    output.out(terminalSafeJson(summary));
   } else {
     output.out('\n' + formatServerTable(statuses.map(serverReport), style, process.cwd(), true));
   }
@@ -256,7 +273,7 @@ export async function main(argv: readonly string[], output: Output = processOutp
     options = parseCliArgs(argv);
   } catch (error) {
     if (error instanceof UsageError) {
-      output.err(`mcp-health: ${error.message}\n\n${USAGE}`);
+      output.err(`mcp-health: ${terminalSafe(error.message)}\n\n${USAGE}`);
       return EXIT_USAGE;
     }
     throw error;
@@ -276,7 +293,7 @@ export async function main(argv: readonly string[], output: Output = processOutp
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      output.err(`mcp-health: ${error.message}`);
+      output.err(`mcp-health: ${terminalSafe(error.message)}`);
       return EXIT_USAGE;
     }
     throw error;

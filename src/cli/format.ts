@@ -2,7 +2,8 @@
 
 import * as path from 'node:path';
 import type { ConfigDiagnostic, ServerState, ServerStatus } from '../core/model';
-import { describeTarget, redactText } from '../core/redact';
+import { describeTarget } from '../core/redact';
+import { terminalSafe } from './terminalText';
 
 export interface ServerReport {
   readonly id: string;
@@ -21,21 +22,27 @@ export interface ServerReport {
   readonly restarts: number;
   readonly flapping: boolean;
   readonly nonConformant: boolean;
+  /** The last of a failed stdio server's stderr (redacted by the monitor): usually the reason it failed. */
+  readonly stderrTail: string | null;
   readonly missingInputs?: readonly string[];
 }
+
+/** Enough of a failed server's stderr for its last messages, short enough to read in a JSON document. */
+export const STDERR_TAIL_CHARS = 2_048;
+/** Under a table row, the last lines only: the full tail is in --json. */
+const STDERR_TABLE_LINES = 2;
+const CELL_CHARS = 160;
 
 function round(ms: number | null): number | null {
   return ms === null ? null : Math.round(ms * 100) / 100;
 }
 
+/** Status text comes from the monitor already redacted: it is the boundary where server text leaves the core. */
 export function serverReport(status: ServerStatus): ServerReport {
   const { config } = status;
-  const secrets = config.secretValues ?? [];
-  const error = status.lastError && status.state !== 'up'
-    ? { kind: status.lastError.kind, message: redactText(status.lastError.message, secrets) }
-    : status.state === 'suspect' && status.lastError
-      ? { kind: status.lastError.kind, message: redactText(status.lastError.message, secrets) }
-      : null;
+  const error = status.lastError && status.state !== 'up' ? { kind: status.lastError.kind, message: status.lastError.message } : null;
+  const failed = status.state !== 'up' && status.state !== 'suspect' && error !== null;
+  const tail = config.transport === 'stdio' && failed ? status.stderrTail.slice(-STDERR_TAIL_CHARS) : '';
   return {
     id: config.id,
     name: config.name,
@@ -59,6 +66,7 @@ export function serverReport(status: ServerStatus): ServerReport {
     restarts: status.restarts,
     flapping: status.flapping,
     nonConformant: status.nonConformant,
+    stderrTail: tail.trim().length > 0 ? tail : null,
     ...(config.missingInputs?.length ? { missingInputs: config.missingInputs } : {}),
   };
 }
@@ -104,18 +112,37 @@ export function stateLabel(report: Pick<ServerReport, 'state' | 'flapping'>, sty
   return paint(style, report.flapping && report.state === 'up' ? 'yellow' : STATE_COLOR[report.state], label);
 }
 
+type Cell = { text: string; painted: string };
+/** A row and the lines printed under it (a failed server's last stderr lines). */
+type Row = { cells: readonly Cell[]; below?: readonly string[] };
+
 /** Lays out rows in columns; widths are measured on the unpainted text so colour codes do not skew them. */
-function table(header: readonly string[], rows: readonly (readonly { text: string; painted: string }[])[], style: Style): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].text.length)));
+function table(header: readonly string[], rows: readonly Row[], style: Style): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row.cells[column].text.length)));
   const line = (cells: readonly string[], raw: readonly string[]) =>
     cells.map((cell, column) => (column === cells.length - 1 ? cell : cell + ' '.repeat(widths[column] - raw[column].length))).join('  ').trimEnd();
   const out = [paint(style, 'bold', line(header, header))];
-  for (const row of rows) out.push(line(row.map((cell) => cell.painted), row.map((cell) => cell.text)));
+  for (const row of rows) {
+    out.push(line(row.cells.map((cell) => cell.painted), row.cells.map((cell) => cell.text)));
+    for (const below of row.below ?? []) out.push(paint(style, 'dim', `    ${below}`));
+  }
   return out.join('\n');
 }
 
-function plain(text: string) {
-  return { text, painted: text };
+/** Every cell is one line of terminal-safe text: config files and servers both supply what ends up here. */
+function plain(text: string): Cell {
+  const safe = oneLine(text);
+  return { text: safe, painted: safe };
+}
+
+function oneLine(text: string): string {
+  return terminalSafe(text.replace(/\s+/g, ' ')).slice(0, CELL_CHARS);
+}
+
+function stderrLines(tail: string | null): string[] {
+  if (tail === null) return [];
+  const lines = tail.split(/\r?\n/).map(oneLine).filter((line) => line.trim().length > 0);
+  return lines.slice(-STDERR_TABLE_LINES).map((line) => `stderr: ${line}`);
 }
 
 function relativeSource(file: string, line: number, cwd: string): string {
@@ -131,34 +158,36 @@ export function formatServerTable(reports: readonly ServerReport[], style: Style
     : ['NAME', 'TRANSPORT', 'TARGET', 'SOURCE'];
   const rows = reports.map((report) => {
     const source = plain(relativeSource(report.source.file, report.source.line, cwd));
-    if (!withHealth) return [plain(report.name), plain(report.transport), plain(report.target), source];
+    if (!withHealth) return { cells: [plain(report.name), plain(report.transport), plain(report.target), source] };
     const state = report.flapping ? `${report.state} (flapping)` : report.state;
     const detail = report.error
       ? `${report.error.kind}: ${report.error.message}`
       : report.serverInfo
         ? `${report.serverInfo.name}${report.serverInfo.version ? ' ' + report.serverInfo.version : ''}${report.restarts ? ` · ${report.restarts} restarts` : ''}`
         : '';
-    return [
+    const cells = [
       plain(report.name),
       { text: state, painted: stateLabel(report, style) },
       plain(report.rttMs === null ? '-' : `${report.rttMs.toFixed(1)} ms`),
       plain(report.era ?? '-'),
       plain(report.transport),
       source,
-      plain(detail.replace(/\s+/g, ' ').slice(0, 160)),
+      plain(detail),
     ];
+    return { cells, below: stderrLines(report.stderrTail) };
   });
   return table(header, rows, style);
 }
 
 export function formatDiagnostics(diagnostics: readonly ConfigDiagnostic[], style: Style, cwd: string): string {
   return diagnostics
-    .map((d) => `${paint(style, d.severity === 'error' ? 'red' : 'yellow', d.severity)} ${relativeSource(d.file, d.line, cwd)}:${d.column} ${d.message}`)
+    .map((d) => `${paint(style, d.severity === 'error' ? 'red' : 'yellow', d.severity)} ${terminalSafe(`${relativeSource(d.file, d.line, cwd)}:${d.column} ${d.message}`)}`)
     .join('\n');
 }
 
-export function summaryLine(reports: readonly ServerReport[], style: Style): string {
+export function summaryLine(reports: readonly ServerReport[], style: Style, interrupted = false): string {
   const up = reports.filter((report) => report.state === 'up').length;
+  if (interrupted) return paint(style, 'yellow', `interrupted: partial result, ${up}/${reports.length} up so far`);
   const text = `${up}/${reports.length} up`;
   return paint(style, up === reports.length ? 'green' : 'red', text);
 }

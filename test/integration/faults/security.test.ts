@@ -173,3 +173,75 @@ void describe('security, end to end', () => {
     assertNoSecrets('the connector log', logger.lines.join('\n'));
   });
 });
+
+/** Values under names the old name filter missed, a URL password with raw `@`s, and a header under a plain name. */
+const UNNAMED = {
+  GITHUB_PAT: 'ghp_unnamed0GITHUBPAT000000000000009',
+  DATABASE_URL: 'postgres://dbuser:Db-unnamed-Pass0010@db.example.invalid/app',
+  DB_PASS_ONLY: 'Db-unnamed-Pass0010',
+  SLACK_HOOK: 'https://hooks.example.invalid/T000/B000/unnamedHook0011',
+  URL_PASSWORD: 'p@ss@unnamed0012',
+  HEADER: 'hv-unnamed-XTenant0013',
+};
+
+function spellingsOf(value: string): string[] {
+  const userinfo = new URL('http://example.invalid/');
+  userinfo.password = value;
+  return [value, encodeURIComponent(value), userinfo.password];
+}
+
+function assertNoUnnamed(where: string, text: string): void {
+  for (const [name, value] of Object.entries(UNNAMED)) {
+    for (const spelling of spellingsOf(value)) assert.ok(!text.includes(spelling), `${where} shows ${name} (${spelling}) in clear:\n${text.slice(0, 3_000)}`);
+  }
+  // Every value carries this marker, so a fragment (the part of a password after a raw `@`) counts as a leak too.
+  assert.ok(!text.includes('unnamed'), `${where} shows part of a configured value:\n${text.slice(0, 3_000)}`);
+}
+
+void describe('every configured env and header value is secret, whatever its name', () => {
+  let dir = '';
+  let configFile = '';
+
+  before(() => {
+    assert.ok(existsSync(CLI), `${CLI} is missing: run \`node esbuild.js\` first`);
+    dir = mkdtempSync(path.join(tmpdir(), 'mcp-health-anyname-'));
+    configFile = path.join(dir, 'mcp.json');
+    writeFileSync(configFile, JSON.stringify({
+      servers: {
+        'env-dump': {
+          command: process.execPath,
+          args: [path.join(ROOT, 'test', 'fixtures', 'servers', 'hostile-server.mjs'), '--mode', 'env-dump'],
+          env: { GITHUB_PAT: UNNAMED.GITHUB_PAT, DATABASE_URL: UNNAMED.DATABASE_URL, SLACK_HOOK: UNNAMED.SLACK_HOOK, LOG_LEVEL: 'debug', PORT: '8080' },
+        },
+        'raw-at': {
+          type: 'http',
+          // Port 9 (discard) on loopback: nothing listens, the connect fails and its error is printed.
+          url: `https://user:${UNNAMED.URL_PASSWORD}@127.0.0.1:9/mcp`,
+          headers: { 'X-Tenant': UNNAMED.HEADER },
+        },
+      },
+    }, null, 2));
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const args of [['check', '--json'], ['check'], ['list', '--json'], ['list']]) {
+    void it(`${args.join(' ')}: no configured value in any spelling`, async () => {
+      const timeouts = args[0] === 'check' ? ['--timeout-ms', '3000', '--connect-timeout-ms', '10000'] : [];
+      const run = await runCli([...args, '--config', configFile, ...timeouts]);
+      assertNoUnnamed(`${args.join(' ')} stdout`, run.stdout);
+      assertNoUnnamed(`${args.join(' ')} stderr`, run.stderr);
+      assert.match(run.stdout, /env-dump/);
+      assert.match(run.stdout, /raw-at/);
+      if (args.join(' ') === 'check --json') {
+        const doc = JSON.parse(run.stdout) as { servers: Array<{ name: string; stderrTail: string | null; error: { message: string } | null }> };
+        const dump = doc.servers.find((server) => server.name === 'env-dump');
+        // The server really printed its environment; the values were masked, not dropped.
+        assert.match(dump?.stderrTail ?? '', /GITHUB_PAT=\*\*\*\n/);
+        assert.match(dump?.stderrTail ?? '', /DATABASE_URL=\*\*\*\n/);
+        assert.match(dump?.stderrTail ?? '', /LOG_LEVEL=debug\n/, 'a plain word is no secret');
+        assert.ok(doc.servers.find((server) => server.name === 'raw-at')?.error, 'the raw-@ server failed and said why');
+      }
+    });
+  }
+});
