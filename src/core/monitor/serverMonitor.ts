@@ -50,6 +50,11 @@ const CLOSE_WAIT_LIMIT_MS = 10_000;
 const STDERR_TAIL_CHARS = 4_096;
 /** First probes timing out on this many fresh connections in a row suggests a server that ignores ping. */
 const IGNORED_PING_STREAK = 2;
+/**
+ * How long a non-conformant verdict (ping ignored or answered wrongly) stands before the era's probe is tried again:
+ * a brief stall must not brand a server for the rest of the session, and one extra request per ten minutes is cheap.
+ */
+export const PING_RETEST_INTERVAL_MS = 10 * 60_000;
 
 type Violation = Extract<ProbeOutcome, 'error-reply' | 'non-empty'>;
 
@@ -119,6 +124,8 @@ export class ServerMonitor {
   /** The violation that caused the one reconnect; seeing it again on the fresh connection means non-conformant. */
   private pendingViolation: Violation | null = null;
   private nonConformantReason: string | null = null;
+  /** When a non-conformant server's own probe is tried again (monotonic ms). */
+  private pingRetestAt = 0;
   private firstProbeTimeoutStreak = 0;
   private ignoredPingChecked = false;
   private disposed = false;
@@ -435,6 +442,9 @@ export class ServerMonitor {
   }
 
   private async probeCycle(connection: Connection, generation: number): Promise<ProbeResult> {
+    if (this.nonConformantReason !== null && this.now() >= this.pingRetestAt) {
+      return this.retestDefaultProbe(connection, generation);
+    }
     const method = this.nonConformantReason !== null ? FALLBACK_PROBE_METHOD : undefined;
     const firstOnConnection = this.probesOnConnection === 0;
     this.probesOnConnection += 1;
@@ -483,6 +493,35 @@ export class ServerMonitor {
     });
     this.onAlive();
     this.scheduleIdleProbe();
+    return fallback;
+  }
+
+  /**
+   * The era's own probe, tried again on a non-conformant server. Answered properly: back to normal probing. Otherwise
+   * the verdict stands and the fallback probe, as always, decides whether the server is alive; nothing reconnects.
+   */
+  private async retestDefaultProbe(connection: Connection, generation: number): Promise<ProbeResult> {
+    this.pingRetestAt = this.now() + PING_RETEST_INTERVAL_MS;
+    this.probesOnConnection += 1;
+    const result = await this.sendProbe(connection, undefined);
+    if (generation !== this.generation || this.disposed) {
+      return result;
+    }
+    this.lastActivityAt = Math.max(this.lastActivityAt, this.now());
+    this.finishProbe(result);
+    if (result.outcome === 'ok') {
+      this.context.logger.info(this.redact(`${this.config.name}: ${result.method} answered properly again; no longer non-conformant`));
+      this.nonConformantReason = null;
+      this.afterDefaultProbe(result);
+      return result;
+    }
+    const fallback = await this.sendProbe(connection, FALLBACK_PROBE_METHOD);
+    if (generation !== this.generation || this.disposed) {
+      return fallback;
+    }
+    this.lastActivityAt = Math.max(this.lastActivityAt, this.now());
+    this.finishProbe(fallback);
+    this.afterFallbackProbe(fallback);
     return fallback;
   }
 
@@ -547,6 +586,7 @@ export class ServerMonitor {
 
   private markNonConformant(reason: string, error: ServerError): void {
     this.nonConformantReason = reason;
+    this.pingRetestAt = this.now() + PING_RETEST_INTERVAL_MS;
     this.context.logger.warn(
       this.redact(`${this.config.name}: non-conformant (${reason}); probing with ${FALLBACK_PROBE_METHOD} instead of reconnecting`),
     );
@@ -579,9 +619,13 @@ export class ServerMonitor {
 
   private onAlive(): void {
     this.consecutiveFailures = 0;
-    this.backoffAttempt = 0;
     if (this.connectedAt !== null && this.flaps.noteHealthy(this.now(), this.connectedAt, this.context.settings().flapping)) {
       this.context.logger.info(this.redact(`${this.config.name}: stable again, no longer flapping`));
+    }
+    // A crash loop answers a probe between crashes; resetting on that would restart it at the shortest delay
+    // forever. A flapping server's backoff resets only once a stable stretch has cleared the flag.
+    if (!this.flaps.flapping) {
+      this.backoffAttempt = 0;
     }
   }
 

@@ -51,4 +51,28 @@ void describe('flapping', () => {
     assert.equal(status?.flapping, false);
     await h.registry.dispose();
   });
+
+  void it('a crash loop\'s backoff keeps growing through its good probes and resets only after the stable window', async () => {
+    const h = harness({ settings, random: () => 0.5 });
+    const a = server('a');
+    // Eight lives of 2 s, each with a good probe at +1 s; then one that lives past the stable window and dies.
+    const crash = { dieAfterMs: 2_000 };
+    h.connector.queue(a.id, crash, crash, crash, crash, crash, crash, crash, crash, { dieAfterMs: stableMs + 5_000 });
+    h.registry.setServers([a], []);
+    h.registry.start();
+    const delays = () => h.logs.flatMap((line) => {
+      const match = /reconnecting in (\d+) ms/.exec(line.message);
+      return match ? [Number(match[1])] : [];
+    });
+    await h.clock.advance(60_000);
+    const { initialMs, maxMs } = settings.backoff;
+    // Before the flag (three restarts) a good probe still resets the delay; after it, the delay doubles to the cap.
+    assert.deepEqual(delays().slice(0, 8), [initialMs / 2, initialMs / 2, initialMs / 2, initialMs, 2 * initialMs, 4 * initialMs, maxMs / 2, maxMs / 2]);
+    assert.equal(h.registry.get(a.id)?.flapping, true);
+
+    await h.clock.advance(stableMs + 10_000);
+    assert.equal(h.registry.get(a.id)?.flapping, false, 'the long life cleared the flag');
+    assert.equal(delays()[8], initialMs / 2, 'and with it the backoff');
+    await h.registry.dispose();
+  });
 });
