@@ -6,7 +6,7 @@ import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
 import { detailRows, redactFor } from './present/details';
-import { escapeMarkdown } from './present/markdown';
+import { codeBlock, escapeMarkdown } from './present/markdown';
 import { describeState, isMonitored, stateIcon, stateLabels } from './present/states';
 import { buildTree, formatLabels, type TreeModel, type TreeNode, type WorkspaceFolderRef } from './present/treeModel';
 
@@ -163,7 +163,7 @@ function serverTooltip(status: ServerStatus): vscode.MarkdownString {
   const stderr = detailRows(status).find((row) => row.key === 'stderr');
   if (stderr?.full) {
     md.appendMarkdown('\nstderr:\n');
-    md.appendCodeblock(stderr.full, 'text');
+    md.appendMarkdown(codeBlock(stderr.full));
   }
   md.appendMarkdown(`\n${escapeMarkdown(displayPath(status.config.source.file))}:${status.config.source.line}`);
   return md;

@@ -2,6 +2,7 @@
 // Everything taken from the config or the server passes through redaction first.
 
 import type { ServerStatus } from '../../core/model';
+import { stripControlSequences } from '../../core/controlText';
 import { describeTarget, redactText } from '../../core/redact';
 import { exitSummary, formatMs, plural, stateLabels } from './states';
 
@@ -77,7 +78,12 @@ export function detailRows(status: ServerStatus): DetailRow[] {
     const tail = redact(lastLines(stderr, STDERR_LINES));
     rows.push({ key: 'stderr', label: 'stderr', value: oneLine(lastLines(tail, 1)), full: tail });
   }
-  return rows;
+  // Server-supplied text (serverInfo, errors, stderr) may carry terminal control sequences: no view wants them.
+  return rows.map((row) => ({
+    ...row,
+    value: stripControlSequences(row.value),
+    ...(row.full !== undefined ? { full: stripControlSequences(row.full) } : {}),
+  }));
 }
 
 export function formatPercent(value: number): string {

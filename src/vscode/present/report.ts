@@ -1,6 +1,7 @@
 // "Copy Status Report": one Markdown table a user can paste into an issue. Redacted like every other view.
 
 import type { ServerStatus } from '../../core/model';
+import { stripControlSequences } from '../../core/controlText';
 import { describeTarget } from '../../core/redact';
 import { formatClockTime, formatPercent, redactFor } from './details';
 import { describeState, formatMs } from './states';
@@ -39,8 +40,12 @@ export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallM
   return lines.join('\n') + '\n';
 }
 
+/**
+ * A cell cannot break the table, start a link, an HTML tag or a code span, nor carry a terminal control sequence:
+ * the report is pasted into issues and terminals.
+ */
 function escapeCell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return stripControlSequences(text).replace(/[\\|<>[\]`]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
 }
 
 /** The local calendar day, to match the local clock time beside it (toISOString would give the UTC day). */

@@ -4,6 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerStatus } from '../../../src/core/model';
+import { withConfiguredSecrets } from '../../../src/core/config/configuredSecrets';
 import { dashboardServers } from '../../../src/vscode/present/dashboardModel';
 import { detailRows, detailsText, redactFor } from '../../../src/vscode/present/details';
 import { escapeMarkdown } from '../../../src/vscode/present/markdown';
@@ -127,5 +128,33 @@ void describe('secrets in every view', () => {
   void it('the dashboard data and the tree mask every secret', () => {
     assertNoSecret(JSON.stringify(dashboardServers(statuses)), 'dashboard');
     assertNoSecret(treeText(buildTree(statuses, [], [{ path: WORKSPACE, name: 'app' }], (file) => file)), 'tree');
+  });
+});
+
+void describe('configured values under names no filter knows, in every view', () => {
+  const PAT = 'ghp_anyName0PAT00000000000001';
+  const DB_URL = 'postgres://app:DbPw0AnyName02@db.example.test/app';
+  const HEADER = 'tenant-AnyName-0003';
+
+  void it('details, tooltip, report, dashboard and tree mask them once discovery has applied the rule', async () => {
+    const base = status('anyname', {
+      state: 'down',
+      config: { env: { GITHUB_PAT: PAT, DATABASE_URL: DB_URL, LOG_LEVEL: 'debug' }, headers: { 'X-Tenant': HEADER } },
+      lastError: { kind: 'exited', message: `env GITHUB_PAT=${PAT} DATABASE_URL=${DB_URL}`, exitCode: 3, stderrTail: `pw=DbPw0AnyName02 tenant=${encodeURIComponent(HEADER)}` },
+      stderrTail: `GITHUB_PAT=${PAT}\nDATABASE_URL=${DB_URL}\nLOG_LEVEL=debug\n`,
+    });
+    const target = { ...base, config: await withConfiguredSecrets(base.config) };
+    const views = [
+      JSON.stringify(detailRows(target)), detailsText(target), tooltipMarkdown(target),
+      statusReportMarkdown([target], Date.UTC(2024, 0, 2, 12), (file) => file),
+      JSON.stringify(dashboardServers([target])),
+      treeText(buildTree([target], [], [{ path: WORKSPACE, name: 'app' }], (file) => file)),
+    ];
+    for (const view of views) {
+      for (const secret of [PAT, DB_URL, 'DbPw0AnyName02', HEADER]) {
+        assert.ok(!view.includes(secret) && !view.includes(encodeURIComponent(secret)), `leaks ${secret}:\n${view}`);
+      }
+    }
+    assert.ok(detailsText(target).includes('LOG_LEVEL=debug'), 'a plain word is no secret');
   });
 });
