@@ -140,9 +140,17 @@ export function makeRedactor(
   };
 }
 
+/** Callers pass the same secretValues array (a config's, a window's) for every line; the spellings are built once. */
+const redactorsBySecrets = new WeakMap<readonly string[], (text: string) => string>();
+
 /** Replaces every occurrence of a known secret (in any spelling) in free text: logs, stderr, error messages. */
 export function redactText(text: string, secretValues: readonly string[]): string {
-  return makeRedactor(secretValues)(text);
+  let redactor = redactorsBySecrets.get(secretValues);
+  if (!redactor) {
+    redactor = makeRedactor(secretValues);
+    redactorsBySecrets.set(secretValues, redactor);
+  }
+  return redactor(text);
 }
 
 /** One line saying what a server runs or where it lives, safe to show anywhere. */
