@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Clock } from '../core/clock';
 import type { Logger } from '../core/logger';
 import type { MonitorRegistry } from '../core/monitorTypes';
-import { redactFor } from './present/details';
+import { stripControlSequences } from '../core/controlText';
 import { NotificationPolicy } from './present/notificationPolicy';
 import type { NotificationLevel } from './present/settingsModel';
 import { serverElementId } from './present/treeModel';
@@ -28,7 +28,8 @@ export class StateNotifier implements vscode.Disposable {
       if (!notice) {
         return;
       }
-      const message = redactFor(event.status)(notice.message);
+      // The status is redacted by the monitor; what remains to remove is what a server could do to the UI.
+      const message = stripControlSequences(notice.message);
       this.logger.info(`notification: ${message}`);
       this.shown.set(event.id, (this.shown.get(event.id) ?? 0) + 1);
       if (notice.recovery) {

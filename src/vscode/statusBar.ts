@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
-import { redactFor } from './present/details';
 import { commandUri, escapeMarkdown } from './present/markdown';
 import type { StatusBarVisibility } from './present/settingsModel';
 import { describeState, stateIcon } from './present/states';
@@ -117,8 +116,8 @@ function tooltipFor(statuses: readonly ServerStatus[], up: number, monitored: nu
     md.appendMarkdown('| | Server | State | |\n|:-:|---|---|---|\n');
     for (const status of statuses.slice(0, MAX_TOOLTIP_ROWS)) {
       const icon = stateIcon(status);
-      const redact = redactFor(status);
-      const error = status.lastError && status.state !== 'up' ? ` — ${escapeMarkdown(redact(status.lastError.message)).slice(0, 120)}` : '';
+      // Cut before escaping: a cut after it could leave a lone backslash that escapes the cell's closing pipe.
+      const error = status.lastError && status.state !== 'up' ? ` — ${escapeMarkdown(status.lastError.message.slice(0, 120))}` : '';
       const element = serverElementId(status.config.id);
       const actions = status.state === 'disabled' || status.state === 'untrusted'
         ? ''

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
-import { detailRows, redactFor } from './present/details';
+import { detailRows } from './present/details';
 import { codeBlock, escapeMarkdown } from './present/markdown';
 import { describeState, isMonitored, stateIcon, stateLabels } from './present/states';
 import { buildTree, formatLabels, type TreeModel, type TreeNode, type WorkspaceFolderRef } from './present/treeModel';
@@ -153,12 +153,11 @@ function serverTooltip(status: ServerStatus): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const icon = stateIcon(status);
   md.appendMarkdown(`$(${icon.id}) **${escapeMarkdown(status.config.name)}** — ${escapeMarkdown(stateLabels[status.state])}\n\n`);
-  const redact = redactFor(status);
   for (const row of detailRows(status)) {
     if (row.key === 'stderr') {
       continue;
     }
-    md.appendMarkdown(`- ${escapeMarkdown(row.label)}: ${escapeMarkdown(redact(row.value))}\n`);
+    md.appendMarkdown(`- ${escapeMarkdown(row.label)}: ${escapeMarkdown(row.value)}\n`);
   }
   const stderr = detailRows(status).find((row) => row.key === 'stderr');
   if (stderr?.full) {

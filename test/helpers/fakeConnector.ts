@@ -28,6 +28,8 @@ export interface ConnectPlan {
   readonly dieAfterMs?: number;
   /** close() never settles (a child that cannot be killed). */
   readonly hangOnClose?: boolean;
+  /** What the server says about itself in its initialize answer. */
+  readonly serverInfo?: ServerInfo;
 }
 
 export const DEFAULT_RTT_MS = 5;
@@ -42,7 +44,7 @@ export interface ProbeCall {
 
 export class FakeConnection implements Connection {
   readonly probes: ProbeCall[] = [];
-  readonly serverInfo: ServerInfo | null = { name: 'fake', version: '1.0.0' };
+  serverInfo: ServerInfo | null = { name: 'fake', version: '1.0.0' };
   readonly protocolVersion: string | null;
   closeCalls = 0;
   hangOnClose = false;
@@ -216,6 +218,7 @@ export class FakeConnector implements Connector {
         plan.probe ?? answerOk,
       );
       connection.hangOnClose = plan.hangOnClose ?? false;
+      if (plan.serverInfo) connection.serverInfo = plan.serverInfo;
       this.connections.push(connection);
       if (plan.dieAfterMs !== undefined) {
         this.clock.setTimeout(

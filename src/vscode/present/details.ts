@@ -1,9 +1,10 @@
 // The facts about one server, as rows: the tree's children, the tooltip, "Copy Details" and the report all use them.
-// Everything taken from the config or the server passes through redaction first.
+// Server text (errors, stderr, serverInfo) arrives redacted: the monitor is the one boundary where it leaves the core.
+// The config is shown only through describeTarget, which masks it.
 
 import type { ServerStatus } from '../../core/model';
 import { stripControlSequences } from '../../core/controlText';
-import { describeTarget, redactText } from '../../core/redact';
+import { describeTarget } from '../../core/redact';
 import { exitSummary, formatMs, plural, stateLabels } from './states';
 
 export interface DetailRow {
@@ -17,11 +18,6 @@ export interface DetailRow {
 
 const STDERR_LINES = 5;
 
-export function redactFor(status: ServerStatus): (text: string) => string {
-  const secrets = status.config.secretValues ?? [];
-  return (text) => redactText(text, secrets);
-}
-
 export function formatClockTime(wallMs: number): string {
   const date = new Date(wallMs);
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -29,10 +25,9 @@ export function formatClockTime(wallMs: number): string {
 }
 
 export function detailRows(status: ServerStatus): DetailRow[] {
-  const redact = redactFor(status);
   const { config } = status;
   const rows: DetailRow[] = [];
-  rows.push({ key: 'transport', label: config.transport, value: redact(describeTarget(config)) });
+  rows.push({ key: 'transport', label: config.transport, value: describeTarget(config) });
   if (status.state === 'untrusted') {
     rows.push({ key: 'trust', label: 'why', value: 'Restricted Mode: servers from workspace files are not started until you trust the workspace' });
   }
@@ -41,7 +36,7 @@ export function detailRows(status: ServerStatus): DetailRow[] {
   }
   if (status.serverInfo) {
     const info = status.serverInfo;
-    rows.push({ key: 'server', label: 'server', value: redact([info.title ?? info.name, info.version].filter(Boolean).join(' ')) });
+    rows.push({ key: 'server', label: 'server', value: [info.title ?? info.name, info.version].filter(Boolean).join(' ') });
   }
   const lastProbe = status.stats.recent.at(-1);
   if (lastProbe && status.lastProbeAt !== null) {
@@ -67,7 +62,7 @@ export function detailRows(status: ServerStatus): DetailRow[] {
     const error = status.lastError;
     const exit = error.kind === 'exited' || error.exitCode !== undefined || error.signal ? ` (${exitSummary(error.exitCode, error.signal)})` : '';
     const http = error.httpStatus ? ` (HTTP ${error.httpStatus})` : '';
-    const value = redact(`${error.kind}: ${error.message}${exit}${http}`);
+    const value = `${error.kind}: ${error.message}${exit}${http}`;
     rows.push({ key: 'lastError', label: 'last error', value: oneLine(value), full: value });
   }
   if (status.pid !== null) {
@@ -75,7 +70,7 @@ export function detailRows(status: ServerStatus): DetailRow[] {
   }
   const stderr = status.stderrTail || status.lastError?.stderrTail || '';
   if (stderr.trim()) {
-    const tail = redact(lastLines(stderr, STDERR_LINES));
+    const tail = lastLines(stderr, STDERR_LINES);
     rows.push({ key: 'stderr', label: 'stderr', value: oneLine(lastLines(tail, 1)), full: tail });
   }
   // Server-supplied text (serverInfo, errors, stderr) may carry terminal control sequences: no view wants them.

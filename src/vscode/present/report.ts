@@ -1,9 +1,10 @@
-// "Copy Status Report": one Markdown table a user can paste into an issue. Redacted like every other view.
+// "Copy Status Report": one Markdown table a user can paste into an issue. Status text arrives redacted from the
+// monitor; the config is shown through describeTarget, which masks it.
 
 import type { ServerStatus } from '../../core/model';
 import { stripControlSequences } from '../../core/controlText';
 import { describeTarget } from '../../core/redact';
-import { formatClockTime, formatPercent, redactFor } from './details';
+import { formatClockTime, formatPercent } from './details';
 import { describeState, formatMs } from './states';
 import { summarize } from './summary';
 
@@ -21,19 +22,18 @@ export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallM
   lines.push('| Server | State | Transport | Target | RTT | p50 / p95 | Uptime | Restarts | Source | Last error |');
   lines.push('|---|---|---|---|---|---|---|---|---|---|');
   for (const status of statuses) {
-    const redact = redactFor(status);
     const { config, stats } = status;
     const cells = [
       config.name,
       describeState(status),
       config.transport,
-      redact(describeTarget(config)),
+      describeTarget(config),
       formatMs(status.lastRttMs),
       stats.p50Ms === null ? '–' : `${formatMs(stats.p50Ms)} / ${formatMs(stats.p95Ms)}`,
       stats.uptimePercent === null ? '–' : formatPercent(stats.uptimePercent),
       String(status.restarts),
       `${displayPath(config.source.file)}:${config.source.line}`,
-      status.lastError ? redact(`${status.lastError.kind}: ${status.lastError.message}`) : '',
+      status.lastError ? `${status.lastError.kind}: ${status.lastError.message}` : '',
     ];
     lines.push(`| ${cells.map(escapeCell).join(' | ')} |`);
   }

@@ -1,16 +1,19 @@
-// Every view built from a status must be free of secrets: rows, copied details, the report, the dashboard data,
-// the tree and the Markdown the tooltips are assembled from.
+// Every view built from a monitor's status must be free of secrets: rows, copied details, the report, the dashboard
+// data, the tree and the Markdown the tooltips are assembled from. The server text goes through a real monitor (the
+// one boundary where it is redacted); the views add nothing but the config, shown through describeTarget.
 
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerStatus } from '../../../src/core/model';
 import { withConfiguredSecrets } from '../../../src/core/config/configuredSecrets';
 import { dashboardServers } from '../../../src/vscode/present/dashboardModel';
-import { detailRows, detailsText, redactFor } from '../../../src/vscode/present/details';
+import { ConnectError } from '../../../src/core/connection';
+import { detailRows, detailsText } from '../../../src/vscode/present/details';
 import { escapeMarkdown } from '../../../src/vscode/present/markdown';
 import { statusReportMarkdown } from '../../../src/vscode/present/report';
 import { describeState } from '../../../src/vscode/present/states';
 import { buildTree, type TreeModel } from '../../../src/vscode/present/treeModel';
+import { harness } from '../monitor/harness';
 import { probes, status, WORKSPACE } from './fixtures';
 
 const ENV_SECRET = 'ghp_EnvSecret0001';
@@ -84,31 +87,67 @@ function treeText(tree: TreeModel): string {
   return JSON.stringify(seen);
 }
 
-/** The lines the server tooltip and the status bar tooltip are made of: escaped, redacted row values and state. */
+/**
+ * The server's own words (serverInfo, stderr, the error it died with) said through a real monitor; the status keeps
+ * the monitor's redacted text and the rest of the hand-built fixture (statistics, restarts).
+ */
+async function throughMonitor(raw: ServerStatus): Promise<ServerStatus> {
+  const h = harness();
+  const error = raw.lastError;
+  if (raw.config.transport === 'stdio') {
+    h.connector.queue(raw.config.id, raw.serverInfo ? { serverInfo: raw.serverInfo } : {});
+  } else if (error) {
+    h.connector.queue(raw.config.id, { fail: new ConnectError(error.kind, error.message, { ...(error.httpStatus ? { httpStatus: error.httpStatus } : {}), stderrTail: raw.stderrTail }) });
+  }
+  h.registry.setServers([raw.config], []);
+  const pinged = h.registry.pingNow(raw.config.id);
+  await h.clock.advance(1_000);
+  await pinged;
+  if (raw.config.transport === 'stdio') {
+    const connection = h.connector.latest(raw.config.id);
+    connection.writeStderr(raw.stderrTail);
+    // A real close reports the process's stderr tail: everything it wrote.
+    if (error) connection.die({ kind: error.kind, message: error.message, exitCode: error.exitCode ?? null, signal: null, stderrTail: raw.stderrTail });
+  }
+  const said = h.registry.get(raw.config.id);
+  await h.registry.dispose();
+  assert.ok(said, `${raw.config.name} is listed`);
+  assert.equal(said.state, raw.state, `${raw.config.name} reached the fixture's state through the monitor`);
+  return { ...raw, serverInfo: said.serverInfo, lastError: said.lastError, stderrTail: said.stderrTail };
+}
+
+/** The lines the server tooltip and the status bar tooltip are made of: escaped row values and state. */
 function tooltipMarkdown(target: ServerStatus): string {
-  const redact = redactFor(target);
-  const rows = detailRows(target).map((row) => `- ${escapeMarkdown(row.label)}: ${escapeMarkdown(redact(row.value))}`);
-  const error = target.lastError ? escapeMarkdown(redact(target.lastError.message)) : '';
+  const rows = detailRows(target).map((row) => `- ${escapeMarkdown(row.label)}: ${escapeMarkdown(row.value)}`);
+  const error = target.lastError ? escapeMarkdown(target.lastError.message) : '';
   return [escapeMarkdown(describeState(target)), error, ...rows, ...detailRows(target).map((row) => row.full ?? '')].join('\n');
 }
 
 void describe('secrets in every view', () => {
-  const statuses = [stdioWithSecrets(), httpWithSecrets()];
+  const raw = [stdioWithSecrets(), httpWithSecrets()];
+  const statuses: ServerStatus[] = [];
 
-  void it('the fixtures really carry every secret', () => {
-    assert.ok(allSecrets.every((secret) => JSON.stringify(statuses).includes(secret)));
+  before(async () => {
+    statuses.push(...(await Promise.all(raw.map(throughMonitor))));
   });
 
-  for (const target of statuses) {
-    void it(`detail rows of ${target.config.name} mask every secret, in value and full text`, () => {
-      const rows = detailRows(target);
+  void it('the fixtures really carry every secret, and the monitor kept the server text', () => {
+    assert.ok(allSecrets.every((secret) => JSON.stringify(raw).includes(secret)));
+    assert.match(statuses[0]?.stderrTail ?? '', /fatal: \*\*\*/);
+    assert.match(statuses[1]?.lastError?.message ?? '', /^401 for Authorization: Bearer \*\*\* at \*\*\*$/);
+  });
+
+  for (const [index, { config: { name } }] of raw.entries()) {
+    const target = () => statuses[index]!;
+    void it(`detail rows of ${name} mask every secret, in value and full text`, () => {
+      const rows = detailRows(target());
       assert.ok(rows.some((row) => row.key === 'lastError'));
       assertNoSecret(JSON.stringify(rows), 'detail rows');
     });
 
-    void it(`copied details and tooltip Markdown of ${target.config.name} mask every secret`, () => {
-      assertNoSecret(detailsText(target), 'detailsText');
-      assertNoSecret(tooltipMarkdown(target), 'tooltip Markdown');
+    void it(`copied details and tooltip Markdown of ${name} mask every secret`, () => {
+      assertNoSecret(detailsText(target()), 'detailsText');
+      assertNoSecret(tooltipMarkdown(target()), 'tooltip Markdown');
     });
   }
 
@@ -143,7 +182,7 @@ void describe('configured values under names no filter knows, in every view', ()
       lastError: { kind: 'exited', message: `env GITHUB_PAT=${PAT} DATABASE_URL=${DB_URL}`, exitCode: 3, stderrTail: `pw=DbPw0AnyName02 tenant=${encodeURIComponent(HEADER)}` },
       stderrTail: `GITHUB_PAT=${PAT}\nDATABASE_URL=${DB_URL}\nLOG_LEVEL=debug\n`,
     });
-    const target = { ...base, config: await withConfiguredSecrets(base.config) };
+    const target = await throughMonitor({ ...base, config: await withConfiguredSecrets(base.config) });
     const views = [
       JSON.stringify(detailRows(target)), detailsText(target), tooltipMarkdown(target),
       statusReportMarkdown([target], Date.UTC(2024, 0, 2, 12), (file) => file),
