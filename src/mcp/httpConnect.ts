@@ -7,7 +7,6 @@ import type { Era, ServerConfig } from '../core/model';
 import { ConnectDeadline } from './connectDeadline';
 import type { ConnectorSettings } from './connectorSettings';
 import { httpConnectError, httpStatusOf, isModernRefusal, messageOf } from './errors';
-import { HttpProbeSender } from './httpProbe';
 import { McpConnection, type SessionDriver } from './mcpConnection';
 import { settlesWithin } from './settlesWithin';
 import { createClient, sdkConnectOptions, type Session } from './session';
@@ -109,8 +108,6 @@ function connection(
   session: Session,
   settings: ConnectorSettings,
 ): Connection {
-  // Legacy SSE answers on its stream, not on the POST: only Streamable HTTP probes go out directly.
-  const direct = flavour === 'streamable' ? new HttpProbeSender(settings.probeAgents, url, server.headers) : null;
   const driver: SessionDriver = {
     label: server.name,
     pid: null,
@@ -124,9 +121,7 @@ function connection(
       if (status === 401 || status === 403) return { kind: 'auth', message: `${url.href} answered HTTP ${status}` };
       return { kind: 'unreachable', message: `The SSE stream from ${url.href} was lost: ${messageOf(error)}` };
     },
-    ...(direct && { sendProbe: (current, request) => direct.send(current, request, () => current.transport.send(request)) }),
     async shutdown(ending) {
-      direct?.close();
       await terminateSession(ending, settings.terminateSessionMs);
       await ending.client.close().catch(() => undefined);
     },
