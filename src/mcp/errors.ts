@@ -157,6 +157,10 @@ export function httpConnectError(error: unknown, url: string): ConnectError {
     const kind: ErrorKind = status >= 500 || status === 404 || status === 405 ? 'unreachable' : 'protocol-violation';
     return new ConnectError(kind, `${url} answered HTTP ${status}: ${messageOf(error)}`, { httpStatus: status });
   }
+  if (causeChain(error).some((link) => link instanceof Error && link.name === 'ZodError')) {
+    // The schema's own report is a JSON dump of union branches: name the fault instead.
+    return new ConnectError('protocol-violation', `${url}: the server's answer is not a valid JSON-RPC message (for instance a result that is not an object)`);
+  }
   return new ConnectError(isProtocolFailure(error) ? 'protocol-violation' : 'unreachable', `${url}: ${messageOf(error)}`);
 }
 

@@ -4,6 +4,7 @@
 // and every open socket so a test can prove nothing is retried or left open.
 
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface QuirkyRequest {
@@ -37,10 +38,12 @@ export class QuirkyHttpServer {
   private readonly sockets = new Set<Socket>();
   private sessions = 0;
 
-  constructor() {
+  /** With `tls`, an HTTPS server presenting that key and certificate. */
+  constructor(private readonly tls?: { readonly key: string; readonly cert: string }) {
     this.reset();
-    this.server = createServer((request, response) => this.handle(request, response));
-    this.server.on('connection', (socket: Socket) => {
+    const handler = (request: IncomingMessage, response: ServerResponse): void => this.handle(request, response);
+    this.server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }, handler) : createServer(handler);
+    this.server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
@@ -56,7 +59,7 @@ export class QuirkyHttpServer {
   }
 
   url(path = '/mcp'): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
   }
 
   /** TCP connections the server holds open right now. */
