@@ -77,7 +77,7 @@ async function httpOverhead(context: BenchContext, ours: Ours, rounds: number, b
       batch,
       Math.min(200, batch * 2),
     );
-    record(context, 'http', samples, 'ours', ['raw http.request', 'raw fetch'], 'same peer process and session (bench/peers/handshake-http-peer.mjs), same headers; our probe and raw http.request both use node:http with a keep-alive agent; raw fetch is the stack of the SDK transport');
+    record(context, 'http', samples, 'ours', ['raw fetch', 'raw http.request'], 'same peer process and session (bench/peers/handshake-http-peer.mjs), same headers; our probe goes through the SDK transport, on fetch like raw fetch; raw http.request (node:http, keep-alive agent) is the floor');
   } finally {
     await connection?.close();
     closeRawHttp();

@@ -1,7 +1,6 @@
 // Settings shared by every connect the Node connector makes.
 
 import type { Logger } from '../core/logger';
-import type { ProbeAgents } from './httpProbe';
 import type { ClientIdentity } from './session';
 
 export interface ConnectorSettings {
@@ -14,6 +13,4 @@ export interface ConnectorSettings {
   readonly stdinCloseGraceMs: number;
   /** Bound on the DELETE that ends an HTTP session at close. */
   readonly terminateSessionMs: number;
-  /** The sockets HTTP probes share, owned by the connector. */
-  readonly probeAgents: ProbeAgents;
 }

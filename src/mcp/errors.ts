@@ -66,15 +66,48 @@ const UNREACHABLE_CODES: Record<string, string> = {
   ECONNRESET: 'connection reset',
   EPIPE: 'connection reset',
   UND_ERR_SOCKET: 'connection lost',
+  UND_ERR_CLOSED: 'connection lost',
+  ECONNABORTED: 'connection aborted',
 };
+
+/** TLS verification failures, named as a user would look them up; the OpenSSL code follows in brackets. */
+const TLS_CODES: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the server\'s TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'the server\'s TLS certificate chain ends in a self-signed (untrusted) CA',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the server\'s TLS certificate is signed by an unknown CA',
+  UNABLE_TO_GET_ISSUER_CERT: 'the server\'s TLS certificate is signed by an unknown CA',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the server\'s TLS certificate is signed by an unknown CA',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the server\'s TLS certificate does not match the host name',
+  HOSTNAME_MISMATCH: 'the server\'s TLS certificate does not match the host name',
+  CERT_HAS_EXPIRED: 'the server\'s TLS certificate has expired',
+  CERT_NOT_YET_VALID: 'the server\'s TLS certificate is not yet valid',
+  CERT_REVOKED: 'the server\'s TLS certificate was revoked',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'TLS handshake failed (is the server speaking plain HTTP?)',
+  EPROTO: 'TLS handshake failed',
+};
+
+/**
+ * What went wrong below HTTP (TLS, DNS, TCP), in words, with the system code, e.g.
+ * `the server's TLS certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)`; undefined when there is no such cause.
+ */
+export function networkCause(error: unknown): string | undefined {
+  const codes = systemCodes(error);
+  const tls = codes.find((code) => code in TLS_CODES);
+  if (tls) return `${TLS_CODES[tls]} (${tls})`;
+  const unreachable = codes.find((code) => code in UNREACHABLE_CODES);
+  if (unreachable) return `${UNREACHABLE_CODES[unreachable]} (${unreachable})`;
+  return undefined;
+}
 
 export function messageOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS)}…` : text;
 }
 
-/** The message with the system error code underneath it, e.g. `fetch failed (ECONNREFUSED)`. */
+/** The cause in words when there is a known one (`connection refused (ECONNREFUSED)`), else the message and code. */
 export function describeFailure(error: unknown): string {
+  const named = networkCause(error);
+  if (named) return named;
   const code = systemCodes(error).find((candidate) => /^(E[A-Z0-9]+|UND_ERR_[A-Z_]+)$/.test(candidate));
   return code ? `${messageOf(error)} (${code})` : messageOf(error);
 }
@@ -118,13 +151,26 @@ export function httpConnectError(error: unknown, url: string): ConnectError {
   if (isTimeout(error)) return new ConnectError('timeout', `${url} did not answer in time (${messageOf(error)})`);
   const codes = systemCodes(error);
   if (codes.some((code) => TIMEOUT_CODES.has(code))) return new ConnectError('timeout', `${url} did not answer in time`);
-  const unreachable = codes.find((code) => code in UNREACHABLE_CODES);
-  if (unreachable) return new ConnectError('unreachable', `${url}: ${UNREACHABLE_CODES[unreachable]} (${unreachable})`);
+  const cause = networkCause(error);
+  if (cause) return new ConnectError('unreachable', `${url}: ${cause}`);
   if (status !== undefined) {
     const kind: ErrorKind = status >= 500 || status === 404 || status === 405 ? 'unreachable' : 'protocol-violation';
     return new ConnectError(kind, `${url} answered HTTP ${status}: ${messageOf(error)}`, { httpStatus: status });
   }
+  if (causeChain(error).some((link) => link instanceof Error && link.name === 'ZodError')) {
+    // The schema's own report is a JSON dump of union branches: name the fault instead.
+    return new ConnectError('protocol-violation', `${url}: the server's answer is not a valid JSON-RPC message (for instance a result that is not an object)`);
+  }
   return new ConnectError(isProtocolFailure(error) ? 'protocol-violation' : 'unreachable', `${url}: ${messageOf(error)}`);
+}
+
+/** A 2xx reply that is not MCP: not JSON, not JSON-RPC, or a media type Streamable HTTP does not use (HTML). */
+export function isUnusableReply(error: unknown): boolean {
+  return causeChain(error).some(
+    (link) =>
+      (link instanceof SdkError && link.code === SdkErrorCode.ClientHttpUnexpectedContent) ||
+      (link instanceof Error && (link.name === 'SyntaxError' || link.name === 'ZodError')),
+  );
 }
 
 /** The server answered, but not as the protocol says (bad initialize result, no common version, bad JSON...). */

@@ -1,16 +1,15 @@
 // Streamable HTTP (with legacy HTTP+SSE as a fallback for endpoints that answer the POST the legacy way) and
 // legacy SSE. Each session ends with a DELETE at close; a server that forgot the session gets a new one.
 
-import { SSEClientTransport, SseError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, SdkHttpError, SSEClientTransport, SseError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ConnectError, type CloseInfo, type Connection, type ConnectOptions } from '../core/connection';
 import type { Era, ServerConfig } from '../core/model';
 import { ConnectDeadline } from './connectDeadline';
 import type { ConnectorSettings } from './connectorSettings';
 import { httpConnectError, httpStatusOf, isModernRefusal, messageOf } from './errors';
-import { HttpProbeSender } from './httpProbe';
 import { McpConnection, type SessionDriver } from './mcpConnection';
 import { settlesWithin } from './settlesWithin';
-import { createClient, sdkConnectOptions, type Session } from './session';
+import { connectClient, createClient, sdkConnectOptions, type Session } from './session';
 
 type HttpFlavour = 'streamable' | 'sse';
 
@@ -38,7 +37,7 @@ export async function connectHttp(server: ServerConfig, options: ConnectOptions,
       }
     }
     try {
-      return connection(server, url, 'streamable', await open(server, url, 'streamable', hint, deadline, settings), settings);
+      return connection(server, url, 'streamable', await openStreamable(server, url, hint, deadline, settings), settings);
     } catch (error) {
       if (!answeredTheLegacyWay(error) || deadline.remainingMs() <= 0) throw httpConnectError(error, url.href);
       settings.logger.debug(`${server.name}: Streamable HTTP refused (HTTP ${httpStatusOf(error)}); trying legacy HTTP+SSE`);
@@ -68,6 +67,37 @@ function serverUrl(server: ServerConfig): URL {
   return url;
 }
 
+/** Share of the connect budget the `server/discover` probe gets; the rest is for `initialize` if it must follow. */
+const DISCOVER_SHARE = 0.4;
+const DISCOVER_MAX_MS = 5000;
+
+/**
+ * Negotiates the era, and where the SDK gives up on a handshake-era server, runs the handshake itself: a 5xx to
+ * `server/discover` (what servers on common web frameworks answer an unknown method) or no answer at all. Only if
+ * `initialize` fails too is the server down.
+ */
+async function openStreamable(server: ServerConfig, url: URL, hint: Era | null, deadline: ConnectDeadline, settings: ConnectorSettings): Promise<Session> {
+  try {
+    return await open(server, url, 'streamable', hint, deadline, settings);
+  } catch (error) {
+    const why = hint === null ? handshakeEraSign(error) : undefined;
+    if (why === undefined || deadline.remainingMs() <= 0) throw error;
+    settings.logger.debug(`${server.name}: ${why}; trying the initialize handshake`);
+    return await open(server, url, 'streamable', 'handshake', deadline, settings);
+  }
+}
+
+/** Why a failed `server/discover` probe still points to a handshake-era server (protocol.md), or undefined. */
+function handshakeEraSign(error: unknown): string | undefined {
+  if (error instanceof SdkHttpError && error.code === SdkErrorCode.EraNegotiationFailed && typeof error.status === 'number' && error.status >= 500) {
+    return `server/discover answered HTTP ${error.status}`;
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && /negotiation probe/i.test(error.message)) {
+    return 'server/discover was not answered';
+  }
+  return undefined;
+}
+
 /**
  * The backwards-compatibility rule of the Streamable HTTP spec: a 404 or 405 to the POST means an HTTP+SSE server.
  * A modern -32022 refusal proves the opposite and never falls back.
@@ -91,10 +121,10 @@ async function open(
       ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: STANDBY_STREAM_RECONNECTION })
       : new SSEClientTransport(url, { requestInit });
   const budget = deadline.remainingMs();
-  // On HTTP silence is an outage, not an era verdict: the probe may use the whole budget.
-  const client = createClient(settings.clientInfo, budget);
+  // The probe gets a share of the budget, so a server that never answers it is still tried with initialize in time.
+  const client = createClient(settings.clientInfo, Math.min(DISCOVER_MAX_MS, Math.max(200, budget * DISCOVER_SHARE)));
   try {
-    await deadline.race(client.connect(transport, sdkConnectOptions(hint, budget, deadline.signal)), () => closeQuietly(transport));
+    await deadline.race(connectClient(client, transport, sdkConnectOptions(hint, budget, deadline.signal), server.name), () => closeQuietly(transport));
   } catch (error) {
     await closeQuietly(transport);
     throw error;
@@ -109,8 +139,6 @@ function connection(
   session: Session,
   settings: ConnectorSettings,
 ): Connection {
-  // Legacy SSE answers on its stream, not on the POST: only Streamable HTTP probes go out directly.
-  const direct = flavour === 'streamable' ? new HttpProbeSender(settings.probeAgents, url, server.headers) : null;
   const driver: SessionDriver = {
     label: server.name,
     pid: null,
@@ -124,9 +152,7 @@ function connection(
       if (status === 401 || status === 403) return { kind: 'auth', message: `${url.href} answered HTTP ${status}` };
       return { kind: 'unreachable', message: `The SSE stream from ${url.href} was lost: ${messageOf(error)}` };
     },
-    ...(direct && { sendProbe: (current, request) => direct.send(current, request, () => current.transport.send(request)) }),
     async shutdown(ending) {
-      direct?.close();
       await terminateSession(ending, settings.terminateSessionMs);
       await ending.client.close().catch(() => undefined);
     },

@@ -1,12 +1,12 @@
-// A live connection as the monitor sees it: probes sent raw on the transport (so a non-empty pong or an error
-// reply is seen as sent), every inbound message counted as activity, and an unrequested end reported once.
+// A live connection as the monitor sees it: probes sent raw on the session's own SDK transport (so a non-empty pong
+// or an error reply is seen as sent, and the verdict is the one a real client would get), every inbound message
+// counted as activity, and an unrequested end reported once.
 
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/client';
 import type { CloseInfo, Connection } from '../core/connection';
 import type { Logger } from '../core/logger';
 import type { Era, ProbeMethod, ProbeResult, ServerInfo } from '../core/model';
-import { describeFailure, httpBodyOf, httpStatusOf, isConnectionClosed, jsonRpcErrorInBody, messageOf } from './errors';
-import type { ProbeRequest } from './httpProbe';
+import { describeFailure, httpBodyOf, httpStatusOf, isConnectionClosed, isUnusableReply, jsonRpcErrorInBody, messageOf } from './errors';
 import { modernEnvelope, sessionEra, sessionServerInfo, type ClientIdentity, type Session } from './session';
 
 /** What differs between stdio, Streamable HTTP and legacy SSE. */
@@ -24,8 +24,6 @@ export interface SessionDriver {
   /** Whether the server holds state for this session that it can forget (modern era and stdio have none). */
   hasServerSession?(session: Session): boolean;
   onStderr?(listener: (text: string) => void): void;
-  /** Sends a probe by a cheaper path than the transport's own send; replies still arrive on `transport.onmessage`. */
-  sendProbe?(session: Session, request: ProbeRequest): Promise<void>;
 }
 
 interface PendingProbe {
@@ -33,6 +31,8 @@ interface PendingProbe {
   readonly method: ProbeMethod;
   readonly resolve: (result: ProbeResult | SessionLost) => void;
   readonly timer: NodeJS.Timeout;
+  /** Cuts the probe's own HTTP request and reply stream once it is settled; stdio ignores it. */
+  readonly release: AbortController;
   startedAt: number;
 }
 
@@ -144,13 +144,16 @@ export class McpConnection implements Connection {
     // Handshake-era requests carry no params; modern ones the per-request envelope.
     const request = { jsonrpc: '2.0' as const, id, method, params: this.envelope };
     return new Promise((resolve) => {
-      // No per-request AbortController: a timed-out probe ends its connection (never retried), and closing the
-      // transport cancels what is still in flight; a controller per probe only made every POST dearer.
       const timer = setTimeout(() => this.expire(id, timeoutMs), timeoutMs);
-      const probe: PendingProbe = { id, method, resolve, timer, startedAt: 0 };
+      const probe: PendingProbe = { id, method, resolve, timer, release: new AbortController(), startedAt: 0 };
       this.pending.set(id, probe);
       probe.startedAt = performance.now();
-      const sent = this.driver.sendProbe ? this.driver.sendProbe(this.session, request) : this.session.transport.send(request);
+      // The signal lets the answered probe go: a server may keep a POST's event stream open after the reply, and a
+      // timed-out probe's request must not stay open. The stream's end without the answer fails the probe at once.
+      const sent = this.session.transport.send(request, {
+        requestSignal: probe.release.signal,
+        onRequestStreamEnd: () => this.streamEnded(probe),
+      });
       sent.catch((error: unknown) => this.sendFailed(probe, error));
     });
   }
@@ -221,8 +224,16 @@ export class McpConnection implements Connection {
   private expire(id: number, timeoutMs: number): void {
     const probe = this.pending.get(id);
     if (!probe) return;
-    this.pending.delete(id);
+    this.settle(probe);
     probe.resolve({ method: probe.method, outcome: 'timeout', requestId: id, detail: `no answer within ${timeoutMs} ms` });
+  }
+
+  private streamEnded(probe: PendingProbe): void {
+    if (!this.pending.has(probe.id)) return;
+    this.settle(probe);
+    const base = { method: probe.method, requestId: probe.id };
+    if (this.ended) return probe.resolve({ ...base, outcome: 'closed', detail: 'the connection was closed' });
+    probe.resolve({ ...base, outcome: 'failed', detail: 'the server ended its event-stream reply without the answer' });
   }
 
   private sendFailed(probe: PendingProbe, error: unknown): void {
@@ -243,13 +254,22 @@ export class McpConnection implements Connection {
       return probe.resolve({ sessionLost: true, detail: `the server no longer knows the session (HTTP ${status})` });
     }
     if (isConnectionClosed(error)) return probe.resolve({ ...base, outcome: 'closed', detail: messageOf(error) });
-    const detail = status !== undefined ? `HTTP ${status}: ${messageOf(error)}` : describeFailure(error);
-    probe.resolve({ ...base, outcome: 'failed', detail });
+    // The server answered, but with an HTTP error or something that is not MCP while initialize worked: a violation,
+    // under the monitor's storm guard (one reconnect, then non-conformant), like an error pong.
+    if (status !== undefined || isUnusableReply(error)) {
+      const rttMs = performance.now() - probe.startedAt;
+      const detail = status !== undefined ? `HTTP ${status} instead of an answer: ${messageOf(error)}` : `not an MCP answer: ${messageOf(error)}`;
+      return probe.resolve({ ...base, outcome: 'error-reply', rttMs, detail });
+    }
+    probe.resolve({ ...base, outcome: 'failed', detail: describeFailure(error) });
   }
 
   private settle(probe: PendingProbe): void {
     this.pending.delete(probe.id);
     clearTimeout(probe.timer);
+    // A tick later: a JSON reply has been read to its end by then, and aborting a finished request keeps its socket
+    // for the next probe; a stream still open (or a request still unanswered) is cut.
+    setImmediate(releaseProbe, probe.release);
   }
 
   private failPending(outcome: 'closed', detail: string): void {
@@ -258,6 +278,10 @@ export class McpConnection implements Connection {
       probe.resolve({ method: probe.method, outcome, requestId: probe.id, detail });
     }
   }
+}
+
+function releaseProbe(release: AbortController): void {
+  release.abort();
 }
 
 function isSessionLost(value: ProbeResult | SessionLost): value is SessionLost {

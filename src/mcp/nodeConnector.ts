@@ -6,7 +6,6 @@ import type { ServerConfig } from '../core/model';
 import { redactText } from '../core/redact';
 import type { ConnectorSettings } from './connectorSettings';
 import { connectHttp } from './httpConnect';
-import { ProbeAgents } from './httpProbe';
 import { connectStdio } from './stdioConnect';
 
 export interface NodeConnectorOptions {
@@ -32,7 +31,6 @@ export function createNodeConnector(options: NodeConnectorOptions = {}): Connect
     killGraceMs: 2000,
     stdinCloseGraceMs: 200,
     terminateSessionMs: 1000,
-    probeAgents: new ProbeAgents(),
   };
   return {
     connect(server: ServerConfig, connectOptions: ConnectOptions): Promise<Connection> {
@@ -48,7 +46,7 @@ export function createNodeConnector(options: NodeConnectorOptions = {}): Connect
       }
     },
     dispose(): void {
-      settings.probeAgents.destroy();
+      // Nothing shared to release: each connection owns its transport and closes it.
     },
   };
 }

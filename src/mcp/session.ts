@@ -7,8 +7,10 @@ import {
   CLIENT_INFO_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   type ConnectOptions as SdkConnectOptions,
+  type JSONRPCMessage,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { ConnectError } from '../core/connection';
 import type { Era, ServerInfo } from '../core/model';
 
 export interface ClientIdentity {
@@ -33,6 +35,73 @@ export function createClient(identity: ClientIdentity, probeTimeoutMs: number): 
 export function sdkConnectOptions(eraHint: Era | null | undefined, timeoutMs: number, signal: AbortSignal): SdkConnectOptions {
   const timeout = Math.max(1, Math.floor(timeoutMs));
   return eraHint === 'handshake' ? { prior: { kind: 'legacy' }, timeout, signal } : { timeout, signal };
+}
+
+/**
+ * `client.connect`, except that an answer to `initialize` whose result is not an object ends it at once as a protocol
+ * violation: the SDK drops such a message as unknown and would wait out the whole connect timeout.
+ */
+export async function connectClient(client: Client, transport: Transport, options: SdkConnectOptions, label: string): Promise<void> {
+  const guard = new InitializeAnswerGuard(transport, label);
+  const connecting = client.connect(transport, options);
+  try {
+    await Promise.race([connecting, guard.violation]);
+  } finally {
+    connecting.catch(() => undefined);
+    guard.dispose();
+  }
+}
+
+/** Watches the one `initialize` exchange of a connect; gone (send restored, reader unwrapped) once connect settles. */
+class InitializeAnswerGuard {
+  readonly violation: Promise<never>;
+  private reject: (error: ConnectError) => void = () => undefined;
+  private readonly originalSend: Transport['send'];
+  private wrappedReader: Transport['onmessage'] | undefined;
+  private innerReader: Transport['onmessage'] | undefined;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly label: string,
+  ) {
+    this.violation = new Promise<never>((_, reject) => (this.reject = reject));
+    this.violation.catch(() => undefined);
+    this.originalSend = transport.send;
+    transport.send = (message, options) => {
+      // By the time initialize goes out the SDK has installed its reader: watch the answer in front of it.
+      if ('method' in message && message.method === 'initialize' && 'id' in message) this.watch(message.id);
+      return this.originalSend.call(transport, message, options);
+    };
+  }
+
+  private watch(id: unknown): void {
+    const inner = this.transport.onmessage;
+    this.innerReader = inner;
+    this.wrappedReader = (message: JSONRPCMessage, extra) => {
+      if ('id' in message && message.id === id && 'result' in message && !isPlainObject(message.result)) {
+        this.reject(
+          new ConnectError('protocol-violation', `"${this.label}" answered initialize with a result that is not an object (${describe(message.result)})`),
+        );
+        return;
+      }
+      inner?.(message, extra);
+    };
+    this.transport.onmessage = this.wrappedReader;
+  }
+
+  dispose(): void {
+    this.transport.send = this.originalSend;
+    if (this.wrappedReader && this.transport.onmessage === this.wrappedReader) this.transport.onmessage = this.innerReader;
+  }
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 export function sessionEra(session: Session): Era {

@@ -9,7 +9,7 @@ import { ConnectDeadline } from './connectDeadline';
 import type { ConnectorSettings } from './connectorSettings';
 import { isProtocolFailure, isTimeout, messageOf } from './errors';
 import { McpConnection, type SessionDriver } from './mcpConnection';
-import { createClient, sdkConnectOptions, type Session } from './session';
+import { connectClient, createClient, sdkConnectOptions, type Session } from './session';
 
 /** Share of the connect budget a silent server gets before it is taken for a handshake-era one. */
 const DISCOVER_SHARE = 0.4;
@@ -67,7 +67,7 @@ async function attempt(
   const budget = deadline.remainingMs();
   const client = createClient(settings.clientInfo, Math.min(DISCOVER_MAX_MS, Math.max(200, budget * DISCOVER_SHARE)));
   try {
-    await deadline.race(client.connect(transport, sdkConnectOptions(hint, budget, deadline.signal)), () => transport.close());
+    await deadline.race(connectClient(client, transport, sdkConnectOptions(hint, budget, deadline.signal), server.name), () => transport.close());
   } catch (error) {
     const failure = connectFailure(server, transport, error, hint);
     await transport.close();

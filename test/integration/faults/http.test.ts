@@ -8,6 +8,7 @@ import {
   slowPongOverTimeoutRow, violationRow,
 } from './expect';
 import { FAST_SETTINGS, observe, ROW_CONCURRENCY, serverConfig, sleep, type Observed } from './harness';
+import { QuirkyHttpServer, type Reply } from '../mcp/quirkyHttp';
 
 type Remote = 'http' | 'sse';
 
@@ -165,4 +166,31 @@ void describe('fault matrix: Streamable HTTP and legacy SSE', { concurrency: ROW
 
 void describe('fault matrix: Streamable HTTP and legacy SSE, heavy rows one at a time', { concurrency: 1 }, () => {
   for (const row of rows.filter((r) => r.heavy)) for (const transport of row.transports) defineRow(row, transport);
+});
+
+// Issue 9 decision: an HTTP error or a page that is not MCP in answer to ping, while initialize works, is a protocol
+// violation under the same storm guard as an error pong: one reconnect, then non-conformant, watched with tools/list.
+const httpErrorPings: Array<[string, Reply]> = [
+  ['HTTP 500', (_, response) => response.writeHead(500, { 'content-type': 'text/plain' }).end('internal error')],
+  ['a 200 with HTML', (_, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome</body></html>')],
+];
+
+void describe('fault matrix: HTTP errors in answer to ping', { concurrency: ROW_CONCURRENCY }, () => {
+  for (const [label, reply] of httpErrorPings) {
+    void it(`ping answered with ${label} -> violation, one reconnect, suspect, no storm`, async (t) => {
+      const server = new QuirkyHttpServer();
+      server.on('ping', reply);
+      await server.listen();
+      const observed = observe(serverConfig(`http-ping-${label}`, 'http', server.url()), FAST_SETTINGS);
+      try {
+        await violationRow(observed, t, 'error-reply');
+      } catch (error) {
+        t.diagnostic(describeObservation(observed));
+        throw error;
+      } finally {
+        await observed.dispose();
+        await server.close();
+      }
+    });
+  }
 });

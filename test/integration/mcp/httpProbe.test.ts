@@ -1,81 +1,32 @@
-// Streamable HTTP probes sent straight through node:http (src/mcp/httpProbe.ts), against a scriptable server on
-// 127.0.0.1: the request must be the one the SDK transport would send, and every way a reply can come back or fail
-// must read the same as before.
+// Streamable HTTP probes go through the session's own SDK transport: the verdict is the one a real client would get.
+// Against a scriptable server on 127.0.0.1 (quirkyHttp.ts): the request as sent, every way a reply can come back or
+// fail, and the defects the hand-written node:http path had (issue 9: 1, 3, 4, 11, and HTTP errors on ping).
 
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { Connector } from '../../../src/core/connection';
 import { createNodeConnector } from '../../../src/mcp';
-import { EventStreamParser } from '../../../src/mcp/httpProbe';
-import { httpServer, OpenConnections } from './support';
+import { answer, json, QuirkyHttpServer, type QuirkyRequest, type Reply } from './quirkyHttp';
+import { httpServer, OpenConnections, waitFor } from './support';
 
 const CONNECT_MS = 10_000;
 const PROBE_MS = 3000;
 
-interface PingRequest {
-  readonly id: number;
-  readonly headers: IncomingHttpHeaders;
-  readonly socket: Socket;
-  readonly requestsOnSocket: number;
-}
+const pong = (request: QuirkyRequest, response: ServerResponse): void => json(response, answer(request, {}));
 
-type PingReply = (ping: PingRequest, response: ServerResponse) => void;
-
-const json = (response: ServerResponse, message: unknown, status = 200): void => {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(message));
+/** The answer as an event stream that the server then leaves open, as Streamable HTTP allows (it only SHOULD close). */
+const pongOnOpenStream: Reply = (request, response) => {
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  response.write(`event: message\ndata: ${JSON.stringify(answer(request, {}))}\n\n`);
 };
 
-/** Answers initialize and notifications like an SDK server; every ping goes to the current `reply`. */
-function probeLab() {
-  const pings: PingRequest[] = [];
-  const requestsPerSocket = new WeakMap<Socket, number>();
-  let reply: PingReply = (ping, response) => json(response, { jsonrpc: '2.0', id: ping.id, result: {} });
-  let sessions = 0;
-  const server = createServer((request: IncomingMessage, response) => {
-    const socket = request.socket;
-    const requestsOnSocket = (requestsPerSocket.get(socket) ?? 0) + 1;
-    requestsPerSocket.set(socket, requestsOnSocket);
-    if (request.method === 'DELETE') return void response.writeHead(200).end();
-    if (request.method === 'GET') return void response.writeHead(405).end();
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } };
-      if (message.id === undefined) return void response.writeHead(202).end();
-      if (message.method === 'initialize') {
-        response.setHeader('mcp-session-id', `session-${++sessions}`);
-        const result = { protocolVersion: message.params?.protocolVersion, capabilities: {}, serverInfo: { name: 'probe-lab', version: '1' } };
-        return json(response, { jsonrpc: '2.0', id: message.id, result });
-      }
-      if (message.method !== 'ping') return json(response, { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
-      const ping = { id: message.id, headers: request.headers, socket, requestsOnSocket };
-      pings.push(ping);
-      reply(ping, response);
-    });
-  });
-  return {
-    server,
-    pings,
-    url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    answerWith(next: PingReply) {
-      reply = next;
-    },
-    reset() {
-      pings.length = 0;
-      reply = (ping, response) => json(response, { jsonrpc: '2.0', id: ping.id, result: {} });
-    },
-  };
-}
-
-void describe('HTTP probes on node:http', () => {
-  const lab = probeLab();
+void describe('HTTP probes through the SDK transport', () => {
+  const lab = new QuirkyHttpServer();
   const connections = new OpenConnections();
   let connector: Connector;
-  before(() => new Promise<void>((resolve) => lab.server.listen(0, '127.0.0.1', resolve)));
-  after(() => new Promise<void>((resolve) => lab.server.close(() => resolve())));
+  before(() => lab.listen());
+  after(() => lab.close());
   beforeEach(() => {
     lab.reset();
     connector = createNodeConnector();
@@ -91,7 +42,7 @@ void describe('HTTP probes on node:http', () => {
   void it('sends the headers the SDK transport sends, with the configured ones', async () => {
     const connection = await connect({ 'X-Api-Key': 'k-123', Accept: 'application/x-custom' });
     assert.equal((await connection.probe(PROBE_MS)).outcome, 'ok');
-    const { headers } = lab.pings[0];
+    const { headers } = lab.received('ping')[0];
     assert.equal(headers['mcp-session-id'], 'session-1');
     assert.equal(headers['mcp-protocol-version'], connection.protocolVersion);
     assert.equal(headers['x-api-key'], 'k-123');
@@ -100,27 +51,35 @@ void describe('HTTP probes on node:http', () => {
     assert.equal(headers['mcp-method'], undefined, 'handshake-era requests carry no body-derived headers');
   });
 
-  void it('keeps one socket alive across probes, shared by the connections of a connector', async () => {
-    const first = await connect();
-    const second = await connect();
-    for (let round = 0; round < 5; round++) {
-      assert.equal((await first.probe(PROBE_MS)).outcome, 'ok');
-      assert.equal((await second.probe(PROBE_MS)).outcome, 'ok');
+  void it('a header value with a trailing newline is sent as fetch sends it: connect and probes agree', async () => {
+    // Issue 9 defect 4: the node:http path refused the value fetch trims, so every probe failed while connect worked.
+    lab.on('ping', (request, response) => {
+      if (request.headers.authorization !== 'Bearer x') return void response.writeHead(401).end();
+      pong(request, response);
+    });
+    const connection = await connect({ Authorization: 'Bearer x\n' });
+    for (let round = 0; round < 3; round++) {
+      const result = await connection.probe(PROBE_MS);
+      assert.equal(result.outcome, 'ok', result.detail);
     }
-    assert.equal(lab.pings.length, 10);
-    assert.equal(new Set(lab.pings.map((ping) => ping.socket)).size, 1);
-    assert.equal(new Set(lab.pings.map((ping) => ping.headers['mcp-session-id'])).size, 2, 'each probe on its own session');
   });
 
-  void it('reads an event-stream reply: priming event, a notification first, CRLF line ends', async () => {
+  void it('probes answered with JSON reuse kept-alive sockets rather than opening one each', async () => {
+    const connection = await connect();
+    for (let round = 0; round < 20; round++) assert.equal((await connection.probe(PROBE_MS)).outcome, 'ok');
+    const pings = lab.received('ping');
+    assert.equal(pings.length, 20);
+    assert.ok(new Set(pings.map((ping) => ping.socket)).size <= 4, 'a handful of sockets at most');
+  });
+
+  void it('reads an event-stream reply: priming event, a notification first, CRLF line ends, a split line', async () => {
     const connection = await connect();
     let activity = 0;
     connection.onActivity(() => activity++);
-    lab.answerWith((ping, response) => {
+    lab.on('ping', (ping, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write('id: prime-1\r\ndata:\r\n\r\n');
       response.write(`event: message\r\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}\r\n\r\n`);
-      // The answer split across writes, in the middle of a line.
       response.write(`data: {"jsonrpc":"2.0",`);
       setTimeout(() => response.end(`"id":${ping.id},"result":{}}\r\n\r\n`), 20);
     });
@@ -131,126 +90,130 @@ void describe('HTTP probes on node:http', () => {
 
   void it('reads a batch reply', async () => {
     const connection = await connect();
-    lab.answerWith((ping, response) =>
-      json(response, [
-        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } },
-        { jsonrpc: '2.0', id: ping.id, result: {} },
-      ]),
+    lab.on('ping', (ping, response) =>
+      json(response, [{ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } }, answer(ping, {})]),
     );
-    assert.equal((await connection.probe(PROBE_MS)).outcome, 'ok');
+    const result = await connection.probe(PROBE_MS);
+    assert.equal(result.outcome, 'ok', result.detail);
   });
 
-  void it('still sees a non-empty pong and an error reply as sent', async () => {
+  void it('sees a non-empty pong and an error reply as sent', async () => {
     const connection = await connect();
-    lab.answerWith((ping, response) => json(response, { jsonrpc: '2.0', id: ping.id, result: { status: 'ok' } }));
+    lab.on('ping', (ping, response) => json(response, answer(ping, { status: 'ok' })));
     const nonEmpty = await connection.probe(PROBE_MS);
     assert.equal(nonEmpty.outcome, 'non-empty');
     assert.match(nonEmpty.detail ?? '', /status/);
-    lab.answerWith((ping, response) => json(response, { jsonrpc: '2.0', id: ping.id, error: { code: -32603, message: 'busy' } }));
+    lab.on('ping', (ping, response) => json(response, { jsonrpc: '2.0', id: ping.id, error: { code: -32603, message: 'busy' } }));
     const error = await connection.probe(PROBE_MS);
     assert.equal(error.outcome, 'error-reply');
     assert.match(error.detail ?? '', /-32603: busy/);
   });
 
-  void it('sends a probe again on a fresh socket when the server dropped the kept-alive one', async () => {
+  void it('an HTTP error or a reply that is not MCP, while initialize works, is a violation named for what came back', async () => {
+    // Issue 9 decision: the same storm guard as an error pong (error-reply), not an outage.
     const connection = await connect();
-    assert.equal((await connection.probe(PROBE_MS)).outcome, 'ok');
-    // A server closing an idle keep-alive socket just as the next probe arrives: the probe never reached it.
-    lab.answerWith((ping, response) => {
-      if (ping.requestsOnSocket > 1) ping.socket.destroy();
-      else json(response, { jsonrpc: '2.0', id: ping.id, result: {} });
-    });
-    const result = await connection.probe(PROBE_MS);
-    assert.equal(result.outcome, 'ok', result.detail);
-    assert.equal(lab.pings.length, 3);
-  });
-
-  void it('names garbage: not JSON, not JSON-RPC, an unexpected content type, an HTTP error', async () => {
-    const connection = await connect();
-    const cases: Array<[PingReply, RegExp]> = [
-      [(_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('<html>oops'), /not JSON: <html>oops/],
-      [(_, response) => json(response, { hello: 'world' }), /not a JSON-RPC message/],
-      [(_, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>'), /Unexpected content type: text\/html/],
+    const cases: Array<[Reply, RegExp]> = [
       [(_, response) => response.writeHead(500, { 'content-type': 'text/plain' }).end('database down'), /HTTP 500.*database down/],
+      [(_, response) => response.writeHead(502).end(), /HTTP 502/],
+      [(_, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>'), /not an MCP answer.*text\/html/],
+      [(_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('<html>oops'), /not an MCP answer/],
+      [(_, response) => json(response, { hello: 'world' }), /not an MCP answer/],
     ];
     for (const [reply, detail] of cases) {
-      lab.answerWith(reply);
+      lab.on('ping', reply);
       const result = await connection.probe(PROBE_MS);
-      assert.equal(result.outcome, 'failed');
+      assert.equal(result.outcome, 'error-reply', result.detail);
       assert.match(result.detail ?? '', detail);
     }
   });
 
   void it('reads HTTP 401 as auth', async () => {
     const connection = await connect();
-    lab.answerWith((_, response) => response.writeHead(401).end());
+    lab.on('ping', (_, response) => response.writeHead(401).end());
     assert.equal((await connection.probe(PROBE_MS)).outcome, 'auth');
   });
 
-  void it('follows a redirect through the SDK transport', async () => {
+  void it('follows a redirect', async () => {
     const connection = await connect();
     let redirected = 0;
-    lab.answerWith((ping, response) => {
-      if (ping.headers['x-redirected'] === undefined && redirected++ === 0) {
-        response.writeHead(307, { location: '/mcp' }).end();
-        return;
-      }
-      json(response, { jsonrpc: '2.0', id: ping.id, result: {} });
+    lab.on('ping', (ping, response) => {
+      if (redirected++ === 0) return void response.writeHead(307, { location: '/mcp' }).end();
+      pong(ping, response);
     });
     const result = await connection.probe(PROBE_MS);
     assert.equal(result.outcome, 'ok', result.detail);
-    assert.equal(lab.pings.length, 2, 'the redirected POST reached the server a second time');
+    assert.equal(lab.received('ping').length, 2, 'the redirected POST reached the server a second time');
   });
 
-  void it('disposing the connector closes the kept-alive sockets at once', async () => {
+  void it('completes a probe when its answer arrives on an event stream the server keeps open, probe after probe', async () => {
+    // Issue 9 defect 1: the node:http path waited for the stream to end, and its socket pool filled after 16 probes.
+    const connection = await connect();
+    const neighbour = await connect();
+    lab.on('ping', (ping, response) => (ping.headers['mcp-session-id'] === 'session-1' ? pongOnOpenStream(ping, response) : pong(ping, response)));
+    const baseline = lab.openSockets();
+    for (let round = 0; round < 25; round++) {
+      const result = await connection.probe(PROBE_MS);
+      assert.equal(result.outcome, 'ok', `probe ${round + 1}: ${result.detail}`);
+    }
+    // Each answered probe lets its stream go: the server is left holding no more sockets than before, give or take
+    // the one the last probe is releasing.
+    assert.ok(await waitFor(() => lab.openSockets() <= baseline + 1, 5000), `${lab.openSockets()} sockets open, ${baseline} before`);
+    const other = await neighbour.probe(PROBE_MS);
+    assert.equal(other.outcome, 'ok', `another session on the same origin: ${other.detail}`);
+  });
+
+  void it('fails a probe at once when the event-stream reply ends without the answer', async () => {
+    // Issue 9 defect 11: this used to wait out the whole probe timeout.
+    const connection = await connect();
+    lab.on('ping', (_, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(`event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"bye"}}\n\n`);
+    });
+    const result = await connection.probe(60_000);
+    assert.equal(result.outcome, 'failed');
+    assert.match(result.detail ?? '', /ended its event-stream reply without the answer/);
+  });
+
+  void it('never sends a timed-out ping again, and leaves no request open', async () => {
+    // Issue 9 defect 3: the node:http path re-sent the ping when its own socket was destroyed, after the DELETE.
+    const connection = await connect();
+    // A first probe leaves a kept-alive socket behind, the kind a stale-socket retry fires on.
+    assert.equal((await connection.probe(PROBE_MS)).outcome, 'ok');
+    const held: QuirkyRequest[] = [];
+    lab.on('ping', (ping) => held.push(ping));
+    const result = await connection.probe(300);
+    assert.equal(result.outcome, 'timeout');
+    assert.equal(held.length, 1);
+    const [ping] = held;
+    assert.ok(await waitFor(() => ping.request.destroyed || ping.socket.destroyed, 5000), 'the timed-out request was cancelled');
+    await connection.close();
+    assert.equal(lab.deletes.length, 1, 'the session was ended');
+    const beforeWait = lab.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(lab.received('ping').length, 2, 'the timed-out ping was sent once');
+    assert.equal(lab.requests.length, beforeWait, 'nothing was sent after the session ended');
+    assert.ok(await waitFor(() => lab.openSockets() === 0, 5000), `${lab.openSockets()} sockets still open`);
+  });
+
+  void it('a probe whose socket the server drops is answered by the failure, never sent again', async () => {
     const connection = await connect();
     assert.equal((await connection.probe(PROBE_MS)).outcome, 'ok');
-    const socket = lab.pings[0].socket;
-    await connection.close();
-    assert.equal(socket.destroyed, false, 'kept alive for the next probe while the connector lives');
-    const closed = new Promise((resolve) => socket.once('close', resolve));
-    const started = performance.now();
-    connector.dispose?.();
-    await closed;
-    // Well inside the 4 s a free socket would otherwise idle before closing itself.
-    assert.ok(performance.now() - started < 1000);
+    lab.on('ping', (ping) => ping.socket.destroy());
+    const result = await connection.probe(PROBE_MS);
+    assert.notEqual(result.outcome, 'ok');
+    assert.notEqual(result.outcome, 'timeout', 'a dropped socket is seen at once');
+    assert.equal(lab.received('ping').length, 2);
   });
 
   void it('close() cuts a probe the server holds, and the socket with it', async () => {
     const connection = await connect();
-    let held: PingRequest | undefined;
-    lab.answerWith((ping) => (held = ping));
+    let held: QuirkyRequest | undefined;
+    lab.on('ping', (ping) => (held = ping));
     const probe = connection.probe(10_000);
-    while (!held) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.ok(await waitFor(() => held !== undefined, 5000));
     const socketClosed = new Promise((resolve) => held?.socket.once('close', resolve));
-    const started = performance.now();
     await connection.close();
     assert.equal((await probe).outcome, 'closed');
     await socketClosed;
-    assert.ok(performance.now() - started < 2000);
-  });
-});
-
-void describe('EventStreamParser', () => {
-  const stream = 'id: 1\ndata:\n\n: a comment\nevent: message\ndata: {"a":1}\n\nevent: other\ndata: {"skip":true}\n\ndata: {"b":\ndata: 2}\r\n\r\n';
-
-  void it('gives the same messages however the stream is cut', () => {
-    for (let cut = 0; cut <= stream.length; cut++) {
-      for (const size of [1, 3, 7]) {
-        const seen: string[] = [];
-        const parser = new EventStreamParser((data) => seen.push(data));
-        parser.push(stream.slice(0, cut));
-        for (let at = cut; at < stream.length; at += size) parser.push(stream.slice(at, at + size));
-        assert.deepEqual(seen, ['{"a":1}', '{"b":\n2}'], `cut at ${cut}, then chunks of ${size}`);
-      }
-    }
-  });
-
-  void it('refuses an event past its bound, split or not', () => {
-    const parser = new EventStreamParser(() => undefined, 10);
-    assert.throws(() => parser.push('data: 0123456789ABC\n'), /larger than/);
-    const pieces = new EventStreamParser(() => undefined, 10);
-    pieces.push('data: 012');
-    assert.throws(() => pieces.push('3456789ABCDEF'), /larger than/);
   });
 });

@@ -1,6 +1,6 @@
 // A code audit kept honest by a test: the places a process could be started through a shell, a host contacted,
-// a name resolved or telemetry sent. Everything network-facing goes through the MCP SDK transports in src/mcp and
-// the keepalive probe sender beside them, which only ever receive the configured URL.
+// a name resolved or telemetry sent. Everything network-facing goes through the MCP SDK transports in src/mcp, which
+// only ever receive the configured URL; keepalive probes ride those same transports.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -35,15 +35,10 @@ void describe('code audit', () => {
     assert.match(code(path.join(SRC, 'mcp', 'processGroup.ts')), /spawn\('taskkill', \['\/pid', String\(pid\)/);
   });
 
-  void it('no name resolution or raw sockets; HTTP only to the configured URL, by the SDK transports and the probe sender', () => {
+  void it('no name resolution or raw sockets; HTTP only to the configured URL, by the SDK transports', () => {
     assert.deepEqual(hits(/from ['"](node:)?(dns|net|tls|dgram|http2)['"]|require\(['"](node:)?(dns|net|tls|http|https|dgram|http2)['"]\)/), []);
-    // Keepalive probes go out on node:http directly (the cost per probe), to the URL the connection was opened with.
-    assert.deepEqual(hits(/from ['"](node:)?(http|https)['"]/), ['src/mcp/httpProbe.ts']);
-    const sender = code(path.join(SRC, 'mcp', 'httpProbe.ts'));
-    assert.deepEqual(sender.match(/\b(httpRequest|httpsRequest)\([^)]*\)/g), ['httpsRequest(options)', 'httpRequest(options)']);
-    assert.match(sender, /const options = \{ \.\.\.this\.target, method: 'POST'/);
-    assert.deepEqual(sender.match(/this\.target = .*;/g), ['this.target = urlToHttpOptions(url);']);
-    assert.match(code(path.join(SRC, 'mcp', 'httpConnect.ts')), /new HttpProbeSender\(settings\.probeAgents, url, server\.headers\)/);
+    // No second HTTP client: a probe's verdict is the one the SDK transport (what real clients use) gets.
+    assert.deepEqual(hits(/from ['"](node:)?(http|https)['"]/), []);
     assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), []);
     const transports = hits(/new (StreamableHTTPClientTransport|SSEClientTransport)\s*\(/);
     assert.deepEqual(transports, ['src/mcp/httpConnect.ts']);
