@@ -17,12 +17,12 @@ import type {
   ServerStatus,
 } from '../model';
 import type { ConnectSlots } from './connectSlots';
-import type { MonitorEvent, MonitorSettings } from '../monitorTypes';
+import type { MonitorEvent, MonitorMode, MonitorSettings } from '../monitorTypes';
 import { backoffDelay } from './backoff';
 import { FlapDetector } from './flapping';
 import type { Gate } from './gate';
 import { guardWithTimer, type Guarded } from './guard';
-import { probeIntervalFor, probeTimeoutFor } from './intervals';
+import { checkIntervalFor, modeFor, probeIntervalFor, probeTimeoutFor } from './intervals';
 import { ProbeStatistics } from './probeStats';
 import { makeRedactor } from './redaction';
 
@@ -122,6 +122,8 @@ export class ServerMonitor {
   private firstProbeTimeoutStreak = 0;
   private ignoredPingChecked = false;
   private disposed = false;
+  /** watch keeps the connection; check connects, probes once and disconnects until the next check. */
+  private mode: MonitorMode;
 
   constructor(
     readonly config: ServerConfig,
@@ -134,6 +136,7 @@ export class ServerMonitor {
     this.state = gate?.state ?? 'idle';
     this.lastError = gate?.error ? this.redactError(gate.error) : null;
     this.lastStateChangeAt = context.clock.wall();
+    this.mode = modeFor(config, context.settings());
   }
 
   get id(): string {
@@ -224,8 +227,20 @@ export class ServerMonitor {
     await this.connectNow('reconnect requested');
   }
 
-  /** Settings changed: the idle timer follows the new interval; nothing reconnects. */
+  /** Settings changed: the idle timer follows the new interval; nothing reconnects unless watch/check changed. */
   retime(): void {
+    const mode = modeFor(this.config, this.context.settings());
+    if (mode !== this.mode) {
+      this.mode = mode;
+      if (!this.gate && !this.disposed) {
+        // Start over in the new mode: check closes after one probe, watch stays connected.
+        this.teardown();
+        if (this.context.isStarted()) {
+          void this.connectNow(`mode ${mode}`);
+        }
+      }
+      return;
+    }
     if (this.connection && this.idleTimer) {
       this.scheduleIdleProbe();
     }
@@ -357,6 +372,10 @@ export class ServerMonitor {
 
     const verifyNow = this.verifyOnConnect;
     this.verifyOnConnect = false;
+    if (this.mode === 'check') {
+      void this.checkOnce(generation);
+      return;
+    }
     if (!this.context.isStarted()) {
       return;
     }
@@ -364,6 +383,19 @@ export class ServerMonitor {
       void this.probeNow();
     } else {
       this.scheduleIdleProbe();
+    }
+  }
+
+  /** Check mode: one probe on the fresh connection, then close it and come back at the check interval. */
+  private async checkOnce(generation: number): Promise<void> {
+    await this.probeNow();
+    if (generation !== this.generation || this.disposed || !this.connection) {
+      return; // a failed probe already tore the connection down and scheduled the next attempt
+    }
+    this.teardown();
+    this.context.logger.info(this.redact(`${this.config.name}: checked; disconnected until the next check`));
+    if (this.canReconnectOnItsOwn()) {
+      this.scheduleReconnect(checkIntervalFor(this.context.settings()));
     }
   }
 
@@ -666,6 +698,11 @@ export class ServerMonitor {
     if (!this.canReconnectOnItsOwn()) {
       return;
     }
+    if (this.mode === 'check') {
+      // A server the user wants checked rarely is not restarted in a loop when it fails: the next check will tell.
+      this.scheduleReconnect(checkIntervalFor(this.context.settings()));
+      return;
+    }
     const delay = backoffDelay(this.backoffAttempt, this.context.settings().backoff, this.context.random);
     this.backoffAttempt += 1;
     this.scheduleReconnect(delay);
@@ -674,7 +711,7 @@ export class ServerMonitor {
   /** Credentials do not appear by themselves: retry rarely (at the backoff ceiling), or when the user asks. */
   private scheduleAuthRetry(): void {
     if (this.canReconnectOnItsOwn()) {
-      this.scheduleReconnect(this.context.settings().backoff.maxMs);
+      this.scheduleReconnect(this.mode === 'check' ? checkIntervalFor(this.context.settings()) : this.context.settings().backoff.maxMs);
     }
   }
 
