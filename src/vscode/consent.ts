@@ -53,7 +53,7 @@ export class ConsentFlow implements vscode.Disposable {
     this.prompting = true;
     void (async () => {
       try {
-        const choice = await vscode.window.showInformationMessage(consentMessage(waiting, displayPath), ALLOW, REVIEW, NOT_NOW);
+        const choice = await vscode.window.showInformationMessage(consentMessage(waiting, shortPath), ALLOW, REVIEW, NOT_NOW);
         if (choice === ALLOW) {
           await this.allow(this.stillWaiting(waiting).map((status) => status.config));
         } else if (choice === REVIEW) {
@@ -164,7 +164,7 @@ export class ConsentFlow implements vscode.Disposable {
       mode,
       label: status.config.name,
       description: `[${mode}] ${whatWouldRun(status)}`,
-      detail: `${displayPath(status.config.source.file)}:${status.config.source.line} · ${modeLabels[mode]}`,
+      detail: `${shortPath(status.config.source.file)}:${status.config.source.line} · ${modeLabels[mode]}`,
       buttons: [this.modeButton],
     };
   }
@@ -180,6 +180,12 @@ export class ConsentFlow implements vscode.Disposable {
     const askedKeys = new Set(asked.map((status) => keyOf(status.config)));
     return this.waiting().filter((status) => askedKeys.has(keyOf(status.config)));
   }
+}
+
+/** `.vscode/mcp.json` for a workspace file (with the folder name in a multi-root window), `~/...` for a user file. */
+function shortPath(file: string): string {
+  const relative = vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+  return relative !== file ? relative : displayPath(file);
 }
 
 function keyOf(config: ServerConfig): string {

@@ -44,6 +44,12 @@ interface DesiredServer {
   readonly configError: ServerError | null;
 }
 
+/** Same definition, only its position in the file differs. */
+function movedOnly(a: ServerConfig, b: ServerConfig): boolean {
+  const at = (config: ServerConfig) => ({ ...config, source: { ...config.source, line: 0, column: 0 } });
+  return deepEqual(at(a), at(b));
+}
+
 export class Registry implements TrustAwareRegistry {
   private monitors = new Map<string, ServerMonitor>();
   private currentDiagnostics: readonly ConfigDiagnostic[] = [];
@@ -100,6 +106,13 @@ export class Registry implements TrustAwareRegistry {
       const existing = previous.get(config.id);
       if (existing && deepEqual(existing.config, config) && deepEqual(existing.configError, configError)) {
         next.set(config.id, existing);
+        continue;
+      }
+      if (existing && movedOnly(existing.config, config) && deepEqual(existing.configError, configError)) {
+        // Editing one server shifts the lines of those below it: they must not restart for that.
+        existing.relocate(config);
+        next.set(config.id, existing);
+        changed = true;
         continue;
       }
       changed = true;

@@ -126,21 +126,30 @@ export class ServerMonitor {
   private mode: MonitorMode;
 
   constructor(
-    readonly config: ServerConfig,
+    private currentConfig: ServerConfig,
     /** The diagnostic that keeps this server in `config-error`, part of its identity for reconciliation. */
     readonly configError: ServerError | null,
     private gate: Gate | null,
     private readonly context: MonitorContext,
   ) {
-    this.redact = makeRedactor(config.secretValues, context.redact);
+    this.redact = makeRedactor(currentConfig.secretValues, context.redact);
     this.state = gate?.state ?? 'idle';
     this.lastError = gate?.error ? this.redactError(gate.error) : null;
     this.lastStateChangeAt = context.clock.wall();
-    this.mode = modeFor(config, context.settings());
+    this.mode = modeFor(currentConfig, context.settings());
+  }
+
+  get config(): ServerConfig {
+    return this.currentConfig;
   }
 
   get id(): string {
     return this.config.id;
+  }
+
+  /** The same definition, moved in its file (lines added above it): status follows, the connection stays. */
+  relocate(config: ServerConfig): void {
+    this.currentConfig = config;
   }
 
   get isGated(): boolean {
