@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchWorkbenchBrowser, waitForWorkbench } from '../test/e2e/harness/browser';
 import { startCodeServer, type CodeServer } from '../test/e2e/harness/codeServer';
+import { clickNotificationButton, consentQuestion } from '../test/e2e/harness/notifications';
 import { repoRoot } from '../test/e2e/harness/paths';
 import { workbenchUrl } from '../test/e2e/harness/workbenchUrl';
 
@@ -23,6 +24,9 @@ async function captureScreenshot(url: string, file: string, settleMs: number, st
   try {
     await workbench.page.goto(url);
     await waitForWorkbench(workbench.page, 60_000);
+    // MCP Health starts nothing before consent: answer its question as the person in front of the demo would.
+    await clickNotificationButton(workbench.page, consentQuestion, 'Allow', 60_000);
+    process.stdout.write('clicked Allow in MCP Health\'s consent notification\n');
     if (statusBarText) {
       await workbench.page.locator('.part.statusbar .statusbar-item', { hasText: statusBarText }).first()
         .waitFor({ state: 'visible', timeout: 90_000 });
@@ -74,7 +78,10 @@ async function main(): Promise<void> {
       await captureScreenshot(url, values.screenshot, Number(values.wait ?? 8) * 1000, values['wait-for']);
       return;
     }
-    process.stdout.write(`MCP Health demo running. Open:\n\n  ${url}\n\nPress Ctrl-C to stop.\n`);
+    process.stdout.write(`MCP Health demo running. Open:\n\n  ${url}\n\n`
+      + 'MCP Health starts no server before you allow it: click Allow in its notification\n'
+      + '("MCP Health found 5 servers in .vscode/mcp.json and .mcp.json. Start watching them?"), or Review… to choose.\n'
+      + 'Your answer is remembered in this demo\'s fresh profile until Ctrl-C.\n\nPress Ctrl-C to stop.\n');
     const signal = await stopping;
     process.stdout.write(`\n${signal}: stopping code-server\n`);
   } finally {

@@ -105,6 +105,7 @@ const STATE_COLOR: Record<ServerState, keyof typeof ANSI> = {
   'config-error': 'red',
   disabled: 'dim',
   untrusted: 'dim',
+  'needs-consent': 'dim',
 };
 
 export function stateLabel(report: Pick<ServerReport, 'state' | 'flapping'>, style: Style): string {

@@ -80,7 +80,8 @@ export type ServerState =
   | 'needs-input'
   | 'config-error'
   | 'disabled'      // monitoring turned off, or the server is disabled in its own file
-  | 'untrusted';    // workspace not trusted: listed, never started
+  | 'untrusted'     // workspace not trusted: listed, never started
+  | 'needs-consent'; // the user has not allowed this definition yet: listed, never started
 
 export type ErrorKind =
   | 'timeout'

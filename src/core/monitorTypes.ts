@@ -2,6 +2,11 @@
 
 import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerState, ServerStatus, TransportKind } from './model';
 
+/** watch: stay connected with keepalive probes; check: connect, probe once, disconnect; off: list only. */
+export type MonitorMode = 'watch' | 'check' | 'off';
+
+export const MONITOR_MODES: readonly MonitorMode[] = ['watch', 'check', 'off'];
+
 export interface MonitorSettings {
   /** Idle interval before a keepalive probe, per transport (protocol.md: 15-30 s; HTTP inside proxies' 30-60 s). */
   readonly intervalMs: Readonly<Record<TransportKind, number>>;
@@ -15,6 +20,12 @@ export interface MonitorSettings {
   readonly backoff: { readonly initialMs: number; readonly maxMs: number };
   /** Flapping: `restarts` or more restarts within `windowMs`; cleared after `stableMs` up without a restart. */
   readonly flapping: { readonly windowMs: number; readonly restarts: number; readonly stableMs: number };
+  /** Default mode for every server (watch when absent). */
+  readonly mode?: MonitorMode;
+  /** Per-server mode by server name or id. */
+  readonly serverMode?: Readonly<Record<string, MonitorMode>>;
+  /** How often a server in `check` mode is checked again (default 10 minutes). */
+  readonly checkIntervalMs?: number;
 }
 
 export const defaultMonitorSettings: MonitorSettings = {
@@ -24,6 +35,9 @@ export const defaultMonitorSettings: MonitorSettings = {
   connectTimeoutMs: 15_000,
   backoff: { initialMs: 1_000, maxMs: 60_000 },
   flapping: { windowMs: 10 * 60_000, restarts: 3, stableMs: 5 * 60_000 },
+  mode: 'watch',
+  serverMode: {},
+  checkIntervalMs: 10 * 60_000,
 };
 
 export type MonitorEvent =

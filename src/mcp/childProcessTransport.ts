@@ -2,6 +2,7 @@
 // exit code, spawns a second probe process in auto mode, and cannot kill a process group.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { SdkError, SdkErrorCode, type JSONRPCMessage, type Transport, type TransportSendOptions } from '@modelcontextprotocol/client';
 import { ConnectError } from '../core/connection';
@@ -10,6 +11,7 @@ import { JsonLineDecoder } from './jsonLineDecoder';
 import { terminateGroup, trackGroup, untrackGroup } from './processGroup';
 import { settlesWithin } from './settlesWithin';
 import { StderrTail } from './stderrTail';
+import { resolveLaunch } from './windowsLaunch';
 
 export interface StdioLaunch {
   readonly command: string;
@@ -111,11 +113,14 @@ export class ChildProcessTransport implements Transport {
   start(): Promise<void> {
     if (this.child) return Promise.reject(new Error('ChildProcessTransport already started'));
     const { command, args, env, cwd } = this.launch;
-    const child = spawn(command, [...args], {
+    // On Windows, npx/uvx are .cmd files CreateProcess cannot run: resolved the way the SDK (cross-spawn) does.
+    const resolved = resolveLaunch(command, args, { platform: process.platform, env, cwd: cwd ?? process.cwd(), isFile });
+    const child = spawn(resolved.command, [...resolved.args], {
       cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
+      windowsVerbatimArguments: resolved.windowsVerbatimArguments,
       detached: !isWindows,
       windowsHide: true,
     });
@@ -254,4 +259,12 @@ function drained(stream: Readable | null | undefined, maxMs: number): Promise<vo
       resolve();
     }
   });
+}
+
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }

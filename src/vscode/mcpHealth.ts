@@ -13,6 +13,9 @@ import { redactText } from '../core/redact';
 import { createNodeConnector } from '../mcp';
 import { createNodeFileSystem } from '../mcp/nodeFileSystem';
 import { registerCommands } from './commands';
+import { ConsentStore } from '../core/consent/consentStore';
+import { ConsentFlow } from './consent';
+import { registerConsentCommands } from './consentCommands';
 import { DashboardPanel } from './dashboard';
 import { ConfigDiagnostics } from './diagnostics';
 import { InputStore } from './inputs';
@@ -23,7 +26,7 @@ import { HealthStatusBar } from './statusBar';
 import { StateNotifier } from './notifications';
 import { ServerTreeProvider, workspaceFolderRefs } from './treeView';
 import { ConfigWatchers } from './watchers';
-import type { McpHealthApi } from './api';
+import { createPublicApi, type McpHealthApi, type McpHealthPublicApi } from './api';
 
 const DISABLED_KEY = 'mcpHealth.disabledServers';
 const RESTRICTED_MESSAGE = 'Restricted Mode: servers from workspace files are listed but not started. Trust this workspace to monitor them.';
@@ -41,6 +44,7 @@ export class McpHealth {
   private readonly inputs: InputStore;
   private readonly dashboard: DashboardPanel;
   private readonly notifier: StateNotifier;
+  private readonly consent: ConsentFlow;
   private inputDefinitions: readonly InputDefinition[] = [];
   private knownSecrets: readonly string[] = [];
   private discovering: Promise<void> | undefined;
@@ -53,6 +57,10 @@ export class McpHealth {
     // Logging first, so everything after it can report trouble.
     this.log = this.own(createPingLog());
     this.settings = this.own(new SettingsStore());
+    const consentStore = new ConsentStore(context.globalState, this.log.logger);
+    // Test-only pre-seed, documented in test/e2e/harness/README.md: the smoke-test driver hides notifications, so the
+    // mocha suite cannot click Allow. Never honoured outside ExtensionMode.Test.
+    const testConsent = context.extensionMode === vscode.ExtensionMode.Test && process.env.MCP_HEALTH_TEST_CONSENT === 'allow-all';
     this.registry = createRegistry({
       connector: createNodeConnector({ logger: this.log.logger, clientInfo: { name: 'mcp-health-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') } }),
       clock: systemClock,
@@ -60,7 +68,9 @@ export class McpHealth {
       settings: this.settings.current.monitor,
       redact: (text) => redactText(text, this.knownSecrets),
       workspaceTrusted: vscode.workspace.isTrusted,
+      consent: (config) => testConsent || consentStore.isAllowed(config),
     });
+    this.consent = this.own(new ConsentFlow(consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
     this.inputs = new InputStore(context.secrets);
     this.tree = this.own(new ServerTreeProvider(this.registry));
     this.treeView = this.own(vscode.window.createTreeView('mcpHealth.servers', { treeDataProvider: this.tree, showCollapseAll: true }));
@@ -79,6 +89,7 @@ export class McpHealth {
       this.log.logger.info('workspace trusted: starting servers from workspace files');
       this.registry.setTrusted(true);
       this.treeView.message = undefined;
+      this.consent.offer();
     }));
     if (!vscode.workspace.isTrusted) {
       this.treeView.message = RESTRICTED_MESSAGE;
@@ -94,6 +105,9 @@ export class McpHealth {
       showDashboard: () => this.dashboard.show(),
       wallClock: () => systemClock.wall(),
     })) {
+      this.own(disposable);
+    }
+    for (const disposable of registerConsentCommands(this.consent, this.registry)) {
       this.own(disposable);
     }
   }
@@ -143,6 +157,13 @@ export class McpHealth {
     };
   }
 
+  /** What any other extension gets outside ExtensionMode.Test: read-only, redacted, no secret and no way to store one. */
+  publicApi(): McpHealthPublicApi {
+    const api = createPublicApi(this.registry);
+    this.own(api);
+    return api.value;
+  }
+
   private async discoverOnce(): Promise<void> {
     const settings = this.settings.current;
     const globalStorage = this.context.globalStorageUri.fsPath;
@@ -177,6 +198,7 @@ export class McpHealth {
       this.watchers.update(candidateFiles(options));
       const files = result.sources.filter((source) => source.exists).length;
       this.log.logger.info(`discovered ${servers.length} server(s) in ${files} file(s); ${diagnostics.length} problem(s)`);
+      this.consent.offer();
       await this.updateContextKeys();
     } catch (error) {
       this.log.logger.error(`discovery failed: ${error instanceof Error ? error.message : String(error)}`);

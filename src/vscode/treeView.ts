@@ -128,11 +128,14 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   }
 }
 
-/** Context values the menus match: `server monitored up`, `server disabled`, `server monitored needsInput`. */
+/** Context values the menus match: `server monitored up`, `server disabled`, `server untrusted needsConsent`. */
 function contextValueFor(status: ServerStatus): string {
   const parts = ['server', status.state === 'disabled' ? 'disabled' : isMonitored(status) ? 'monitored' : 'untrusted'];
   if (status.state === 'needs-input') {
     parts.push('needsInput');
+  }
+  if (status.state === 'needs-consent') {
+    parts.push('needsConsent');
   }
   parts.push(status.state);
   return parts.join(' ');

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { launchWorkbenchBrowser, waitForWorkbench, type Workbench } from './harness/browser';
 import { startCodeServer, type CodeServer } from './harness/codeServer';
+import { clickNotificationButton } from './harness/notifications';
 import { repoRoot } from './harness/paths';
 import { workbenchUrl } from './harness/workbenchUrl';
 
@@ -46,6 +47,8 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     const { page } = workbench;
     await page.goto(workbenchUrl(server, demoWorkspace));
     await waitForWorkbench(page, 90_000);
+    // Nothing starts before consent: the user clicks Allow in MCP Health's question, as anyone installing it would.
+    await clickNotificationButton(page, /MCP Health found 5 servers in \.vscode\/mcp\.json and \.mcp\.json\. Start watching them\?/, 'Allow', 90_000);
     // Five real servers over stdio, two protocol eras: the aggregate reaches 5/5 once each answered its first probe.
     const statusItem = page.locator('.part.statusbar .statusbar-item', { hasText: 'MCP 5/5' }).first();
     await statusItem.waitFor({ state: 'visible', timeout: 120_000 });

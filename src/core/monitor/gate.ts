@@ -1,8 +1,9 @@
 // Which servers may be contacted at all. A gated server is listed with its reason and never connected.
 
 import type { ConfigDiagnostic, ServerConfig, ServerError, ServerState, SourceRef } from '../model';
+import type { MonitorMode } from '../monitorTypes';
 
-export type GateState = Extract<ServerState, 'config-error' | 'disabled' | 'untrusted' | 'needs-input'>;
+export type GateState = Extract<ServerState, 'config-error' | 'disabled' | 'untrusted' | 'needs-consent' | 'needs-input'>;
 
 export interface Gate {
   readonly state: GateState;
@@ -14,9 +15,16 @@ export interface GateInputs {
   readonly configError: ServerError | null;
   readonly userDisabled: boolean;
   readonly workspaceTrusted: boolean;
+  /** The user allowed this exact definition (always true where nobody needs asking, e.g. the CLI). */
+  readonly consented: boolean;
+  readonly mode: MonitorMode;
 }
 
-/** Null means the server may be connected. Order matters: a broken config beats everything, then the user's choice. */
+/**
+ * Null means the server may be connected. Order matters: a broken config beats everything, then the user's choice,
+ * then Restricted Mode (untrusted beats consent: trust first, then the user is asked), then consent, and only then
+ * inputs, so nobody is asked for a secret of a server they have not agreed to run.
+ */
 export function gateFor(config: ServerConfig, inputs: GateInputs): Gate | null {
   if (inputs.configError) {
     return { state: 'config-error', reason: inputs.configError.message, error: inputs.configError };
@@ -29,6 +37,12 @@ export function gateFor(config: ServerConfig, inputs: GateInputs): Gate | null {
   }
   if (config.source.scope === 'workspace' && !inputs.workspaceTrusted) {
     return { state: 'untrusted', reason: 'workspace not trusted: servers from workspace files are not started', error: null };
+  }
+  if (inputs.mode === 'off') {
+    return { state: 'disabled', reason: 'mode off: listed only, never contacted', error: null };
+  }
+  if (!inputs.consented) {
+    return { state: 'needs-consent', reason: 'waiting for consent: nothing is started or contacted until the user allows it', error: null };
   }
   if (config.missingInputs && config.missingInputs.length > 0) {
     const message = `waiting for input: ${config.missingInputs.join(', ')}`;

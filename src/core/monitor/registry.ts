@@ -8,6 +8,7 @@ import type { MonitorEvent, MonitorRegistry, MonitorSettings, Unsubscribe } from
 import { deepEqual } from './deepEqual';
 import { brokenServers, configErrorOf, gateFor, type Gate } from './gate';
 import { ConnectSlots } from './connectSlots';
+import { modeFor } from './intervals';
 import { ServerMonitor, type MonitorContext } from './serverMonitor';
 
 export interface RegistryDeps {
@@ -23,17 +24,30 @@ export interface RegistryDeps {
   readonly workspaceTrusted?: boolean;
   /** How many servers may be connecting at once (default MAX_CONCURRENT_CONNECTS). */
   readonly maxConcurrentConnects?: number;
+  /**
+   * Whether the user allowed this server's definition; a server without consent is listed as `needs-consent` and
+   * never contacted. Absent (the CLI): running the command is the user's request, everything is allowed.
+   */
+  readonly consent?: (config: ServerConfig) => boolean;
 }
 
 export interface TrustAwareRegistry extends MonitorRegistry {
   /** Workspace trust changed: false parks workspace-scope servers in `untrusted` (closing them), true releases them. */
   setTrusted(workspaceAllowed: boolean): void;
   isTrusted(): boolean;
+  /** Consent decisions changed: every server is gated again (allowed ones start, withdrawn ones close). */
+  refreshGates(): void;
 }
 
 interface DesiredServer {
   readonly config: ServerConfig;
   readonly configError: ServerError | null;
+}
+
+/** Same definition, only its position in the file differs. */
+function movedOnly(a: ServerConfig, b: ServerConfig): boolean {
+  const at = (config: ServerConfig) => ({ ...config, source: { ...config.source, line: 0, column: 0 } });
+  return deepEqual(at(a), at(b));
 }
 
 export class Registry implements TrustAwareRegistry {
@@ -92,6 +106,13 @@ export class Registry implements TrustAwareRegistry {
       const existing = previous.get(config.id);
       if (existing && deepEqual(existing.config, config) && deepEqual(existing.configError, configError)) {
         next.set(config.id, existing);
+        continue;
+      }
+      if (existing && movedOnly(existing.config, config) && deepEqual(existing.configError, configError)) {
+        // Editing one server shifts the lines of those below it: they must not restart for that.
+        existing.relocate(config);
+        next.set(config.id, existing);
+        changed = true;
         continue;
       }
       changed = true;
@@ -202,12 +223,23 @@ export class Registry implements TrustAwareRegistry {
     return this.trusted;
   }
 
+  refreshGates(): void {
+    if (this.disposed) {
+      return;
+    }
+    for (const monitor of this.monitors.values()) {
+      monitor.setGate(this.gateOf(monitor.config, monitor.configError));
+    }
+  }
+
   updateSettings(settings: MonitorSettings): void {
     if (this.disposed) {
       return;
     }
     this.settings = settings;
     for (const monitor of this.monitors.values()) {
+      // A mode of `off` is a gate; watch <-> check is the monitor's own business.
+      monitor.setGate(this.gateOf(monitor.config, monitor.configError));
       monitor.retime();
     }
   }
@@ -237,6 +269,8 @@ export class Registry implements TrustAwareRegistry {
       configError,
       userDisabled: this.userDisabled.has(config.id),
       workspaceTrusted: this.trusted,
+      consented: this.deps.consent ? this.deps.consent(config) : true,
+      mode: modeFor(config, this.settings),
     });
   }
 

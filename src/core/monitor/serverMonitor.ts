@@ -17,12 +17,12 @@ import type {
   ServerStatus,
 } from '../model';
 import type { ConnectSlots } from './connectSlots';
-import type { MonitorEvent, MonitorSettings } from '../monitorTypes';
+import type { MonitorEvent, MonitorMode, MonitorSettings } from '../monitorTypes';
 import { backoffDelay } from './backoff';
 import { FlapDetector } from './flapping';
 import type { Gate } from './gate';
 import { guardWithTimer, type Guarded } from './guard';
-import { probeIntervalFor, probeTimeoutFor } from './intervals';
+import { checkIntervalFor, modeFor, probeIntervalFor, probeTimeoutFor } from './intervals';
 import { ProbeStatistics } from './probeStats';
 import { makeRedactor } from '../redact';
 
@@ -129,22 +129,34 @@ export class ServerMonitor {
   private firstProbeTimeoutStreak = 0;
   private ignoredPingChecked = false;
   private disposed = false;
+  /** watch keeps the connection; check connects, probes once and disconnects until the next check. */
+  private mode: MonitorMode;
 
   constructor(
-    readonly config: ServerConfig,
+    private currentConfig: ServerConfig,
     /** The diagnostic that keeps this server in `config-error`, part of its identity for reconciliation. */
     readonly configError: ServerError | null,
     private gate: Gate | null,
     private readonly context: MonitorContext,
   ) {
-    this.redact = makeRedactor(config.secretValues, context.redact);
+    this.redact = makeRedactor(currentConfig.secretValues, context.redact);
     this.state = gate?.state ?? 'idle';
     this.lastError = gate?.error ? this.redactError(gate.error) : null;
     this.lastStateChangeAt = context.clock.wall();
+    this.mode = modeFor(currentConfig, context.settings());
+  }
+
+  get config(): ServerConfig {
+    return this.currentConfig;
   }
 
   get id(): string {
     return this.config.id;
+  }
+
+  /** The same definition, moved in its file (lines added above it): status follows, the connection stays. */
+  relocate(config: ServerConfig): void {
+    this.currentConfig = config;
   }
 
   get isGated(): boolean {
@@ -231,8 +243,20 @@ export class ServerMonitor {
     await this.connectNow('reconnect requested');
   }
 
-  /** Settings changed: the idle timer follows the new interval; nothing reconnects. */
+  /** Settings changed: the idle timer follows the new interval; nothing reconnects unless watch/check changed. */
   retime(): void {
+    const mode = modeFor(this.config, this.context.settings());
+    if (mode !== this.mode) {
+      this.mode = mode;
+      if (!this.gate && !this.disposed) {
+        // Start over in the new mode: check closes after one probe, watch stays connected.
+        this.teardown();
+        if (this.context.isStarted()) {
+          void this.connectNow(`mode ${mode}`);
+        }
+      }
+      return;
+    }
     if (this.connection && this.idleTimer) {
       this.scheduleIdleProbe();
     }
@@ -364,6 +388,10 @@ export class ServerMonitor {
 
     const verifyNow = this.verifyOnConnect;
     this.verifyOnConnect = false;
+    if (this.mode === 'check') {
+      void this.checkOnce(generation);
+      return;
+    }
     if (!this.context.isStarted()) {
       return;
     }
@@ -371,6 +399,19 @@ export class ServerMonitor {
       void this.probeNow();
     } else {
       this.scheduleIdleProbe();
+    }
+  }
+
+  /** Check mode: one probe on the fresh connection, then close it and come back at the check interval. */
+  private async checkOnce(generation: number): Promise<void> {
+    await this.probeNow();
+    if (generation !== this.generation || this.disposed || !this.connection) {
+      return; // a failed probe already tore the connection down and scheduled the next attempt
+    }
+    this.teardown();
+    this.context.logger.info(this.redact(`${this.config.name}: checked; disconnected until the next check`));
+    if (this.canReconnectOnItsOwn()) {
+      this.scheduleReconnect(checkIntervalFor(this.context.settings()));
     }
   }
 
@@ -710,6 +751,11 @@ export class ServerMonitor {
     if (!this.canReconnectOnItsOwn()) {
       return;
     }
+    if (this.mode === 'check') {
+      // A server the user wants checked rarely is not restarted in a loop when it fails: the next check will tell.
+      this.scheduleReconnect(checkIntervalFor(this.context.settings()));
+      return;
+    }
     const delay = backoffDelay(this.backoffAttempt, this.context.settings().backoff, this.context.random);
     this.backoffAttempt += 1;
     this.scheduleReconnect(delay);
@@ -718,7 +764,7 @@ export class ServerMonitor {
   /** Credentials do not appear by themselves: retry rarely (at the backoff ceiling), or when the user asks. */
   private scheduleAuthRetry(): void {
     if (this.canReconnectOnItsOwn()) {
-      this.scheduleReconnect(this.context.settings().backoff.maxMs);
+      this.scheduleReconnect(this.mode === 'check' ? checkIntervalFor(this.context.settings()) : this.context.settings().backoff.maxMs);
     }
   }
 

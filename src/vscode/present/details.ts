@@ -28,6 +28,9 @@ export function detailRows(status: ServerStatus): DetailRow[] {
   const { config } = status;
   const rows: DetailRow[] = [];
   rows.push({ key: 'transport', label: config.transport, value: describeTarget(config) });
+  if (status.state === 'needs-consent') {
+    rows.push({ key: 'consent', label: 'why', value: 'waiting for your consent: nothing of it is started or contacted until you allow it' });
+  }
   if (status.state === 'untrusted') {
     rows.push({ key: 'trust', label: 'why', value: 'Restricted Mode: servers from workspace files are not started until you trust the workspace' });
   }

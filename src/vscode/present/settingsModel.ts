@@ -2,7 +2,7 @@
 // Pure: the editor adapter passes a reader, so bounds and defaults are checked in one place and testable.
 
 import type { ConfigFormat, TransportKind } from '../../core/model';
-import { defaultMonitorSettings, type MonitorSettings } from '../../core/monitorTypes';
+import { defaultMonitorSettings, MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../../core/monitorTypes';
 
 export type NotificationLevel = 'all' | 'errors' | 'off';
 export type StatusBarVisibility = 'always' | 'whenServers' | 'never';
@@ -23,6 +23,7 @@ export type SettingReader = (key: string) => unknown;
 
 export const INTERVAL_BOUNDS = { min: 5, max: 3600 } as const;
 export const TIMEOUT_BOUNDS = { min: 1, max: 30 } as const;
+export const CHECK_INTERVAL_MINUTES_BOUNDS = { min: 1, max: 1440 } as const;
 
 const transports: readonly TransportKind[] = ['stdio', 'http', 'sse'];
 
@@ -31,11 +32,15 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
     transports.map((transport) => [transport, seconds(read(`pingIntervalSeconds.${transport}`), INTERVAL_BOUNDS, base.intervalMs[transport] / 1000) * 1000]),
   ) as Record<TransportKind, number>;
   const serverIntervalMs: Record<string, number> = {};
+  const serverMode: Record<string, MonitorMode> = {};
   const overrides = read('serverOverrides');
   if (isRecord(overrides)) {
     for (const [name, override] of Object.entries(overrides)) {
       if (isRecord(override) && typeof override.intervalSeconds === 'number' && Number.isFinite(override.intervalSeconds)) {
         serverIntervalMs[name] = seconds(override.intervalSeconds, INTERVAL_BOUNDS, INTERVAL_BOUNDS.min) * 1000;
+      }
+      if (isRecord(override) && MONITOR_MODES.includes(override.mode as MonitorMode)) {
+        serverMode[name] = override.mode as MonitorMode;
       }
     }
   }
@@ -55,6 +60,9 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
       intervalMs,
       serverIntervalMs,
       timeoutMs: seconds(read('timeoutSeconds'), TIMEOUT_BOUNDS, base.timeoutMs / 1000) * 1000,
+      mode: oneOf(read('monitoringMode'), MONITOR_MODES, 'watch'),
+      serverMode,
+      checkIntervalMs: seconds(read('checkIntervalMinutes'), CHECK_INTERVAL_MINUTES_BOUNDS, (base.checkIntervalMs ?? 600_000) / 60_000) * 60_000,
     },
     notifications: oneOf(read('notifications'), ['all', 'errors', 'off'] as const, 'errors'),
     statusBar: oneOf(read('statusBar.show'), ['always', 'whenServers', 'never'] as const, 'whenServers'),

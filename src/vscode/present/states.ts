@@ -16,6 +16,7 @@ const healthByState: Readonly<Record<ServerState, Health>> = {
   'config-error': 'error',
   disabled: 'inactive',
   untrusted: 'inactive',
+  'needs-consent': 'inactive',
 };
 
 export const stateLabels: Readonly<Record<ServerState, string>> = {
@@ -29,6 +30,7 @@ export const stateLabels: Readonly<Record<ServerState, string>> = {
   'config-error': 'config error',
   disabled: 'disabled',
   untrusted: 'not started (Restricted Mode)',
+  'needs-consent': 'waiting for consent',
 };
 
 /** A crash-looping server is never "ok", even while its latest probe succeeded. */
@@ -38,7 +40,7 @@ export function healthOf(status: ServerStatus): Health {
 }
 
 export function isMonitored(status: ServerStatus): boolean {
-  return status.state !== 'disabled' && status.state !== 'untrusted';
+  return status.state !== 'disabled' && status.state !== 'untrusted' && status.state !== 'needs-consent';
 }
 
 export interface StateIcon {
@@ -63,6 +65,7 @@ export function stateIcon(status: ServerStatus): StateIcon {
     case 'config-error': return { id: 'bracket-error', color: 'testing.iconErrored' };
     case 'disabled': return { id: 'circle-slash', color: 'disabledForeground' };
     case 'untrusted': return { id: 'workspace-untrusted', color: 'disabledForeground' };
+    case 'needs-consent': return { id: 'shield', color: 'list.warningForeground' };
   }
 }
 

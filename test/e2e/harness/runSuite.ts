@@ -41,7 +41,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<number> {
       smokeTestDriver: true,
       // Tests of Restricted Mode turn trust back on through userSettings.
       userSettings: { 'security.workspace.trust.enabled': false, ...options.userSettings },
-      env: { ...options.env, ...(screenshotsDir ? { [screenshotsDirEnv]: screenshotsDir } : {}) },
+      // The suite runs in ExtensionMode.Test behind the smoke-test driver, which hides notifications: nobody could click
+      // Allow. This pre-seed (honoured only in Test mode) grants consent; test/e2e/consent.test.ts clicks the real one.
+      env: { MCP_HEALTH_TEST_CONSENT: 'allow-all', ...options.env, ...(screenshotsDir ? { [screenshotsDirEnv]: screenshotsDir } : {}) },
     });
     log(`[harness] code-server ready at ${server.url} after ${elapsed()}`);
     workbench = await launchWorkbenchBrowser();

@@ -52,6 +52,7 @@ export interface HarnessOptions {
   readonly random?: () => number;
   readonly redact?: (text: string) => string;
   readonly workspaceTrusted?: boolean;
+  readonly consent?: (config: ServerConfig) => boolean;
 }
 
 export function harness(options: HarnessOptions = {}): Harness {
@@ -73,6 +74,7 @@ export function harness(options: HarnessOptions = {}): Harness {
     random: options.random ?? (() => 0.5),
     ...(options.redact ? { redact: options.redact } : {}),
     ...(options.workspaceTrusted !== undefined ? { workspaceTrusted: options.workspaceTrusted } : {}),
+    ...(options.consent ? { consent: options.consent } : {}),
   });
   const events: MonitorEvent[] = [];
   registry.onEvent((event) => events.push(event));

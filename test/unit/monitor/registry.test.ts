@@ -41,6 +41,22 @@ void describe('registry', () => {
     await h.registry.dispose();
   });
 
+  void it('keeps the connection of a server that only moved in its file (an edit above it shifted its line)', async () => {
+    const h = harness();
+    const below = server('below');
+    h.registry.setServers([below], []);
+    h.registry.start();
+    await h.clock.advance(0);
+    const moved = { ...below, source: { ...below.source, line: below.source.line + 4 } };
+    h.registry.setServers([moved], []);
+    await h.clock.advance(0);
+    assert.equal(h.connector.attempts.length, 1, 'not reconnected');
+    assert.equal(h.connector.latest(below.id).closeCalls, 0);
+    assert.equal(h.registry.get(below.id)?.config.source.line, below.source.line + 4, 'the status shows the new line');
+    assert.equal(h.events.filter((event) => event.type === 'servers').length, 2, 'views hear about the move');
+    await h.registry.dispose();
+  });
+
   void it('pingNow connects where needed, probes every server in parallel and resolves with each result', async () => {
     const h = harness();
     const servers = ['a', 'b', 'c'].map((name) => server(name));

@@ -16,6 +16,21 @@ void describe('parseSettings', () => {
     assert.deepEqual(settings.excludedServers, []);
   });
 
+  void it('reads the monitoring mode, per-server mode overrides and the check interval in minutes', () => {
+    const settings = parse({
+      monitoringMode: 'check',
+      checkIntervalMinutes: 30,
+      serverOverrides: { github: { mode: 'off', intervalSeconds: 60 }, heavy: { mode: 'check' }, typo: { mode: 'sometimes' } },
+    });
+    assert.equal(settings.monitor.mode, 'check');
+    assert.equal(settings.monitor.checkIntervalMs, 30 * 60_000);
+    assert.deepEqual(settings.monitor.serverMode, { github: 'off', heavy: 'check' });
+    assert.deepEqual(settings.monitor.serverIntervalMs, { github: 60_000 });
+    assert.equal(parse({ monitoringMode: 'never' }).monitor.mode, 'watch');
+    assert.equal(parse({ checkIntervalMinutes: 0 }).monitor.checkIntervalMs, 60_000);
+    assert.ok(compareSettings(parse(), parse({ serverOverrides: { a: { mode: 'check' } } })).retime, 'a mode change re-gates the monitor');
+  });
+
   void it('converts seconds to milliseconds per transport', () => {
     const settings = parse({ 'pingIntervalSeconds.stdio': 12, 'pingIntervalSeconds.http': 45, 'pingIntervalSeconds.sse': 7.5, timeoutSeconds: 3 });
     assert.deepEqual(settings.monitor.intervalMs, { stdio: 12_000, http: 45_000, sse: 7_500 });

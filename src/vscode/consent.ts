@@ -1,0 +1,200 @@
+// Asks before anything is started or contacted: one notification per discovery that found servers nobody allowed yet,
+// a Review picker with what each would run and its mode, and the commands to allow, withdraw and reset decisions.
+
+import * as vscode from 'vscode';
+import { ConsentStore } from '../core/consent/consentStore';
+import { definitionHash } from '../core/consent/definitionHash';
+import type { Logger } from '../core/logger';
+import type { ServerConfig, ServerStatus } from '../core/model';
+import type { TrustAwareRegistry } from '../core/monitor';
+import { modeFor } from '../core/monitor/intervals';
+import { MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../core/monitorTypes';
+import { consentMessage, modeLabels, nextMode, whatWouldRun } from './present/consentModel';
+import { SECTION } from './settings';
+import { displayPath } from './treeView';
+
+const ALLOW = 'Allow';
+const REVIEW = 'Review…';
+const NOT_NOW = 'Not Now';
+
+interface ReviewItem extends vscode.QuickPickItem {
+  readonly status: ServerStatus;
+  mode: MonitorMode;
+}
+
+export class ConsentFlow implements vscode.Disposable {
+  /** Definitions the user said "Not Now" to in this window: not asked again until the set of waiting ones changes. */
+  private readonly dismissed = new Set<string>();
+  private prompting = false;
+  private readonly modeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('settings-gear'), tooltip: 'Change mode (watch, check, off)' };
+
+  constructor(
+    private readonly store: ConsentStore,
+    private readonly registry: TrustAwareRegistry,
+    private readonly monitorSettings: () => MonitorSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  isAllowed(config: ServerConfig): boolean {
+    return this.store.isAllowed(config);
+  }
+
+  waiting(): ServerStatus[] {
+    return this.registry.list().filter((status) => status.state === 'needs-consent');
+  }
+
+  /** After each discovery (and when trust is granted): one notification, unless one is open or all were dismissed. */
+  offer(): void {
+    const waiting = this.waiting();
+    const fresh = waiting.filter((status) => !this.dismissed.has(keyOf(status.config)));
+    if (fresh.length === 0 || this.prompting) {
+      return;
+    }
+    this.prompting = true;
+    void (async () => {
+      try {
+        const choice = await vscode.window.showInformationMessage(consentMessage(waiting, shortPath), ALLOW, REVIEW, NOT_NOW);
+        if (choice === ALLOW) {
+          await this.allow(this.stillWaiting(waiting).map((status) => status.config));
+        } else if (choice === REVIEW) {
+          await this.review(this.stillWaiting(waiting));
+        } else {
+          this.dismiss(waiting);
+        }
+      } finally {
+        this.prompting = false;
+      }
+    })();
+  }
+
+  async allow(configs: readonly ServerConfig[]): Promise<void> {
+    if (configs.length === 0) {
+      return;
+    }
+    await this.store.allow(configs);
+    this.logger.info(`consent given for ${configs.map((config) => config.name).join(', ')}`);
+    this.registry.refreshGates();
+  }
+
+  async withdraw(ids: readonly string[]): Promise<void> {
+    await this.store.withdraw(ids);
+    this.logger.info(`consent withdrawn for ${ids.length} server(s)`);
+    for (const id of ids) {
+      // Withdrawn on purpose: do not ask again in this window until its definition changes.
+      const status = this.registry.get(id);
+      if (status) {
+        this.dismissed.add(keyOf(status.config));
+      }
+    }
+    this.registry.refreshGates();
+  }
+
+  async reset(): Promise<void> {
+    await this.store.reset();
+    this.dismissed.clear();
+    this.logger.info('every stored consent decision was reset');
+    this.registry.refreshGates();
+    this.offer();
+  }
+
+  /** The picker: every waiting server with what would run; checked ones are allowed, each with its mode. */
+  async review(statuses: readonly ServerStatus[] = this.waiting()): Promise<void> {
+    if (statuses.length === 0) {
+      void vscode.window.showInformationMessage('No MCP server is waiting for consent.');
+      return;
+    }
+    const settings = this.monitorSettings();
+    const items: ReviewItem[] = statuses.map((status) => this.reviewItem(status, modeFor(status.config, settings)));
+    const picker = vscode.window.createQuickPick<ReviewItem>();
+    picker.title = 'MCP Health: start watching these servers?';
+    picker.placeholder = 'Checked servers are allowed to start. The gear button changes a server\'s mode (watch, check, off).';
+    picker.canSelectMany = true;
+    picker.matchOnDescription = true;
+    picker.matchOnDetail = true;
+    picker.items = items;
+    picker.selectedItems = items;
+    const accepted = await new Promise<readonly ReviewItem[] | undefined>((resolve) => {
+      picker.onDidTriggerItemButton(({ item }) => {
+        const selected = new Set(picker.selectedItems.map((chosen) => chosen.status.config.id));
+        const index = items.indexOf(item);
+        items[index] = this.reviewItem(item.status, nextMode(item.mode));
+        picker.items = [...items];
+        picker.selectedItems = items.filter((candidate) => selected.has(candidate.status.config.id));
+      });
+      picker.onDidAccept(() => {
+        resolve(picker.selectedItems);
+        picker.hide();
+      });
+      picker.onDidHide(() => resolve(undefined));
+      picker.show();
+    });
+    picker.dispose();
+    if (!accepted) {
+      this.dismiss(statuses);
+      return;
+    }
+    for (const item of accepted) {
+      if (item.mode !== modeFor(item.status.config, settings)) {
+        await setServerMode(item.status.config.name, item.mode);
+      }
+    }
+    this.dismiss(statuses.filter((status) => !accepted.some((item) => item.status === status)));
+    await this.allow(accepted.map((item) => item.status.config));
+  }
+
+  /** Tree action and command: choose watch, check or off for one server; kept in `mcpHealth.serverOverrides`. */
+  async chooseMode(status: ServerStatus): Promise<void> {
+    const current = modeFor(status.config, this.monitorSettings());
+    const picked = await vscode.window.showQuickPick(
+      MONITOR_MODES.map((mode) => ({ label: mode, description: mode === current ? '(current)' : '', detail: modeLabels[mode], mode })),
+      { title: `Monitoring mode of ${status.config.name}` },
+    );
+    if (picked && picked.mode !== current) {
+      await setServerMode(status.config.name, picked.mode);
+    }
+  }
+
+  dispose(): void {
+    this.dismissed.clear();
+  }
+
+  private reviewItem(status: ServerStatus, mode: MonitorMode): ReviewItem {
+    return {
+      status,
+      mode,
+      label: status.config.name,
+      description: `[${mode}] ${whatWouldRun(status)}`,
+      detail: `${shortPath(status.config.source.file)}:${status.config.source.line} · ${modeLabels[mode]}`,
+      buttons: [this.modeButton],
+    };
+  }
+
+  private dismiss(statuses: readonly ServerStatus[]): void {
+    for (const status of statuses) {
+      this.dismissed.add(keyOf(status.config));
+    }
+  }
+
+  /** Only servers still waiting, with their current definition: the files may have changed while the prompt was open. */
+  private stillWaiting(asked: readonly ServerStatus[]): ServerStatus[] {
+    const askedKeys = new Set(asked.map((status) => keyOf(status.config)));
+    return this.waiting().filter((status) => askedKeys.has(keyOf(status.config)));
+  }
+}
+
+/** `.vscode/mcp.json` for a workspace file (with the folder name in a multi-root window), `~/...` for a user file. */
+function shortPath(file: string): string {
+  const relative = vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+  return relative !== file ? relative : displayPath(file);
+}
+
+function keyOf(config: ServerConfig): string {
+  return `${config.id}\n${definitionHash(config)}`;
+}
+
+/** Writes the mode into the user's `mcpHealth.serverOverrides`, keeping the other per-server settings. */
+async function setServerMode(name: string, mode: MonitorMode): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const current = config.inspect<Record<string, Record<string, unknown>>>('serverOverrides')?.globalValue ?? {};
+  await config.update('serverOverrides', { ...current, [name]: { ...current[name], mode } }, vscode.ConfigurationTarget.Global);
+}

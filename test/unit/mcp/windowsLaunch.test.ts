@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+import { resolveLaunch, type LaunchHost } from '../../../src/mcp/windowsLaunch';
+
+// The SDK's stdio transport spawns through cross-spawn: its escaping is the oracle for ours.
+const crossSpawnEscape = createRequire(__filename)('cross-spawn/lib/util/escape.js') as {
+  command(command: string): string;
+  argument(arg: string, doubleEscape: boolean): string;
+};
+
+function windows(files: readonly string[], env: NodeJS.ProcessEnv = {}): LaunchHost {
+  const known = new Set(files.map((file) => file.toLowerCase()));
+  return {
+    platform: 'win32',
+    env: { Path: 'C:\\Windows\\system32;C:\\Program Files\\nodejs;"C:\\Tools With Space"', PATHEXT: '.COM;.EXE;.BAT;.CMD', ComSpec: 'C:\\Windows\\system32\\cmd.exe', ...env },
+    cwd: 'C:\\work\\project',
+    isFile: (file) => known.has(file.toLowerCase()),
+  };
+}
+
+void describe('Windows launch resolution (as cross-spawn does it, without shell: true)', () => {
+  void it('runs npx (npx.cmd on PATH) through cmd.exe /d /s /c with every word escaped', () => {
+    const launch = resolveLaunch('npx', ['-y', '@modelcontextprotocol/server-everything'], windows(['C:\\Program Files\\nodejs\\npx.cmd']));
+    assert.deepEqual(launch, {
+      command: 'C:\\Windows\\system32\\cmd.exe',
+      args: ['/d', '/s', '/c', '"npx ^"-y^" ^"@modelcontextprotocol/server-everything^""'],
+      windowsVerbatimArguments: true,
+      // Found as PATHEXT spells it; Windows file names are case-insensitive.
+      file: 'C:\\Program Files\\nodejs\\npx.CMD',
+    });
+  });
+
+  void it('spawns an .exe directly, found through PATHEXT', () => {
+    const launch = resolveLaunch('node', ['server.js', 'a b'], windows(['C:\\Program Files\\nodejs\\node.exe']));
+    assert.deepEqual(launch, { command: 'node', args: ['server.js', 'a b'], windowsVerbatimArguments: false, file: 'C:\\Program Files\\nodejs\\node.EXE' });
+  });
+
+  void it('finds .cmd launchers in a quoted PATH entry and in the working directory first', () => {
+    assert.equal(resolveLaunch('uvx', ['mcp-server-git'], windows(['C:\\Tools With Space\\uvx.cmd'])).file, 'C:\\Tools With Space\\uvx.CMD');
+    assert.equal(resolveLaunch('uvx', [], windows(['C:\\Tools With Space\\uvx.cmd', 'C:\\work\\project\\uvx.bat'])).file, 'C:\\work\\project\\uvx.BAT');
+  });
+
+  void it('escapes a command path with spaces and a .cmd given by its full name', () => {
+    const launch = resolveLaunch('C:\\Program Files\\My Tool\\server.cmd', ['--port', '0'], windows(['C:\\Program Files\\My Tool\\server.cmd']));
+    assert.equal(launch.command, 'C:\\Windows\\system32\\cmd.exe');
+    assert.deepEqual(launch.args.slice(0, 3), ['/d', '/s', '/c']);
+    assert.equal(launch.args[3], '"C:\\Program^ Files\\My^ Tool\\server.cmd ^"--port^" ^"0^""');
+  });
+
+  void it('keeps arguments with quotes, spaces, backslashes and cmd meta characters literal', () => {
+    const tricky = ['say "hi"', 'C:\\dir with space\\', 'a&b|c', '100%', 'x^y', '', '\\\\"quoted\\\\"', '!bang!'];
+    const launch = resolveLaunch('npx', tricky, windows(['C:\\Program Files\\nodejs\\npx.cmd']));
+    // cross-spawn agrees on every argument but one: its backtracking-free regex escapes only the last backslash of a
+    // run before a quote, so `\\"` comes out as 4 backslashes + quote, which CommandLineToArgvW reads as 2 backslashes
+    // and the END of the quoted argument. We emit 2n+1 (here 5), read back as 2 backslashes and a literal quote.
+    const agreed = tricky.filter((arg) => !arg.includes('quoted'));
+    assert.deepEqual(agreed.map((arg) => resolveLaunch('npx', [arg], windows(['C:\\Program Files\\nodejs\\npx.cmd'])).args[3]),
+      agreed.map((arg) => `"npx ${crossSpawnEscape.argument(arg, false)}"`));
+    assert.equal(launch.args[3], '"npx ^"say^ \\^"hi\\^"^" ^"C:\\dir^ with^ space\\\\^" ^"a^&b^|c^" ^"100^%^" ^"x^^y^" ^"^" ^"\\\\\\\\\\^"quoted\\\\\\\\\\^"^" ^"^!bang^!^""');
+  });
+
+  void it('double-escapes for a cmd-shim in node_modules/.bin, as cross-spawn does', () => {
+    const shim = 'C:\\work\\project\\node_modules\\.bin\\my-server.cmd';
+    const launch = resolveLaunch('node_modules\\.bin\\my-server', ['a&b'], windows([shim]));
+    assert.equal(launch.args[3], `"${crossSpawnEscape.command('node_modules\\.bin\\my-server')} ${crossSpawnEscape.argument('a&b', true)}"`);
+  });
+
+  void it('still goes through cmd.exe when nothing is found, so the user gets cmd\'s own "not recognized" message', () => {
+    const launch = resolveLaunch('missing-tool', ['x'], windows([], { ComSpec: undefined }));
+    assert.equal(launch.command, 'cmd.exe');
+    assert.equal(launch.file, undefined);
+  });
+
+  void it('changes nothing on Linux and macOS', () => {
+    for (const platform of ['linux', 'darwin'] as const) {
+      const launch = resolveLaunch('npx', ['-y', 'say "hi"'], { ...windows(['/usr/bin/npx']), platform });
+      assert.deepEqual(launch, { command: 'npx', args: ['-y', 'say "hi"'], windowsVerbatimArguments: false });
+    }
+  });
+});

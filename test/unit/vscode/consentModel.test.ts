@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { consentMessage, nextMode, whatWouldRun } from '../../../src/vscode/present/consentModel';
+import { status, WORKSPACE } from './fixtures';
+
+const display = (file: string) => file.replace(`${WORKSPACE}/`, '');
+
+void describe('consent wording', () => {
+  void it('names the count and every file', () => {
+    const waiting = ['a', 'b', 'c', 'd', 'e'].map((name) => status(name, { state: 'needs-consent' }));
+    assert.equal(consentMessage(waiting, display), 'MCP Health found 5 servers in .vscode/mcp.json. Start watching them?');
+    const two = [status('a'), status('b', { config: { source: { file: `${WORKSPACE}/.mcp.json` } } })];
+    assert.equal(consentMessage(two, display), 'MCP Health found 2 servers in .vscode/mcp.json and .mcp.json. Start watching them?');
+    assert.equal(consentMessage([status('a')], display), 'MCP Health found 1 server in .vscode/mcp.json. Start watching it?');
+  });
+
+  void it('shows what would run with secrets masked', () => {
+    const secret = 'ghp_0123456789abcdefABCDEF';
+    const stdio = status('gh', { config: { command: 'npx', args: ['-y', 'server-github', `--token=${secret}`, 'my dir'], secretValues: [secret] } });
+    const text = whatWouldRun(stdio);
+    assert.match(text, /^npx -y server-github --token=\S+ "my dir"$/);
+    assert.ok(!text.includes(secret));
+    const http = status('h', { config: { transport: 'http', url: `https://127.0.0.1:1/mcp?key=${secret}`, secretValues: [secret] } });
+    assert.ok(!whatWouldRun(http).includes(secret));
+    assert.match(whatWouldRun(http), /^https:\/\/127\.0\.0\.1:1\/mcp/);
+  });
+
+  void it('cycles the modes watch, check, off', () => {
+    assert.deepEqual([nextMode('watch'), nextMode('check'), nextMode('off')], ['check', 'off', 'watch']);
+  });
+});
