@@ -2,18 +2,22 @@
 
 import type { ConfigDiagnostic, ServerConfig, ServerError, ServerState, SourceRef } from '../model';
 
-export type GateState = Extract<ServerState, 'config-error' | 'disabled' | 'untrusted' | 'needs-input'>;
+export type GateState = Extract<ServerState, 'config-error' | 'disabled' | 'untrusted' | 'needs-input' | 'idle'>;
 
 export interface Gate {
   readonly state: GateState;
   readonly reason: string;
   readonly error: ServerError | null;
+  /** Not gated for a fault: another process connects it, and views show that process's status. */
+  readonly elsewhere?: boolean;
 }
 
 export interface GateInputs {
   readonly configError: ServerError | null;
   readonly userDisabled: boolean;
   readonly workspaceTrusted: boolean;
+  /** Who runs this server instead of us (another window leads the user-level servers), if anyone. */
+  readonly runElsewhere?: string;
 }
 
 /** Null means the server may be connected. Order matters: a broken config beats everything, then the user's choice. */
@@ -33,6 +37,10 @@ export function gateFor(config: ServerConfig, inputs: GateInputs): Gate | null {
   if (config.missingInputs && config.missingInputs.length > 0) {
     const message = `waiting for input: ${config.missingInputs.join(', ')}`;
     return { state: 'needs-input', reason: message, error: { kind: 'input-required', message } };
+  }
+  // Last: a server this window would not run anyway keeps showing its own reason rather than someone else's status.
+  if (inputs.runElsewhere !== undefined) {
+    return { state: 'idle', reason: `watched by ${inputs.runElsewhere}`, error: null, elsewhere: true };
   }
   return null;
 }
