@@ -10,6 +10,7 @@
 //   follower -> leader   {t:'ping'|'reconnect', id, req}
 // No config travels: each window reads the same user-level files and matches servers by id.
 
+import { createHash } from 'node:crypto';
 import type { Logger } from '../core/logger';
 import type { ProbeResult, ServerConfig, ServerStatus } from '../core/model';
 import type { MonitorEvent, Unsubscribe } from '../core/monitorTypes';
@@ -40,6 +41,14 @@ export interface SharedServersOptions {
 }
 
 export type Role = 'leader' | 'follower' | 'stopped';
+
+/**
+ * The channel topic for one editor installation: windows that read the same user-level files (same user data dir)
+ * share it; another installation, or a test's private code-server, gets its own.
+ */
+export function sharedServersTopic(userDataDir: string): string {
+  return `user-servers-${createHash('sha256').update(userDataDir).digest('hex').slice(0, 16)}`;
+}
 
 const ELECTION_ATTEMPTS = 20;
 const ELECTION_DELAY_MS = 150;
