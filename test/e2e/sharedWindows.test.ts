@@ -165,4 +165,34 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     assert.equal(texts.filter((text) => /in another window/.test(text)).length, 1, 'one window leads, one follows');
     await pages[1]!.screenshot({ path: path.join(screenshots, 'after-handover.png') });
   });
+
+  it('the leading window\'s extension host is killed (SIGKILL): still exactly two processes after the take-over', async () => {
+    const before = pids(userPids).filter(isAlive);
+    const host = parentOf(before[0]!);
+    assert.equal(parentOf(before[1]!), host, 'both servers are children of one extension host');
+    assert.match(commandLine(host), /code-server|extensionHost|bootstrap-fork/, `the parent is code-server's extension host: ${commandLine(host)}`);
+    process.kill(host, 'SIGKILL');
+    // Its servers go with it (stdin EOF) or are ended by the next leader; the other window takes over. The killed
+    // window's host may also be restarted by the workbench and elect again: either way two must run, not four.
+    await waitUntil('the take-over after a crash', () => before.every((pid) => !isAlive(pid)) && pids(userPids).filter(isAlive).length === 2, 120_000);
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline) {
+      assert.ok(pids(userPids).filter(isAlive).length <= 2, `never more than two: ${pids(userPids).filter(isAlive).join(',')}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.equal(pids(userPids).filter(isAlive).length, 2);
+  });
 });
+
+function parentOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
