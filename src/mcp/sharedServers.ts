@@ -113,10 +113,11 @@ export class SharedServers {
     }
     if (this.disposed) return;
     this.setRole('leader');
-    this.options.registry.setStatusSource(null);
+    // Subscribed first, so the snapshot of the take-over itself reaches followers that connected meanwhile.
     if (server) {
       this.unsubscribe = this.options.registry.onEvent((event) => this.publish(event));
     }
+    this.options.registry.setStatusSource(null);
   }
 
   private async follow(): Promise<boolean> {
