@@ -152,6 +152,8 @@ export interface ServerStatus {
   readonly stderrTail: string;
   /** stdio child pid while connected. */
   readonly pid: number | null;
+  /** Set when another process (another editor window) runs this server and this status mirrors its report. */
+  readonly watchedElsewhere?: string;
 }
 
 export interface ProbeStats {

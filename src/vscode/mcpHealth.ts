@@ -11,7 +11,9 @@ import { createRegistry, type TrustAwareRegistry } from '../core/monitor';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { redactText } from '../core/redact';
 import { createNodeConnector } from '../mcp';
+import { channelPath } from '../mcp/localChannel';
 import { createNodeFileSystem } from '../mcp/nodeFileSystem';
+import { SharedServers, sharedServersTopic } from '../mcp/sharedServers';
 import { registerCommands } from './commands';
 import { ConsentStore } from '../core/consent/consentStore';
 import { ConsentFlow } from './consent';
@@ -25,6 +27,7 @@ import { SettingsStore, type SettingsChangeEvent } from './settings';
 import { HealthStatusBar } from './statusBar';
 import { StateNotifier } from './notifications';
 import { ServerTreeProvider, workspaceFolderRefs } from './treeView';
+import { registerVsCodeMcpCommands } from './vscodeMcp';
 import { ConfigWatchers } from './watchers';
 import { createPublicApi, type McpHealthApi, type McpHealthPublicApi } from './api';
 
@@ -45,6 +48,8 @@ export class McpHealth {
   private readonly dashboard: DashboardPanel;
   private readonly notifier: StateNotifier;
   private readonly consent: ConsentFlow;
+  /** One copy per machine: user-level servers run in one window, the others mirror it. */
+  private readonly shared: SharedServers;
   private inputDefinitions: readonly InputDefinition[] = [];
   private knownSecrets: readonly string[] = [];
   private discovering: Promise<void> | undefined;
@@ -79,6 +84,13 @@ export class McpHealth {
     this.watchers = this.own(new ConfigWatchers());
     this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry));
     this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger));
+    this.shared = new SharedServers({
+      path: channelPath(sharedServersTopic(this.vscodeUserDir())),
+      registry: this.registry,
+      covers: (config) => config.source.scope === 'user',
+      label: 'another VS Code window',
+      logger: this.log.logger,
+    });
     this.own(this.discoveredEmitter);
     this.own({ dispose: this.registry.onEvent((event) => { if (event.type === 'servers' || event.type === 'state') this.updateBadge(); }) });
 
@@ -110,11 +122,16 @@ export class McpHealth {
     for (const disposable of registerConsentCommands(this.consent, this.registry)) {
       this.own(disposable);
     }
+    for (const disposable of registerVsCodeMcpCommands(this.registry)) {
+      this.own(disposable);
+    }
   }
 
   /** First discovery, then monitoring. Runs after activate() has returned. */
   async start(): Promise<void> {
     await this.rediscover();
+    // Lead or follow before anything starts, so a follower never starts its own copy of a user-level server.
+    await this.shared.start();
     if (!this.disposing) {
       this.registry.start();
     }
@@ -170,8 +187,7 @@ export class McpHealth {
     const options: DiscoveryOptions = {
       workspaceFolders: workspaceFolderRefs().map((folder) => folder.path),
       userHome: os.homedir(),
-      // globalStorageUri is <user dir>/globalStorage/<extension id>: the profile's mcp.json sits in <user dir>.
-      vscodeUserDir: path.dirname(path.dirname(globalStorage)),
+      vscodeUserDir: this.vscodeUserDir(),
       globalStorageDir: path.dirname(globalStorage),
       platform: process.platform,
       env: process.env,
@@ -204,6 +220,11 @@ export class McpHealth {
       this.log.logger.error(`discovery failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     this.discoveredEmitter.fire();
+  }
+
+  /** globalStorageUri is <user dir>/globalStorage/<extension id>: the profile's mcp.json sits in <user dir>. */
+  private vscodeUserDir(): string {
+    return path.dirname(path.dirname(this.context.globalStorageUri.fsPath));
   }
 
   private async updateContextKeys(): Promise<void> {
@@ -268,6 +289,8 @@ export class McpHealth {
         }
       }
       await this.registry.dispose();
+      // Only now, with our servers closed, may another window take the user-level servers over.
+      await this.shared.dispose();
     })();
     return this.disposing;
   }

@@ -9,6 +9,7 @@ import { detailRows } from './present/details';
 import { codeBlock, escapeMarkdown } from './present/markdown';
 import { describeState, isMonitored, stateIcon, stateLabels } from './present/states';
 import { buildTree, formatLabels, type TreeModel, type TreeNode, type WorkspaceFolderRef } from './present/treeModel';
+import { isVsCodeSource } from './present/vscodeMcpId';
 
 const REFRESH_COALESCE_MS = 100;
 
@@ -137,6 +138,12 @@ function contextValueFor(status: ServerStatus): string {
   if (status.state === 'needs-consent') {
     parts.push('needsConsent');
   }
+  if (isVsCodeSource(status.config)) {
+    parts.push('vscodeSource');
+  }
+  if (status.watchedElsewhere !== undefined) {
+    parts.push('elsewhere');
+  }
   parts.push(status.state);
   return parts.join(' ');
 }
@@ -150,6 +157,17 @@ function serverItem(status: ServerStatus): vscode.TreeItem {
   item.tooltip = serverTooltip(status);
   item.accessibilityInformation = { label: `${status.config.name}, ${describeState(status)}` };
   return item;
+}
+
+/** Which connection each action acts on: ours (monitoring), another window's, or VS Code's own (chat). */
+function connectionsNote(status: ServerStatus): string {
+  const ours = status.watchedElsewhere !== undefined
+    ? `Ping Now and Reconnect act on MCP Health's connection in ${status.watchedElsewhere}, which runs this user-level server for every window.`
+    : "Ping Now and Reconnect act on MCP Health's own monitoring connection.";
+  const theirs = isVsCodeSource(status.config)
+    ? " Restart in VS Code and Show VS Code Output act on VS Code's own connection to this server (the one chat uses)."
+    : '';
+  return ours + theirs;
 }
 
 function serverTooltip(status: ServerStatus): vscode.MarkdownString {
@@ -168,5 +186,6 @@ function serverTooltip(status: ServerStatus): vscode.MarkdownString {
     md.appendMarkdown(codeBlock(stderr.full));
   }
   md.appendMarkdown(`\n${escapeMarkdown(displayPath(status.config.source.file))}:${status.config.source.line}`);
+  md.appendMarkdown(`\n\n${escapeMarkdown(connectionsNote(status))}`);
   return md;
 }

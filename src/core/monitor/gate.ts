@@ -3,12 +3,14 @@
 import type { ConfigDiagnostic, ServerConfig, ServerError, ServerState, SourceRef } from '../model';
 import type { MonitorMode } from '../monitorTypes';
 
-export type GateState = Extract<ServerState, 'config-error' | 'disabled' | 'untrusted' | 'needs-consent' | 'needs-input'>;
+export type GateState = Extract<ServerState, 'config-error' | 'disabled' | 'untrusted' | 'needs-consent' | 'needs-input' | 'idle'>;
 
 export interface Gate {
   readonly state: GateState;
   readonly reason: string;
   readonly error: ServerError | null;
+  /** Not gated for a fault: another process connects it, and views show that process's status. */
+  readonly elsewhere?: boolean;
 }
 
 export interface GateInputs {
@@ -18,6 +20,8 @@ export interface GateInputs {
   /** The user allowed this exact definition (always true where nobody needs asking, e.g. the CLI). */
   readonly consented: boolean;
   readonly mode: MonitorMode;
+  /** Who runs this server instead of us (another window leads the user-level servers), if anyone. */
+  readonly runElsewhere?: string;
 }
 
 /**
@@ -47,6 +51,10 @@ export function gateFor(config: ServerConfig, inputs: GateInputs): Gate | null {
   if (config.missingInputs && config.missingInputs.length > 0) {
     const message = `waiting for input: ${config.missingInputs.join(', ')}`;
     return { state: 'needs-input', reason: message, error: { kind: 'input-required', message } };
+  }
+  // Last: a server this window would not run anyway keeps showing its own reason rather than someone else's status.
+  if (inputs.runElsewhere !== undefined) {
+    return { state: 'idle', reason: `watched by ${inputs.runElsewhere}`, error: null, elsewhere: true };
   }
   return null;
 }

@@ -10,6 +10,7 @@ import { brokenServers, configErrorOf, gateFor, type Gate } from './gate';
 import { ConnectSlots } from './connectSlots';
 import { modeFor } from './intervals';
 import { ServerMonitor, type MonitorContext } from './serverMonitor';
+import { mirroredStatus, type StatusSource } from './statusSource';
 
 export interface RegistryDeps {
   readonly connector: Connector;
@@ -37,6 +38,11 @@ export interface TrustAwareRegistry extends MonitorRegistry {
   isTrusted(): boolean;
   /** Consent decisions changed: every server is gated again (allowed ones start, withdrawn ones close). */
   refreshGates(): void;
+  /**
+   * Another process runs the servers this source covers: they are closed here and listed with its status; user
+   * actions on them are forwarded. Null takes them back (they connect here again if monitoring has started).
+   */
+  setStatusSource(source: StatusSource | null): void;
 }
 
 interface DesiredServer {
@@ -59,6 +65,8 @@ export class Registry implements TrustAwareRegistry {
   private readonly retiring = new Set<Promise<void>>();
   private settings: MonitorSettings;
   private trusted: boolean;
+  private source: StatusSource | null = null;
+  private sourceSubscription: (() => void) | null = null;
   private started = false;
   private disposed: Promise<void> | null = null;
   private readonly context: MonitorContext;
@@ -75,7 +83,13 @@ export class Registry implements TrustAwareRegistry {
       connectSlots: new ConnectSlots(deps.maxConcurrentConnects),
       settings: () => this.settings,
       isStarted: () => this.started && !this.disposed,
-      emit: (event) => this.emit(event),
+      emit: (event) => {
+        // A mirrored server's local monitor only parks and unparks; what views show comes from the source.
+        if (event.type !== 'servers' && this.monitors.get(event.id)?.watchedElsewhere) {
+          return;
+        }
+        this.emit(event);
+      },
     };
   }
 
@@ -145,11 +159,19 @@ export class Registry implements TrustAwareRegistry {
   }
 
   list(): readonly ServerStatus[] {
-    return [...this.monitors.values()].map((monitor) => monitor.status());
+    return [...this.monitors.values()].map((monitor) => this.statusOf(monitor));
   }
 
   get(id: string): ServerStatus | undefined {
-    return this.monitors.get(id)?.status();
+    const monitor = this.monitors.get(id);
+    return monitor ? this.statusOf(monitor) : undefined;
+  }
+
+  private statusOf(monitor: ServerMonitor): ServerStatus {
+    if (monitor.watchedElsewhere && this.source) {
+      return mirroredStatus(monitor.config, this.source.status(monitor.id), this.source.label, this.deps.clock.wall());
+    }
+    return monitor.status();
   }
 
   diagnostics(): readonly ConfigDiagnostic[] {
@@ -180,7 +202,7 @@ export class Registry implements TrustAwareRegistry {
     }
     await Promise.all(
       this.select(id).map(async (monitor) => {
-        const result = await monitor.pingNow();
+        const result = monitor.watchedElsewhere && this.source ? await this.source.pingNow(monitor.id) : await monitor.pingNow();
         if (result) {
           results.set(monitor.id, result);
         }
@@ -193,7 +215,11 @@ export class Registry implements TrustAwareRegistry {
     if (this.disposed) {
       return;
     }
-    await Promise.all(this.select(id).map((monitor) => monitor.reconnect()));
+    await Promise.all(
+      this.select(id).map((monitor) =>
+        monitor.watchedElsewhere && this.source ? this.source.reconnect(monitor.id) : monitor.reconnect(),
+      ),
+    );
   }
 
   setEnabled(id: string, enabled: boolean): void {
@@ -232,6 +258,22 @@ export class Registry implements TrustAwareRegistry {
     }
   }
 
+  setStatusSource(source: StatusSource | null): void {
+    if (this.disposed || this.source === source) {
+      return;
+    }
+    this.sourceSubscription?.();
+    this.sourceSubscription = null;
+    this.source = source;
+    if (source) {
+      this.sourceSubscription = source.onDidChange(() => this.emit({ type: 'servers' }));
+    }
+    for (const monitor of this.monitors.values()) {
+      monitor.setGate(this.gateOf(monitor.config, monitor.configError));
+    }
+    this.emit({ type: 'servers' });
+  }
+
   updateSettings(settings: MonitorSettings): void {
     if (this.disposed) {
       return;
@@ -246,6 +288,8 @@ export class Registry implements TrustAwareRegistry {
 
   dispose(): Promise<void> {
     this.disposed ??= (async () => {
+      this.sourceSubscription?.();
+      this.sourceSubscription = null;
       const monitors = [...this.monitors.values()];
       this.monitors = new Map();
       await Promise.all([...monitors.map((monitor) => monitor.dispose()), ...this.retiring]);
@@ -271,6 +315,7 @@ export class Registry implements TrustAwareRegistry {
       workspaceTrusted: this.trusted,
       consented: this.deps.consent ? this.deps.consent(config) : true,
       mode: modeFor(config, this.settings),
+      ...(this.source?.covers(config) ? { runElsewhere: this.source.label } : {}),
     });
   }
 

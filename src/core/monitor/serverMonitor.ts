@@ -163,6 +163,11 @@ export class ServerMonitor {
     return this.gate !== null;
   }
 
+  /** Another process runs this server: views show its status, user actions go there. */
+  get watchedElsewhere(): boolean {
+    return this.gate?.elsewhere === true;
+  }
+
   status(): ServerStatus {
     return {
       config: this.config,

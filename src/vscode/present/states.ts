@@ -96,6 +96,9 @@ export function describeState(status: ServerStatus): string {
   if (status.state === 'needs-input' && status.config.missingInputs?.length) {
     parts.push(status.config.missingInputs.join(', '));
   }
+  if (status.watchedElsewhere !== undefined) {
+    parts.push('in another window');
+  }
   if (status.flapping) {
     parts.push(`flapping, ${plural(status.restarts, 'restart')}`);
   } else if (status.nonConformant) {

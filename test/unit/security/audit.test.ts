@@ -36,7 +36,12 @@ void describe('code audit', () => {
   });
 
   void it('no name resolution or raw sockets; HTTP only to the configured URL, by the SDK transports', () => {
-    assert.deepEqual(hits(/from ['"](node:)?(dns|net|tls|dgram|http2)['"]|require\(['"](node:)?(dns|net|tls|http|https|dgram|http2)['"]\)/), []);
+    assert.deepEqual(hits(/from ['"](node:)?(dns|tls|dgram|http2)['"]|require\(['"](node:)?(dns|net|tls|http|https|dgram|http2)['"]\)/), []);
+    // node:net only for the local channel, and only on a filesystem path (Unix socket or named pipe): no host, no port.
+    assert.deepEqual(hits(/from ['"](node:)?net['"]/), ['src/mcp/localChannel.ts']);
+    const channel = code(path.join(SRC, 'mcp', 'localChannel.ts'));
+    assert.doesNotMatch(channel, /\b(port|host)\b/i);
+    assert.deepEqual(channel.match(/\b(listen|createConnection)\([^)]*\)/g), ['listen(path)', 'createConnection(path)', 'createConnection(this.path)']);
     // No second HTTP client: a probe's verdict is the one the SDK transport (what real clients use) gets.
     assert.deepEqual(hits(/from ['"](node:)?(http|https)['"]/), []);
     assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), []);

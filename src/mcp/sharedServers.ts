@@ -1,0 +1,353 @@
+// One copy per machine for user-level servers: the windows of one editor share a local channel. Whoever binds its
+// path first leads: it runs the user-level servers and publishes their (redacted) status; the others follow, show that
+// status and forward Ping Now / Reconnect. When the leader goes, a follower binds the path and starts them.
+//
+// Wire messages (newline JSON on the local channel, same user only):
+//   leader -> followers  {t:'snapshot', servers:{[id]:RemoteStatus}}   on connect and whenever the set changes
+//                        {t:'status', id, status}                       on each state or probe event
+//                        {t:'result', req, result?}                     answer to a forwarded action
+//                        {t:'bye'}                                      servers closed, the path is about to be free
+//   follower -> leader   {t:'ping'|'reconnect', id, req}
+// No config travels: each window reads the same user-level files and matches servers by id.
+
+import { createHash } from 'node:crypto';
+import type { Logger } from '../core/logger';
+import type { ProbeResult, ServerConfig, ServerStatus } from '../core/model';
+import type { MonitorEvent, Unsubscribe } from '../core/monitorTypes';
+import { toRemote, type RemoteStatus, type StatusSource } from '../core/monitor/statusSource';
+import { connectChannel, listenChannel, type ChannelClient, type ChannelMessage, type ChannelServer } from './localChannel';
+import { processStartTime, reapOrphans, type ProcessIdentity } from './orphans';
+
+export interface SharedRegistry {
+  list(): readonly ServerStatus[];
+  onEvent(listener: (event: MonitorEvent) => void): Unsubscribe;
+  setStatusSource(source: StatusSource | null): void;
+  pingNow(id?: string): Promise<ReadonlyMap<string, ProbeResult>>;
+  reconnect(id?: string): Promise<void>;
+}
+
+export interface SharedServersOptions {
+  readonly path: string;
+  readonly registry: SharedRegistry;
+  readonly covers: (config: ServerConfig) => boolean;
+  /** How views name the leader: "another VS Code window". */
+  readonly label: string;
+  readonly logger: Logger;
+  readonly onRoleChange?: (role: Role) => void;
+  /** Bound on a forwarded action (default 30 s). */
+  readonly requestTimeoutMs?: number;
+  /** Grace before SIGKILL when reaping a crashed leader's servers (default 3 s). */
+  readonly reapGraceMs?: number;
+}
+
+export type Role = 'leader' | 'follower' | 'stopped';
+
+/**
+ * The channel topic for one editor installation: windows that read the same user-level files (same user data dir)
+ * share it; another installation, or a test's private code-server, gets its own.
+ */
+export function sharedServersTopic(userDataDir: string): string {
+  return `user-servers-${createHash('sha256').update(userDataDir).digest('hex').slice(0, 16)}`;
+}
+
+const ELECTION_ATTEMPTS = 20;
+const ELECTION_DELAY_MS = 150;
+
+export class SharedServers {
+  private role: Role = 'stopped';
+  private server: ChannelServer | undefined;
+  private client: ChannelClient | undefined;
+  private follower: FollowerSource | undefined;
+  private unsubscribe: Unsubscribe | undefined;
+  private disposed = false;
+  private electing: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: SharedServersOptions) {}
+
+  get currentRole(): Role {
+    return this.role;
+  }
+
+  /** Resolves once this window knows whether it leads or follows; call before the registry starts monitoring. */
+  start(): Promise<void> {
+    return this.elect(false);
+  }
+
+  private elect(afterCrash: boolean): Promise<void> {
+    this.electing ??= this.runElection(afterCrash).finally(() => (this.electing = undefined));
+    return this.electing;
+  }
+
+  private async runElection(afterCrash: boolean): Promise<void> {
+    for (let attempt = 0; attempt < ELECTION_ATTEMPTS && !this.disposed; attempt++) {
+      let server: ChannelServer | undefined;
+      try {
+        server = await listenChannel(this.options.path, {
+          onConnect: (peer) => peer.send(this.snapshot()),
+          onMessage: (peer, message) => void this.serve(message).then((reply) => reply && peer.send(reply)),
+          onGarbage: (_peer, preview) => this.options.logger.debug(`shared servers: ignored a malformed message: ${preview}`),
+        });
+      } catch (error) {
+        this.options.logger.warn(`shared servers: cannot use ${this.options.path}: ${String(error)}; running user-level servers in this window`);
+        return this.lead(undefined, []);
+      }
+      if (this.disposed) return void (await server?.dispose());
+      if (server) return this.lead(server, afterCrash ? (this.follower?.identities() ?? []) : []);
+      if (await this.follow()) return;
+      await this.delay(ELECTION_DELAY_MS * (1 + Math.random()));
+    }
+    if (!this.disposed) {
+      this.options.logger.warn('shared servers: no leading window answered; running user-level servers in this window');
+      await this.lead(undefined, []);
+    }
+  }
+
+  private async lead(server: ChannelServer | undefined, orphans: readonly ProcessIdentity[]): Promise<void> {
+    this.dropFollower();
+    this.server = server;
+    if (orphans.length > 0) {
+      // The old leader died without closing its servers: end them before starting our own copies.
+      const reaped = await reapOrphans(orphans, this.options.reapGraceMs ?? 3_000);
+      if (reaped.length > 0) this.options.logger.info(`shared servers: ended ${reaped.length} server process(es) left by a crashed window`);
+    }
+    if (this.disposed) return;
+    this.setRole('leader');
+    // Subscribed first, so the snapshot of the take-over itself reaches followers that connected meanwhile.
+    if (server) {
+      this.unsubscribe = this.options.registry.onEvent((event) => this.publish(event));
+    }
+    this.options.registry.setStatusSource(null);
+  }
+
+  private async follow(): Promise<boolean> {
+    const source = new FollowerSource(this.options.label, this.options.covers, this.options.requestTimeoutMs ?? 30_000);
+    let client: ChannelClient;
+    try {
+      client = await connectChannel(this.options.path, {
+        onMessage: (message) => source.receive(message),
+        onClose: () => this.leaderGone(source),
+      });
+    } catch {
+      return false; // the leader just went away (or left a stale socket): elect again
+    }
+    if (this.disposed) {
+      client.dispose();
+      return true;
+    }
+    source.attach(client);
+    this.dropFollower();
+    this.client = client;
+    this.follower = source;
+    this.setRole('follower');
+    this.options.registry.setStatusSource(source);
+    return true;
+  }
+
+  private leaderGone(source: FollowerSource): void {
+    if (this.disposed || this.follower !== source) return;
+    source.failPending();
+    const crashed = !source.saidBye;
+    this.options.logger.info(`shared servers: the leading window ${crashed ? 'went away without closing its servers' : 'closed'}; electing a new one`);
+    // The mirror stays in place until someone leads, so nothing starts twice meanwhile.
+    void this.elect(crashed);
+  }
+
+  private async serve(message: ChannelMessage): Promise<ChannelMessage | undefined> {
+    const { t, id, req } = message;
+    if (typeof id !== 'string' || (typeof req !== 'number' && typeof req !== 'string')) return undefined;
+    if (t === 'ping') {
+      const results = await this.options.registry.pingNow(id);
+      const result = results.get(id);
+      return result ? { t: 'result', req, result } : { t: 'result', req };
+    }
+    if (t === 'reconnect') {
+      await this.options.registry.reconnect(id);
+      return { t: 'result', req };
+    }
+    return undefined;
+  }
+
+  private snapshot(): ChannelMessage {
+    const servers: Record<string, RemoteStatus> = {};
+    for (const status of this.options.registry.list()) {
+      if (this.options.covers(status.config) && status.watchedElsewhere === undefined) servers[status.config.id] = toRemote(status);
+    }
+    return { t: 'snapshot', servers };
+  }
+
+  private publish(event: MonitorEvent): void {
+    if (!this.server) return;
+    if (event.type === 'servers') return this.server.broadcast(this.snapshot());
+    if (event.type === 'stderr') return;
+    const status = event.status;
+    if (this.options.covers(status.config)) this.server.broadcast({ t: 'status', id: event.id, status: toRemote(status) });
+  }
+
+  private setRole(role: Role): void {
+    if (this.role === role) return;
+    this.role = role;
+    this.options.logger.info(`shared servers: this window ${role === 'leader' ? 'runs' : 'follows'} the user-level servers`);
+    this.options.onRoleChange?.(role);
+  }
+
+  private dropFollower(): void {
+    this.client?.dispose();
+    this.client = undefined;
+    this.follower?.failPending();
+    this.follower = undefined;
+  }
+
+  private delay(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        resolve();
+      }, ms);
+    });
+  }
+
+  /**
+   * Call after the registry has closed its servers: followers are told the servers are down (`bye`) and only then
+   * is the path released, so the next leader never starts a copy while ours still runs.
+   */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.unsubscribe?.();
+    this.dropFollower();
+    const server = this.server;
+    this.server = undefined;
+    if (server) {
+      server.broadcast({ t: 'bye' });
+      await server.dispose();
+    }
+    this.role = 'stopped';
+  }
+}
+
+class FollowerSource implements StatusSource {
+  private statuses = new Map<string, RemoteStatus>();
+  /** Who runs each server's process now, recorded while the leader is alive so a crash can be cleaned up safely. */
+  private readonly known = new Map<string, ProcessIdentity>();
+  private readonly listeners = new Set<() => void>();
+  private readonly pending = new Map<number, { resolve(message: ChannelMessage | undefined): void; timer: NodeJS.Timeout }>();
+  private client: ChannelClient | undefined;
+  private nextReq = 1;
+  saidBye = false;
+
+  constructor(
+    readonly label: string,
+    readonly covers: (config: ServerConfig) => boolean,
+    private readonly requestTimeoutMs: number,
+  ) {}
+
+  attach(client: ChannelClient): void {
+    this.client = client;
+  }
+
+  status(id: string): RemoteStatus | undefined {
+    return this.statuses.get(id);
+  }
+
+  onDidChange(listener: () => void): Unsubscribe {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  identities(): ProcessIdentity[] {
+    return [...this.known.values()];
+  }
+
+  receive(message: ChannelMessage): void {
+    switch (message.t) {
+      case 'snapshot': {
+        const servers = message.servers;
+        if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) return;
+        this.statuses = new Map();
+        for (const [id, status] of Object.entries(servers as Record<string, unknown>)) {
+          if (isRemoteStatus(status)) this.statuses.set(id, status);
+        }
+        this.remember();
+        return this.changed();
+      }
+      case 'status':
+        if (typeof message.id !== 'string' || !isRemoteStatus(message.status)) return;
+        this.statuses.set(message.id, message.status);
+        this.remember();
+        return this.changed();
+      case 'result': {
+        const entry = typeof message.req === 'number' ? this.pending.get(message.req) : undefined;
+        if (!entry) return;
+        clearTimeout(entry.timer);
+        this.pending.delete(message.req as number);
+        return entry.resolve(message);
+      }
+      case 'bye':
+        this.saidBye = true;
+        return;
+      default:
+        return;
+    }
+  }
+
+  private remember(): void {
+    this.known.clear();
+    for (const [id, status] of this.statuses) {
+      if (status.pid === null) continue;
+      const startTime = processStartTime(status.pid);
+      if (startTime !== undefined) this.known.set(id, { pid: status.pid, startTime });
+    }
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  async pingNow(id: string): Promise<ProbeResult | null> {
+    const reply = await this.request('ping', id);
+    const result = reply?.result;
+    return result !== null && typeof result === 'object' && typeof (result as ProbeResult).outcome === 'string' ? (result as ProbeResult) : null;
+  }
+
+  async reconnect(id: string): Promise<void> {
+    await this.request('reconnect', id);
+  }
+
+  private request(t: 'ping' | 'reconnect', id: string): Promise<ChannelMessage | undefined> {
+    const req = this.nextReq++;
+    if (!this.client?.send({ t, id, req })) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(req);
+        resolve(undefined);
+      }, this.requestTimeoutMs);
+      this.pending.set(req, { resolve, timer });
+    });
+  }
+
+  failPending(): void {
+    for (const { resolve, timer } of this.pending.values()) {
+      clearTimeout(timer);
+      resolve(undefined);
+    }
+    this.pending.clear();
+  }
+}
+
+/** Enough shape to render without throwing; a follower trusts its own user's leader, not arbitrary bytes. */
+function isRemoteStatus(value: unknown): value is RemoteStatus {
+  if (value === null || typeof value !== 'object') return false;
+  const status = value as Partial<RemoteStatus>;
+  return (
+    typeof status.state === 'string' &&
+    (status.pid === null || typeof status.pid === 'number') &&
+    status.stats !== null &&
+    typeof status.stats === 'object' &&
+    Array.isArray(status.stats.recent) &&
+    typeof status.restarts === 'number'
+  );
+}
