@@ -17,6 +17,7 @@ import { DashboardPanel } from './dashboard';
 import { ConfigDiagnostics } from './diagnostics';
 import { InputStore } from './inputs';
 import { createPingLog, type PingLog } from './log';
+import { MetricsEndpoint } from './metricsEndpoint';
 import { isExcluded } from './present/settingsModel';
 import { SettingsStore, type SettingsChangeEvent } from './settings';
 import { HealthStatusBar } from './statusBar';
@@ -41,6 +42,7 @@ export class McpHealth {
   private readonly inputs: InputStore;
   private readonly dashboard: DashboardPanel;
   private readonly notifier: StateNotifier;
+  private readonly metrics: MetricsEndpoint;
   private inputDefinitions: readonly InputDefinition[] = [];
   private knownSecrets: readonly string[] = [];
   private discovering: Promise<void> | undefined;
@@ -70,6 +72,9 @@ export class McpHealth {
     this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry));
     this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger));
     this.own(this.discoveredEmitter);
+    this.metrics = this.own(new MetricsEndpoint({
+      registry: this.registry, extensionPath: context.extensionPath, version: String(context.extension.packageJSON.version ?? '0.0.0'), logger: this.log.logger,
+    }));
     this.own({ dispose: this.registry.onEvent((event) => { if (event.type === 'servers' || event.type === 'state') this.updateBadge(); }) });
 
     this.own(this.settings.onDidChange((event) => this.applySettings(event)));
@@ -103,6 +108,8 @@ export class McpHealth {
     await this.rediscover();
     if (!this.disposing) {
       this.registry.start();
+      const { metricsListen, monitor } = this.settings.current;
+      if (metricsListen !== '') void this.metrics.apply(metricsListen, monitor.timeoutMs);
     }
   }
 
@@ -208,6 +215,9 @@ export class McpHealth {
     if (change.rediscover) {
       this.requestRediscovery('discovery settings changed');
     }
+    if (change.metrics) {
+      void this.metrics.apply(current.metricsListen, current.monitor.timeoutMs);
+    }
   }
 
   private requestRediscovery(reason: string): void {
@@ -245,7 +255,7 @@ export class McpHealth {
           // A view failing to dispose must not keep children alive.
         }
       }
-      await this.registry.dispose();
+      await Promise.all([this.registry.dispose(), this.metrics.closed()]);
     })();
     return this.disposing;
   }
