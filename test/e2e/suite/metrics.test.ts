@@ -46,7 +46,7 @@ export function defineMetricsTests(): void {
     it('serves the same series as the CLI once set, and stops serving when cleared', async function () {
       this.timeout(60_000);
       const { api } = await activateExtension();
-      await waitForState(api, 'everything', ['up'], 30_000);
+      const everything = await waitForState(api, 'everything', ['up'], 30_000);
       const port = await freePort();
       const url = `http://127.0.0.1:${port}/metrics`;
       await config().update('metrics.listen', `127.0.0.1:${port}`, vscode.ConfigurationTarget.Global);
@@ -55,7 +55,11 @@ export function defineMetricsTests(): void {
         return text && /mcp_health_up\{server="everything",transport="stdio",[^}]*\} 1/.test(text) ? text : undefined;
       });
       assert.match(body, /mcp_health_build_info\{[^}]*front_end="vscode"\} 1/);
-      assert.match(body, /mcp_client_operation_duration_seconds_bucket\{le="0.01",server="everything"/);
+      // The histogram counts probes from the moment the endpoint starts: probe now rather than wait 30 s (through the
+      // registry, not the Ping All command, whose status bar message would outlive this test).
+      await api.registry.pingNow(everything.config.id);
+      await waitFor('a probe in the histogram', async () =>
+        /mcp_client_operation_duration_seconds_count\{server="everything",[^}]*mcp_method_name="ping"\} [1-9]/.test((await scrape(url)) ?? ''));
       assert.match(body, /mcp_health_state\{server="broken",[^}]*state="config-error"\} 1/);
       assert.equal(await scrape(`http://127.0.0.1:${port}/healthz`), 'ok\n');
 
