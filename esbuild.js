@@ -47,6 +47,8 @@ const common = { ...bundleOptions({ production }), plugins: watch ? [problemMatc
 
 const entries = [
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // prom-client and OpenTelemetry: required by the extension only when mcpHealth.metrics.listen is set.
+  { entryPoints: ['src/metrics/index.ts'], outfile: 'dist/metrics.js' },
 ];
 if (fs.existsSync(path.join(__dirname, 'src/extension.ts'))) {
   entries.push({ entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' });

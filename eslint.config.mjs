@@ -31,6 +31,18 @@ export default tseslint.config(
     },
   },
   {
+    // The metrics front end runs in the CLI and, loaded lazily from dist/metrics.js, in the extension host.
+    files: ['src/metrics/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode'], message: 'src/metrics must not depend on vscode.' },
+          { group: ['../vscode/*'], message: 'src/metrics must not depend on the editor adapters.' },
+        ],
+      }],
+    },
+  },
+  {
     files: ['src/mcp/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

@@ -8,3 +8,4 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 bash scripts/setup-code-server.sh
+bash scripts/ensure-prometheus.sh || echo "[setup] prometheus unavailable: the metrics integration test will skip"

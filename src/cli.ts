@@ -11,9 +11,10 @@ import { discover, type DiscoveryResult } from './core/config/discover';
 import { silentLogger } from './core/logger';
 import type { ServerConfig, ServerStatus } from './core/model';
 import { createRegistry } from './core/monitor';
-import { defaultMonitorSettings, type MonitorEvent, type MonitorSettings } from './core/monitorTypes';
+import { defaultMonitorSettings, type MonitorEvent, type MonitorRegistry, type MonitorSettings } from './core/monitorTypes';
 import { createNodeConnector } from './mcp';
 import { nodeFileSystem } from './mcp/nodeFileSystem';
+import { formatListenAddress, isMetricsListenError, startMetrics, type MetricsExporter } from './metrics';
 
 const EXIT_OK = 0;
 const EXIT_UNHEALTHY = 1;
@@ -229,6 +230,30 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
   return undefined;
 }
 
+/** Serves /metrics (--metrics) and exports OTLP (OTEL_EXPORTER_OTLP_*) when asked; a port that cannot be bound is a usage error. */
+async function startWatchMetrics(monitor: MonitorRegistry, options: CliOptions, output: Output): Promise<MetricsExporter | undefined> {
+  try {
+    const metrics = await startMetrics({
+      registry: monitor,
+      ...(options.metrics ? { listen: options.metrics } : {}),
+      build: { version: CLI_VERSION, frontEnd: 'cli' },
+      timeoutMs: options.timeoutMs,
+      env: process.env,
+      warn: (message) => output.err(`mcp-health: ${message}`),
+    });
+    if (metrics.address) output.err(`mcp-health: metrics on http://${formatListenAddress(metrics.address)}/metrics`);
+    if (!metrics.address && !metrics.otlp) {
+      await metrics.close();
+      return undefined;
+    }
+    return metrics;
+  } catch (error) {
+    await monitor.dispose();
+    if (isMetricsListenError(error)) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 async function runWatch(options: CliOptions, output: Output): Promise<number> {
   const { servers, diagnostics } = await discoverSelection(options);
   const style = styleFor(options);
@@ -240,6 +265,7 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
   });
   if (!options.json && diagnostics.length) output.err(formatDiagnostics(diagnostics, style, process.cwd()));
   monitor.setServers(servers, diagnostics);
+  const metrics = await startWatchMetrics(monitor, options, output);
   monitor.start();
 
   await new Promise<void>((resolve) => {
@@ -257,6 +283,7 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
 
   const statuses = monitor.list();
   unsubscribe();
+  await metrics?.close();
   await monitor.dispose();
   const summary = watchSummary(statuses, startedAt, Date.now());
   if (options.json) {

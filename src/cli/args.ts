@@ -1,6 +1,7 @@
 // Parses the mcp-health command line. Pure: returns a description of the run or a usage error.
 
 import { parseArgs } from 'node:util';
+import { parseListenAddress, type ListenAddress } from '../metrics/listenAddress';
 
 export type CommandName = 'list' | 'check' | 'watch';
 
@@ -16,6 +17,8 @@ export interface CliOptions {
   readonly durationMs: number | undefined;
   readonly json: boolean;
   readonly color: boolean | undefined;
+  /** watch: serve Prometheus /metrics here. */
+  readonly metrics: ListenAddress | undefined;
 }
 
 export class UsageError extends Error {}
@@ -37,6 +40,7 @@ export const USAGE = `Usage:
   mcp-health check [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]... [--timeout-ms N] [--connect-timeout-ms N] [--json]
   mcp-health watch [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]...
                    [--interval-ms N] [--timeout-ms N] [--connect-timeout-ms N] [--duration-ms N] [--json]
+                   [--metrics HOST:PORT]
 
   --workspace DIR   a workspace folder to discover servers in (repeatable; default: the current directory)
   --config FILE     read this one config file (repeatable); given alone, nothing else is discovered
@@ -47,6 +51,9 @@ export const USAGE = `Usage:
                     bound on starting and connecting to a server (default ${DEFAULT_CONNECT_TIMEOUT_MS}, ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS})
   --interval-ms N   watch: idle interval before a keepalive probe (default 30000 stdio, 20000 HTTP/SSE; ${MIN_INTERVAL_MS} to ${MAX_INTERVAL_MS})
   --duration-ms N   watch: stop after this long (default: until Ctrl-C; 1 to ${MAX_TIMER_MS})
+  --metrics HOST:PORT
+                    watch: serve Prometheus /metrics and /healthz there (HOST defaults to 127.0.0.1); OTLP export
+                    is configured by the OTEL_EXPORTER_OTLP_* environment variables
   --json            machine-readable output (check: one document; watch: JSON lines)
   --no-color        plain output even on a terminal
 
@@ -80,6 +87,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
         'interval-ms': { type: 'string' },
         'duration-ms': { type: 'string' },
         json: { type: 'boolean' },
+        metrics: { type: 'string' },
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -103,6 +111,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
   if (command === 'list' && (values['timeout-ms'] !== undefined || values['connect-timeout-ms'] !== undefined)) {
     throw new UsageError('--timeout-ms and --connect-timeout-ms do not apply to list');
   }
+  const metrics = values.metrics === undefined ? undefined : parseListenAddress(values.metrics);
+  if (typeof metrics === 'string') throw new UsageError(`--metrics: ${metrics}`);
+  if (command !== 'watch' && metrics !== undefined) throw new UsageError('--metrics applies to watch only');
   return {
     command,
     workspaces: values.workspace ?? [],
@@ -115,5 +126,6 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
     durationMs,
     json: values.json ?? false,
     color: values['no-color'] ? false : undefined,
+    metrics,
   };
 }

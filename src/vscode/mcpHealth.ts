@@ -22,6 +22,7 @@ import { DashboardPanel } from './dashboard';
 import { ConfigDiagnostics } from './diagnostics';
 import { InputStore } from './inputs';
 import { createPingLog, type PingLog } from './log';
+import { MetricsEndpoint } from './metricsEndpoint';
 import { isExcluded } from './present/settingsModel';
 import { SettingsStore, type SettingsChangeEvent } from './settings';
 import { HealthStatusBar } from './statusBar';
@@ -50,6 +51,7 @@ export class McpHealth {
   private readonly consent: ConsentFlow;
   /** One copy per machine: user-level servers run in one window, the others mirror it. */
   private readonly shared: SharedServers;
+  private readonly metrics: MetricsEndpoint;
   private inputDefinitions: readonly InputDefinition[] = [];
   private knownSecrets: readonly string[] = [];
   private discovering: Promise<void> | undefined;
@@ -92,6 +94,9 @@ export class McpHealth {
       logger: this.log.logger,
     });
     this.own(this.discoveredEmitter);
+    this.metrics = this.own(new MetricsEndpoint({
+      registry: this.registry, extensionPath: context.extensionPath, version: String(context.extension.packageJSON.version ?? '0.0.0'), logger: this.log.logger,
+    }));
     this.own({ dispose: this.registry.onEvent((event) => { if (event.type === 'servers' || event.type === 'state') this.updateBadge(); }) });
 
     this.own(this.settings.onDidChange((event) => this.applySettings(event)));
@@ -134,6 +139,8 @@ export class McpHealth {
     await this.shared.start();
     if (!this.disposing) {
       this.registry.start();
+      const { metricsListen, monitor } = this.settings.current;
+      if (metricsListen !== '') void this.metrics.apply(metricsListen, monitor.timeoutMs);
     }
   }
 
@@ -251,6 +258,9 @@ export class McpHealth {
     if (change.rediscover) {
       this.requestRediscovery('discovery settings changed');
     }
+    if (change.metrics) {
+      void this.metrics.apply(current.metricsListen, current.monitor.timeoutMs);
+    }
   }
 
   private requestRediscovery(reason: string): void {
@@ -288,7 +298,7 @@ export class McpHealth {
           // A view failing to dispose must not keep children alive.
         }
       }
-      await this.registry.dispose();
+      await Promise.all([this.registry.dispose(), this.metrics.closed()]);
       // Only now, with our servers closed, may another window take the user-level servers over.
       await this.shared.dispose();
     })();

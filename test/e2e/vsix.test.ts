@@ -33,6 +33,7 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
   it('is a small package holding only what runs', () => {
     const listing = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).trim().split('\n');
     assert.ok(listing.includes('extension/dist/extension.js'));
+    assert.ok(listing.includes('extension/dist/metrics.js'), 'the lazily loaded metrics module ships');
     assert.ok(listing.includes('extension/media/icon.png'));
     assert.deepEqual(listing.filter((entry) => /^extension\/(src|test|node_modules|bench)\//.test(entry)), []);
     assert.ok(fs.statSync(vsix).size < 1024 * 1024, 'VSIX under 1 MB');

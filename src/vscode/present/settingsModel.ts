@@ -16,6 +16,8 @@ export interface ExtensionSettings {
     readonly includeUserConfigs: boolean;
   };
   readonly excludedServers: readonly string[];
+  /** `HOST:PORT` to serve Prometheus /metrics from the extension host; empty = off. */
+  readonly metricsListen: string;
 }
 
 /** Reads one setting below `mcpHealth.`; undefined when unset. */
@@ -68,6 +70,7 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
     statusBar: oneOf(read('statusBar.show'), ['always', 'whenServers', 'never'] as const, 'whenServers'),
     discovery: { sources, includeUserConfigs: typeof read('discovery.includeUserConfigs') === 'boolean' ? read('discovery.includeUserConfigs') as boolean : true },
     excludedServers: Array.isArray(excluded) ? [...new Set(excluded.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()))] : [],
+    metricsListen: typeof read('metrics.listen') === 'string' ? (read('metrics.listen') as string).trim() : '',
   };
   return deepFreeze(settings);
 }
@@ -80,6 +83,8 @@ export interface SettingsChange {
   /** Only presentation changed. */
   readonly rerender: boolean;
   readonly notifications: boolean;
+  /** The metrics endpoint moves, starts or stops (the probe timeout it records timed-out probes at counts too). */
+  readonly metrics: boolean;
 }
 
 export function compareSettings(previous: ExtensionSettings, next: ExtensionSettings): SettingsChange {
@@ -88,6 +93,7 @@ export function compareSettings(previous: ExtensionSettings, next: ExtensionSett
     rediscover: !sameJson(previous.discovery, next.discovery) || !sameJson(previous.excludedServers, next.excludedServers),
     rerender: previous.statusBar !== next.statusBar,
     notifications: previous.notifications !== next.notifications,
+    metrics: previous.metricsListen !== next.metricsListen || (next.metricsListen !== '' && previous.monitor.timeoutMs !== next.monitor.timeoutMs),
   };
 }
 

@@ -5,6 +5,7 @@
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { defineExtensionTests } from './extension.test';
+import { defineMetricsTests } from './metrics.test';
 import { LineReporter } from './reporter';
 import { defineRestrictedTests } from './restricted.test';
 
@@ -12,6 +13,8 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: LineReporter });
   mocha.suite.emit('pre-require', globalThis, 'mcp-health-e2e', mocha);
   if (vscode.workspace.isTrusted) {
+    // Before the extension suite, which ends by deactivating the extension.
+    defineMetricsTests();
     defineExtensionTests();
   } else {
     defineRestrictedTests();

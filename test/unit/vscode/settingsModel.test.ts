@@ -96,7 +96,7 @@ void describe('parseSettings', () => {
 });
 
 void describe('compareSettings', () => {
-  const none = { retime: false, rediscover: false, rerender: false, notifications: false };
+  const none = { retime: false, rediscover: false, rerender: false, notifications: false, metrics: false };
 
   void it('reports nothing for equal settings read twice', () => {
     const values = { 'pingIntervalSeconds.http': 30, serverOverrides: { a: { intervalSeconds: 9 } }, 'discovery.sources': { cursor: false }, excludedServers: ['x'] };
@@ -131,6 +131,16 @@ void describe('compareSettings', () => {
     const base = parse();
     assert.deepEqual(compareSettings(base, parse({ 'statusBar.show': 'always' })), { ...none, rerender: true });
     assert.deepEqual(compareSettings(base, parse({ notifications: 'off' })), { ...none, notifications: true });
+  });
+
+  void it('moves the metrics endpoint when its address changes, or when the timeout it records changes while it serves', () => {
+    const base = parse();
+    assert.equal(parse({ 'metrics.listen': ' 127.0.0.1:9464 ' }).metricsListen, '127.0.0.1:9464');
+    assert.equal(parse({ 'metrics.listen': 9464 }).metricsListen, '');
+    assert.deepEqual(compareSettings(base, parse({ 'metrics.listen': ':9464' })), { ...none, metrics: true });
+    const serving = parse({ 'metrics.listen': ':9464' });
+    assert.deepEqual(compareSettings(serving, parse({ 'metrics.listen': ':9464', timeoutSeconds: 10 })), { ...none, retime: true, metrics: true });
+    assert.deepEqual(compareSettings(base, parse({ timeoutSeconds: 10 })), { ...none, retime: true });
   });
 });
 

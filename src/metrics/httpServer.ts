@@ -1,0 +1,94 @@
+// The scrape endpoint: /metrics, /healthz, 404 for anything else; a clean 503 while shutting down.
+
+import * as http from 'node:http';
+import { formatListenAddress, type ListenAddress } from './listenAddress';
+import type { Exposition } from './promSink';
+
+/** Bounds how long shutdown waits for a scrape in flight before cutting its connection. */
+const CLOSE_GRACE_MS = 2_000;
+
+export class MetricsListenError extends Error {}
+
+export interface MetricsHttpServer {
+  /** The address actually bound (the port is the real one when 0 was asked). */
+  readonly address: ListenAddress;
+  close(): Promise<void>;
+}
+
+function listenErrorMessage(error: NodeJS.ErrnoException, where: string): string {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `cannot serve metrics on ${where}: the port is already in use`;
+    case 'EADDRNOTAVAIL':
+      return `cannot serve metrics on ${where}: that address does not belong to this machine`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+      return `cannot serve metrics on ${where}: the host name does not resolve`;
+    case 'EACCES':
+      return `cannot serve metrics on ${where}: permission denied (ports below 1024 need privileges)`;
+    default:
+      return `cannot serve metrics on ${where}: ${error.message}`;
+  }
+}
+
+export function serveMetrics(
+  listen: ListenAddress,
+  render: (accept: string | undefined) => Promise<Exposition>,
+): Promise<MetricsHttpServer> {
+  let closing = false;
+  const server = http.createServer((request, response) => {
+    const url = (request.url ?? '/').split('?')[0];
+    const send = (status: number, contentType: string, body: string) => {
+      response.writeHead(status, { 'Content-Type': contentType, ...(closing ? { Connection: 'close' } : {}) });
+      response.end(request.method === 'HEAD' ? undefined : body);
+    };
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      send(405, 'text/plain; charset=utf-8', 'method not allowed\n');
+      return;
+    }
+    if (closing) {
+      send(503, 'text/plain; charset=utf-8', 'mcp-health is shutting down\n');
+      return;
+    }
+    if (url === '/healthz') {
+      send(200, 'text/plain; charset=utf-8', 'ok\n');
+      return;
+    }
+    if (url !== '/metrics') {
+      send(404, 'text/plain; charset=utf-8', 'not found: try /metrics or /healthz\n');
+      return;
+    }
+    render(request.headers.accept).then(
+      (exposition) => send(200, exposition.contentType, exposition.body),
+      (error: unknown) => send(500, 'text/plain; charset=utf-8', `metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
+    );
+  });
+  // A scraper that opens a socket and never sends must not hold shutdown or a file descriptor forever.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 10_000;
+  const where = formatListenAddress(listen);
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => reject(new MetricsListenError(listenErrorMessage(error, where)));
+    server.once('error', onError);
+    server.listen(listen.port, listen.host, () => {
+      server.off('error', onError);
+      const bound = server.address() as { address: string; port: number };
+      resolve({
+        address: { host: bound.address, port: bound.port },
+        close: () => {
+          closing = true;
+          return new Promise<void>((done) => {
+            const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+            server.close(() => {
+              clearTimeout(force);
+              done();
+            });
+            // Keep-alive sockets of a scraper between scrapes would hold close() open.
+            server.closeIdleConnections();
+          });
+        },
+      });
+    });
+  });
+}

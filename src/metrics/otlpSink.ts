@@ -1,0 +1,107 @@
+// Optional OTLP export of the same metrics, configured only by the standard OTEL_EXPORTER_OTLP_* variables.
+
+import type { Attributes, Counter, Histogram } from '@opentelemetry/api';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { ALL_STATES, MCP_DURATION_BUCKETS, type CounterKind, type ServerLabels } from './series';
+import type { BuildInfo } from './promSink';
+import type { MetricsSink, ServerSample } from './tracker';
+
+const DEFAULT_EXPORT_INTERVAL_MS = 60_000;
+const SHUTDOWN_LIMIT_MS = 5_000;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Off unless an endpoint is configured; `OTEL_METRICS_EXPORTER=none` turns it off even then. */
+export function otlpConfigured(env: Env): boolean {
+  if ((env.OTEL_METRICS_EXPORTER ?? '').split(',').map((value) => value.trim()).includes('none')) return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT);
+}
+
+/** This exporter speaks OTLP/HTTP with JSON bodies; a request for another protocol gets a warning, not silence. */
+export function otlpProtocolWarning(env: Env): string | undefined {
+  const protocol = env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL;
+  if (protocol === undefined || protocol === '' || protocol === 'http/json') return undefined;
+  return `OTLP protocol "${protocol}" is not supported; metrics are sent as http/json`;
+}
+
+function exportInterval(env: Env): number {
+  const value = Number(env.OTEL_METRIC_EXPORT_INTERVAL);
+  return Number.isFinite(value) && value >= 100 ? value : DEFAULT_EXPORT_INTERVAL_MS;
+}
+
+/**
+ * OpenTelemetry names: the semantic-convention histogram `mcp.client.operation.duration` (attributes `mcp.method.name`,
+ * `error.type`) and `mcp_health.*` for the rest; a collector's Prometheus exporter turns them into the same names
+ * `/metrics` serves.
+ */
+export class OtlpSink implements MetricsSink {
+  private readonly provider: MeterProvider;
+  private readonly duration: Histogram;
+  private readonly probes: Counter;
+  private readonly counters: Record<CounterKind, Counter>;
+
+  constructor(samples: () => readonly ServerSample[], build: BuildInfo, env: Env) {
+    this.provider = new MeterProvider({
+      resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'mcp-health', 'service.version': build.version }),
+      readers: [new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter(), exportIntervalMillis: exportInterval(env) })],
+    });
+    const meter = this.provider.getMeter('mcp-health', build.version);
+    this.duration = meter.createHistogram('mcp.client.operation.duration', {
+      unit: 's',
+      description: 'Duration of MCP probe requests as seen by mcp-health.',
+      advice: { explicitBucketBoundaries: [...MCP_DURATION_BUCKETS] },
+    });
+    this.probes = meter.createCounter('mcp_health.probes', { description: 'Keepalive probes by result.' });
+    this.counters = {
+      restarts: meter.createCounter('mcp_health.restarts', { description: 'Restarts of the MCP server.' }),
+      reconnects: meter.createCounter('mcp_health.reconnects', { description: 'Connect attempts after the first one.' }),
+      violations: meter.createCounter('mcp_health.protocol_violations', { description: 'Replies against the MCP protocol.' }),
+      toolsChanged: meter.createCounter('mcp_health.tools_changed', { description: 'notifications/tools/list_changed received.' }),
+    };
+    const gauge = (name: string, description: string, unit: string | undefined, read: (sample: ServerSample) => number | null) => {
+      meter.createObservableGauge(name, { description, ...(unit ? { unit } : {}) }).addCallback((result) => {
+        for (const sample of samples()) {
+          const value = read(sample);
+          if (value !== null) result.observe(value, { ...sample.labels });
+        }
+      });
+    };
+    gauge('mcp_health.up', 'Whether the MCP server answers its keepalive probes.', undefined, (sample) => (sample.state === 'up' ? 1 : 0));
+    gauge('mcp_health.flapping', 'Whether the MCP server restarts too often.', undefined, (sample) => (sample.flapping ? 1 : 0));
+    gauge('mcp_health.last_probe.timestamp', 'When the last probe settled.', 's', (sample) => sample.lastProbeSeconds);
+    meter.createObservableGauge('mcp_health.state', { description: 'The monitor state, one-hot.' }).addCallback((result) => {
+      for (const sample of samples()) {
+        for (const state of ALL_STATES) result.observe(sample.state === state ? 1 : 0, { ...sample.labels, state });
+      }
+    });
+    meter.createObservableGauge('mcp_health.build_info', { description: 'mcp-health build information; always 1.' }).addCallback((result) => {
+      result.observe(1, { version: build.version, 'nodejs.version': process.version, front_end: build.frontEnd });
+    });
+  }
+
+  probe(labels: ServerLabels, method: string, outcome: string, seconds: number | undefined, errorType: string | undefined): void {
+    this.probes.add(1, { ...labels, result: outcome });
+    if (seconds === undefined) return;
+    const attributes: Attributes = { ...labels, 'mcp.method.name': method, ...(errorType ? { 'error.type': errorType } : {}) };
+    this.duration.record(seconds, attributes);
+  }
+
+  count(kind: CounterKind, labels: ServerLabels, by: number): void {
+    this.counters[kind].add(by, { ...labels });
+  }
+
+  /** Cumulative OTLP streams cannot be withdrawn; a gone server's gauges simply stop being observed. */
+  forget(): void {}
+
+  /** Sends what is left, bounded: a collector that went away must not hold the exit. */
+  async shutdown(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.provider.shutdown().catch(() => undefined),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_LIMIT_MS))),
+    ]);
+    clearTimeout(timer);
+  }
+}

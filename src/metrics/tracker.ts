@@ -1,0 +1,166 @@
+// Keeps the health series in step with the registry: one subscription, per-server bookkeeping, fan-out to sinks.
+
+import type { ServerState, ServerStatus } from '../core/model';
+import type { MonitorEvent, MonitorRegistry, Unsubscribe } from '../core/monitorTypes';
+import { errorType, isViolation, labelsKey, probeSeconds, serverLabels, type CounterKind, type ServerLabels } from './series';
+
+/** A back end (prom-client, OpenTelemetry) fed by the tracker. Gauges are pulled from `samples()` when read. */
+export interface MetricsSink {
+  probe(labels: ServerLabels, method: string, outcome: string, seconds: number | undefined, errorType: string | undefined): void;
+  count(kind: CounterKind, labels: ServerLabels, by: number): void;
+  /** The server is gone or its labels changed (era learned): drop every series of the old label set. */
+  forget(labels: ServerLabels): void;
+}
+
+export interface ServerSample {
+  readonly labels: ServerLabels;
+  readonly state: ServerState;
+  readonly flapping: boolean;
+  /** Wall clock of the last probe that settled, in seconds; null before the first. */
+  readonly lastProbeSeconds: number | null;
+}
+
+interface Entry {
+  labels: ServerLabels;
+  key: string;
+  state: ServerState;
+  flapping: boolean;
+  lastProbeAt: number | null;
+  restartsSeen: number;
+  connects: number;
+}
+
+export interface TrackerOptions {
+  /** Wall-clock milliseconds, for the last-probe timestamp. */
+  readonly wall: () => number;
+  /** The probe timeout, recorded as the duration of a probe that timed out. */
+  readonly timeoutMs: number;
+}
+
+export class HealthTracker {
+  private readonly entries = new Map<string, Entry>();
+  private readonly unsubscribe: Unsubscribe;
+
+  constructor(
+    private readonly registry: MonitorRegistry,
+    private readonly sinks: readonly MetricsSink[],
+    private readonly options: TrackerOptions,
+  ) {
+    this.sync();
+    this.unsubscribe = registry.onEvent((event) => this.onEvent(event));
+  }
+
+  samples(): ServerSample[] {
+    return [...this.entries.values()].map((entry) => ({
+      labels: entry.labels,
+      state: entry.state,
+      flapping: entry.flapping,
+      lastProbeSeconds: entry.lastProbeAt === null ? null : entry.lastProbeAt / 1000,
+    }));
+  }
+
+  /**
+   * Counts a `notifications/tools/list_changed` of one server. The monitor emits no such event yet: this is the hook
+   * the event will call; until then `mcp_health_tools_changed_total` has no samples.
+   */
+  toolsChanged(id: string): void {
+    const entry = this.entries.get(id);
+    if (entry) this.count('toolsChanged', entry.labels, 1);
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  private onEvent(event: MonitorEvent): void {
+    switch (event.type) {
+      case 'servers':
+        this.sync();
+        return;
+      case 'state':
+        this.onState(event.id, event.from, event.to, event.status);
+        return;
+      case 'probe': {
+        const entry = this.entries.get(event.id);
+        if (!entry) return;
+        const { result } = event;
+        // event.status is built on demand (percentiles); a probe needs none of it.
+        entry.lastProbeAt = this.options.wall();
+        const seconds = probeSeconds(result, this.options.timeoutMs);
+        for (const sink of this.sinks) sink.probe(entry.labels, result.method, result.outcome, seconds, errorType(result.outcome));
+        if (isViolation(result.outcome)) this.count('violations', entry.labels, 1);
+        return;
+      }
+      case 'stderr':
+        return;
+    }
+  }
+
+  private onState(id: string, from: ServerState, to: ServerState, status: ServerStatus): void {
+    const entry = this.entries.get(id) ?? this.add(status);
+    this.relabel(entry, status);
+    entry.state = to;
+    entry.flapping = status.flapping;
+    if (status.restarts > entry.restartsSeen) {
+      this.count('restarts', entry.labels, status.restarts - entry.restartsSeen);
+      entry.restartsSeen = status.restarts;
+    }
+    if (to === 'connecting') {
+      entry.connects += 1;
+      if (entry.connects > 1) this.count('reconnects', entry.labels, 1);
+    }
+    // A handshake or discover answered against the protocol never reaches a probe: count it here.
+    if (from === 'connecting' && to === 'suspect' && status.lastError?.kind === 'protocol-violation') {
+      this.count('violations', entry.labels, 1);
+    }
+  }
+
+  /** Reconciles with the registry's server list: new servers appear, removed ones lose their series. */
+  private sync(): void {
+    const current = new Set<string>();
+    for (const status of this.registry.list()) {
+      current.add(status.config.id);
+      const entry = this.entries.get(status.config.id);
+      if (entry) {
+        this.relabel(entry, status);
+      } else {
+        this.add(status);
+      }
+    }
+    for (const [id, entry] of this.entries) {
+      if (!current.has(id)) {
+        this.entries.delete(id);
+        for (const sink of this.sinks) sink.forget(entry.labels);
+      }
+    }
+  }
+
+  private add(status: ServerStatus): Entry {
+    const labels = serverLabels(status);
+    const entry: Entry = {
+      labels,
+      key: labelsKey(labels),
+      state: status.state,
+      flapping: status.flapping,
+      lastProbeAt: status.lastProbeAt,
+      restartsSeen: status.restarts,
+      connects: status.state === 'idle' ? 0 : 1,
+    };
+    this.entries.set(status.config.id, entry);
+    return entry;
+  }
+
+  /** A config edit or a learned era changes the label set: the old series go, the new ones start from zero. */
+  private relabel(entry: Entry, status: ServerStatus): void {
+    const labels = serverLabels(status);
+    const key = labelsKey(labels);
+    if (key === entry.key) return;
+    for (const sink of this.sinks) sink.forget(entry.labels);
+    entry.labels = labels;
+    entry.key = key;
+  }
+
+  private count(kind: CounterKind, labels: ServerLabels, by: number): void {
+    for (const sink of this.sinks) sink.count(kind, labels, by);
+  }
+}
