@@ -109,8 +109,9 @@ function interruption(): { signal: Promise<NodeJS.Signals>; dispose(): void } {
   const signal = new Promise<NodeJS.Signals>((resolve) => {
     onSignal = resolve;
   });
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // `on`, not `once`: a second Ctrl-C while the servers are being closed must not kill the CLI and orphan them.
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   return {
     signal,
     dispose: () => {
@@ -164,9 +165,10 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
   const { servers, diagnostics } = await discoverSelection(options);
   const monitor = createMonitor(options);
   const interrupt = interruption();
+  let signal: NodeJS.Signals | undefined;
   try {
     monitor.setServers(servers, diagnostics);
-    const signal = await Promise.race([monitor.pingNow().then(() => undefined), interrupt.signal]);
+    signal = await Promise.race([monitor.pingNow().then(() => undefined), interrupt.signal]);
     // Read before dispose(), which forgets the servers: an interrupted check shows what it had, marked as such,
     // never an empty list that reads as "nothing configured".
     const reports = monitor.list().map(serverReport);
@@ -177,8 +179,10 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
     printServers(reports, diagnostics, options, output, true);
     return reports.length > 0 && reports.every((report) => report.state === 'up') ? EXIT_OK : EXIT_UNHEALTHY;
   } finally {
-    interrupt.dispose();
     await monitor.dispose();
+    // After a Ctrl-C the handlers stay: a child that ignores SIGTERM is still being killed (SIGKILL after a grace
+    // period), and a second Ctrl-C must not end the CLI before that. The process exits once nothing is pending.
+    if (signal === undefined) interrupt.dispose();
   }
 }
 

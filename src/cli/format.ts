@@ -31,6 +31,7 @@ export interface ServerReport {
 export const STDERR_TAIL_CHARS = 2_048;
 /** Under a table row, the last lines only: the full tail is in --json. */
 const STDERR_TABLE_LINES = 2;
+/** The DETAIL column and the stderr lines are cut here; names and targets are shown whole. */
 const CELL_CHARS = 160;
 
 function round(ms: number | null): number | null {
@@ -137,12 +138,12 @@ function plain(text: string): Cell {
 }
 
 function oneLine(text: string): string {
-  return terminalSafe(text.replace(/\s+/g, ' ')).slice(0, CELL_CHARS);
+  return terminalSafe(text.replace(/\s+/g, ' '));
 }
 
 function stderrLines(tail: string | null): string[] {
   if (tail === null) return [];
-  const lines = tail.split(/\r?\n/).map(oneLine).filter((line) => line.trim().length > 0);
+  const lines = tail.split(/\r?\n/).map((line) => oneLine(line).slice(0, CELL_CHARS)).filter((line) => line.trim().length > 0);
   return lines.slice(-STDERR_TABLE_LINES).map((line) => `stderr: ${line}`);
 }
 
@@ -173,7 +174,7 @@ export function formatServerTable(reports: readonly ServerReport[], style: Style
       plain(report.era ?? '-'),
       plain(report.transport),
       source,
-      plain(detail),
+      plain(oneLine(detail).slice(0, CELL_CHARS)),
     ];
     return { cells, below: stderrLines(report.stderrTail) };
   });

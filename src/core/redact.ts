@@ -124,20 +124,38 @@ export function makeRedactor(
   secretValues: readonly string[] | undefined,
   general?: (text: string) => string,
 ): (text: string) => string {
-  const needles = new Set<string>();
+  // Needles by their first MIN_SECRET_LENGTH characters, longest first within each, so one left-to-right pass masks
+  // the longest secret starting at each position: the cost per line does not grow with the number of secrets (a
+  // window's redactor holds every server's).
+  const byPrefix = new Map<string, string[]>();
   for (const value of secretValues ?? []) {
     if (value.length < MIN_SECRET_LENGTH) continue;
-    for (const spelling of secretSpellings(value)) needles.add(spelling);
-  }
-  // Longest first, so a secret that contains another is masked whole.
-  const ordered = [...needles].sort((a, b) => b.length - a.length);
-  return (text: string) => {
-    let result = text;
-    for (const needle of ordered) {
-      if (result.includes(needle)) result = result.split(needle).join(MASK);
+    for (const spelling of secretSpellings(value)) {
+      const prefix = spelling.slice(0, MIN_SECRET_LENGTH);
+      const list = byPrefix.get(prefix) ?? [];
+      if (!list.includes(spelling)) list.push(spelling);
+      byPrefix.set(prefix, list);
     }
-    return general ? general(result) : result;
+  }
+  for (const list of byPrefix.values()) list.sort((a, b) => b.length - a.length);
+  const mask = (text: string): string => {
+    if (byPrefix.size === 0) return text;
+    let result = '';
+    let copiedUpTo = 0;
+    let i = 0;
+    while (i <= text.length - MIN_SECRET_LENGTH) {
+      const hit = byPrefix.get(text.slice(i, i + MIN_SECRET_LENGTH))?.find((needle) => text.startsWith(needle, i));
+      if (hit === undefined) {
+        i += 1;
+        continue;
+      }
+      result += text.slice(copiedUpTo, i) + MASK;
+      i += hit.length;
+      copiedUpTo = i;
+    }
+    return result + text.slice(copiedUpTo);
   };
+  return (text: string) => (general ? general(mask(text)) : mask(text));
 }
 
 /** Callers pass the same secretValues array (a config's, a window's) for every line; the spellings are built once. */

@@ -116,3 +116,15 @@ void describe('the one redactor', () => {
     assert.equal(redact(`connect to ${new URL(raw).href} failed`), 'connect to https://user:***@example.invalid/mcp failed');
   });
 });
+
+void describe('the one redactor with many secrets', () => {
+  void it('masks each of thousands of secrets (a window holds every server\'s), leftmost and longest first', () => {
+    const secrets = Array.from({ length: 5_000 }, (_, index) => `tok-${index.toString(36)}-${'x'.repeat(index % 7)}Z`);
+    const redact = makeRedactor(secrets);
+    for (const index of [0, 1, 777, 4_999]) {
+      assert.equal(redact(`a ${secrets[index]} b`), `a ${MASK} b`);
+    }
+    assert.equal(makeRedactor(['abcd', 'abcdefgh', 'cdef'])('abcdefgh abcdef cdefab'), `${MASK} ${MASK}ef ${MASK}ab`);
+    assert.equal(redact('tok-'), 'tok-', 'a prefix alone is no secret');
+  });
+});

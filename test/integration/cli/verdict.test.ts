@@ -109,6 +109,24 @@ describe('mcp-health CLI verdicts', () => {
     });
   }
 
+  it('a second Ctrl-C while a stubborn server is being closed does not orphan it', async () => {
+    const pidFile = path.join(dir, 'stubborn.pid');
+    const file = write('stubborn.json', { stubborn: { type: 'stdio', ...faultStdio('hang-start,ignore-sigterm', ['--pidfile', pidFile]) } });
+    let serverPid = 0;
+    const run = await runCli(['check', '--config', file, '--json', '--connect-timeout-ms', '60000'], (child) => {
+      void waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().length > 0, 30_000).then(() => {
+        serverPid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+        child.kill('SIGINT');
+        // The partial result is printed before the close starts; the close then waits out SIGTERM for 2 s.
+        child.stdout?.once('data', () => child.kill('SIGINT'));
+      });
+    });
+    assert.ok(serverPid > 0, `the server started: ${run.stderr}`);
+    assert.equal(run.code, 130, `exit code ${run.code}, signal ${run.signal}; stderr: ${run.stderr}`);
+    assert.equal((JSON.parse(run.stdout) as { interrupted?: boolean }).interrupted, true);
+    assert.ok(await waitFor(() => !isAlive(serverPid), 5_000), `server ${serverPid} outlived the CLI`);
+  });
+
   it('a --config file that does not exist is a usage error naming it', async () => {
     const missing = path.join(dir, 'no-such-mcp.json');
     for (const command of ['list', 'check']) {
