@@ -120,7 +120,9 @@ function tooltipFor(statuses: readonly ServerStatus[], up: number, monitored: nu
       const redact = redactFor(status);
       const error = status.lastError && status.state !== 'up' ? ` — ${escapeMarkdown(redact(status.lastError.message)).slice(0, 120)}` : '';
       const element = serverElementId(status.config.id);
-      const actions = status.state === 'disabled' || status.state === 'untrusted'
+      const actions = status.state === 'needs-consent'
+        ? `[$(check) Allow](${commandUri('mcpHealth.allow', element)} "Allow this server to start")`
+        : status.state === 'disabled' || status.state === 'untrusted'
         ? ''
         : `[$(pulse)](${commandUri('mcpHealth.pingNow', element)} "Ping now") [$(debug-restart)](${commandUri('mcpHealth.reconnect', element)} "Reconnect")`;
       md.appendMarkdown(`| $(${icon.id}) | ${escapeMarkdown(status.config.name)} | ${escapeMarkdown(describeState(status))}${error} | ${actions} |\n`);
