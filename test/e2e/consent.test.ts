@@ -164,6 +164,21 @@ describe('consent before the first start (code-server, Production mode)', { time
     const rows = await treeRows(page);
     assert.match(rows, /^alpha\s*up/m);
     assert.match(rows, /^gamma\s*up/m);
+
+    // Withdraw Consent from the command palette: alpha stops and waits again; gamma is untouched.
+    await page.keyboard.press('F1');
+    await page.keyboard.type('MCP Health: Withdraw Consent');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'gamma' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.keyboard.type('alpha');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'gamma' }).first().waitFor({ state: 'hidden', timeout: 5_000 });
+    await page.keyboard.press('Enter');
+    const alpha = first.find((start) => start.name === 'alpha');
+    const gamma = first.find((start) => start.name === 'gamma');
+    await until('alpha stopped after consent was withdrawn', () => alpha !== undefined && !isAlive(alpha.pid), 20_000);
+    await until('alpha waiting for consent again', async () => /^alpha\s*waiting for consent/m.test(await treeRows(page)), 20_000);
+    assert.ok(gamma && isAlive(gamma.pid), 'gamma keeps running');
+    assert.deepEqual(starts(record), first, 'withdrawing starts nothing');
   });
 
   it('gives another extension a read-only, redacted API: no secret, no registry, nothing that stores an input', async () => {
