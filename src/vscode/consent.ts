@@ -24,6 +24,7 @@ interface ReviewItem extends vscode.QuickPickItem {
 
 export class ConsentFlow implements vscode.Disposable {
   private readonly policy = new ConsentPromptPolicy();
+  private readonly windowState: vscode.Disposable;
   private readonly modeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('settings-gear'), tooltip: 'Change mode (watch, check, off)' };
 
   constructor(
@@ -31,7 +32,14 @@ export class ConsentFlow implements vscode.Disposable {
     private readonly registry: TrustAwareRegistry,
     private readonly monitorSettings: () => MonitorSettings,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    // Decisions live in globalState, shared by every window: coming back to this window picks up what another decided.
+    this.windowState = vscode.window.onDidChangeWindowState((state) => {
+      if (state.focused) {
+        this.offer();
+      }
+    });
+  }
 
   isAllowed(config: ServerConfig): boolean {
     return this.store.isAllowed(config);
@@ -43,6 +51,7 @@ export class ConsentFlow implements vscode.Disposable {
 
   /** After each discovery (and when trust is granted): one notification, unless one is open or all were dismissed. */
   offer(): void {
+    this.registry.refreshGates();
     const waiting = this.waiting();
     if (!this.policy.shouldAsk(waiting.map((status) => keyOf(status.config)))) {
       return;
@@ -150,6 +159,7 @@ export class ConsentFlow implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.windowState.dispose();
     this.policy.forget();
   }
 
