@@ -65,11 +65,6 @@ export class ConsentStore {
     return this.current().get(config.id) === definitionHash(config);
   }
 
-  /** Ids with a stored decision, whatever their definition now is. */
-  ids(): string[] {
-    return [...this.current().keys()];
-  }
-
   allow(configs: readonly ServerConfig[]): Promise<void> {
     const next = new Map(this.current());
     for (const config of configs) {
