@@ -9,7 +9,7 @@ import type { ServerConfig, ServerStatus } from '../core/model';
 import type { TrustAwareRegistry } from '../core/monitor';
 import { modeFor } from '../core/monitor/intervals';
 import { MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../core/monitorTypes';
-import { consentMessage, modeLabels, nextMode, whatWouldRun } from './present/consentModel';
+import { ConsentPromptPolicy, consentMessage, modeLabels, nextMode, whatWouldRun } from './present/consentModel';
 import { SECTION } from './settings';
 import { displayPath } from './treeView';
 
@@ -23,9 +23,8 @@ interface ReviewItem extends vscode.QuickPickItem {
 }
 
 export class ConsentFlow implements vscode.Disposable {
-  /** Definitions the user said "Not Now" to in this window: not asked again until the set of waiting ones changes. */
-  private readonly dismissed = new Set<string>();
-  private prompting = false;
+  private readonly policy = new ConsentPromptPolicy();
+  private readonly windowState: vscode.Disposable;
   private readonly modeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('settings-gear'), tooltip: 'Change mode (watch, check, off)' };
 
   constructor(
@@ -33,7 +32,14 @@ export class ConsentFlow implements vscode.Disposable {
     private readonly registry: TrustAwareRegistry,
     private readonly monitorSettings: () => MonitorSettings,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    // Decisions live in globalState, shared by every window: coming back to this window picks up what another decided.
+    this.windowState = vscode.window.onDidChangeWindowState((state) => {
+      if (state.focused) {
+        this.offer();
+      }
+    });
+  }
 
   isAllowed(config: ServerConfig): boolean {
     return this.store.isAllowed(config);
@@ -45,12 +51,12 @@ export class ConsentFlow implements vscode.Disposable {
 
   /** After each discovery (and when trust is granted): one notification, unless one is open or all were dismissed. */
   offer(): void {
+    this.registry.refreshGates();
     const waiting = this.waiting();
-    const fresh = waiting.filter((status) => !this.dismissed.has(keyOf(status.config)));
-    if (fresh.length === 0 || this.prompting) {
+    if (!this.policy.shouldAsk(waiting.map((status) => keyOf(status.config)))) {
       return;
     }
-    this.prompting = true;
+    this.policy.opened();
     void (async () => {
       try {
         const choice = await vscode.window.showInformationMessage(consentMessage(waiting, shortPath), ALLOW, REVIEW, NOT_NOW);
@@ -62,7 +68,7 @@ export class ConsentFlow implements vscode.Disposable {
           this.dismiss(waiting);
         }
       } finally {
-        this.prompting = false;
+        this.policy.closed();
       }
     })();
   }
@@ -79,19 +85,17 @@ export class ConsentFlow implements vscode.Disposable {
   async withdraw(ids: readonly string[]): Promise<void> {
     await this.store.withdraw(ids);
     this.logger.info(`consent withdrawn for ${ids.length} server(s)`);
-    for (const id of ids) {
-      // Withdrawn on purpose: do not ask again in this window until its definition changes.
+    // Withdrawn on purpose: do not ask again in this window until its definition changes.
+    this.policy.dismiss(ids.flatMap((id) => {
       const status = this.registry.get(id);
-      if (status) {
-        this.dismissed.add(keyOf(status.config));
-      }
-    }
+      return status ? [keyOf(status.config)] : [];
+    }));
     this.registry.refreshGates();
   }
 
   async reset(): Promise<void> {
     await this.store.reset();
-    this.dismissed.clear();
+    this.policy.forget();
     this.logger.info('every stored consent decision was reset');
     this.registry.refreshGates();
     this.offer();
@@ -155,7 +159,8 @@ export class ConsentFlow implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.dismissed.clear();
+    this.windowState.dispose();
+    this.policy.forget();
   }
 
   private reviewItem(status: ServerStatus, mode: MonitorMode): ReviewItem {
@@ -170,9 +175,7 @@ export class ConsentFlow implements vscode.Disposable {
   }
 
   private dismiss(statuses: readonly ServerStatus[]): void {
-    for (const status of statuses) {
-      this.dismissed.add(keyOf(status.config));
-    }
+    this.policy.dismiss(statuses.map((status) => keyOf(status.config)));
   }
 
   /** Only servers still waiting, with their current definition: the files may have changed while the prompt was open. */

@@ -119,7 +119,9 @@ function tooltipFor(statuses: readonly ServerStatus[], up: number, monitored: nu
       // Cut before escaping: a cut after it could leave a lone backslash that escapes the cell's closing pipe.
       const error = status.lastError && status.state !== 'up' ? ` — ${escapeMarkdown(status.lastError.message.slice(0, 120))}` : '';
       const element = serverElementId(status.config.id);
-      const actions = status.state === 'disabled' || status.state === 'untrusted'
+      const actions = status.state === 'needs-consent'
+        ? `[$(check) Allow](${commandUri('mcpHealth.allow', element)} "Allow this server to start")`
+        : status.state === 'disabled' || status.state === 'untrusted'
         ? ''
         : `[$(pulse)](${commandUri('mcpHealth.pingNow', element)} "Ping now") [$(debug-restart)](${commandUri('mcpHealth.reconnect', element)} "Reconnect")`;
       md.appendMarkdown(`| $(${icon.id}) | ${escapeMarkdown(status.config.name)} | ${escapeMarkdown(describeState(status))}${error} | ${actions} |\n`);

@@ -47,51 +47,69 @@ export function parseConsentRecord(raw: unknown): ParsedConsent {
   return { ok: true, allowed };
 }
 
+/**
+ * Reads the storage again whenever it changed underneath (another window allowed a server: VS Code shares globalState
+ * between windows), so a decision made in one window holds in all of them without a reload.
+ */
 export class ConsentStore {
-  private allowed: Map<string, string>;
+  private lastRaw: unknown = Symbol('never read');
+  private allowed = new Map<string, string>();
+  private reportedProblem: string | null = null;
 
   constructor(private readonly storage: ConsentStorage, private readonly logger: Logger) {
-    const parsed = parseConsentRecord(storage.get(CONSENT_STORAGE_KEY));
-    if (parsed.ok) {
-      this.allowed = parsed.allowed;
-    } else {
-      // Never trust half of a record: ignoring it only means the user is asked again.
-      this.logger.warn(`stored consent decisions ignored (${parsed.problem}): every server asks for consent again`);
-      this.allowed = new Map();
-    }
+    this.current();
   }
 
   /** Allowed means: this id, with exactly this definition. A changed command, args, URL... asks again. */
   isAllowed(config: ServerConfig): boolean {
-    return this.allowed.get(config.id) === definitionHash(config);
-  }
-
-  /** Ids with a stored decision, whatever their definition now is. */
-  ids(): string[] {
-    return [...this.allowed.keys()];
+    return this.current().get(config.id) === definitionHash(config);
   }
 
   allow(configs: readonly ServerConfig[]): Promise<void> {
+    const next = new Map(this.current());
     for (const config of configs) {
-      this.allowed.set(config.id, definitionHash(config));
+      next.set(config.id, definitionHash(config));
     }
-    return this.save();
+    return this.save(next);
   }
 
   withdraw(ids: readonly string[]): Promise<void> {
+    const next = new Map(this.current());
     for (const id of ids) {
-      this.allowed.delete(id);
+      next.delete(id);
     }
-    return this.save();
+    return this.save(next);
   }
 
   reset(): Promise<void> {
-    this.allowed.clear();
-    return this.save();
+    return this.save(new Map());
   }
 
-  private async save(): Promise<void> {
-    const record: ConsentRecord = { version: CONSENT_STORE_VERSION, allowed: Object.fromEntries(this.allowed) };
+  private current(): Map<string, string> {
+    const raw = this.storage.get(CONSENT_STORAGE_KEY);
+    if (raw === this.lastRaw) {
+      return this.allowed;
+    }
+    this.lastRaw = raw;
+    const parsed = parseConsentRecord(raw);
+    if (parsed.ok) {
+      this.allowed = parsed.allowed;
+      this.reportedProblem = null;
+    } else {
+      // Never trust half of a record: ignoring it only means the user is asked again. Said once, not per server.
+      if (this.reportedProblem !== parsed.problem) {
+        this.logger.warn(`stored consent decisions ignored (${parsed.problem}): every server asks for consent again`);
+        this.reportedProblem = parsed.problem;
+      }
+      this.allowed = new Map();
+    }
+    return this.allowed;
+  }
+
+  private async save(allowed: Map<string, string>): Promise<void> {
+    const record: ConsentRecord = { version: CONSENT_STORE_VERSION, allowed: Object.fromEntries(allowed) };
+    this.allowed = allowed;
+    this.lastRaw = record;
     await this.storage.update(CONSENT_STORAGE_KEY, record);
   }
 }

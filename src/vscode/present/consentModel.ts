@@ -28,3 +28,37 @@ export const modeLabels: Readonly<Record<MonitorMode, string>> = {
 export function nextMode(mode: MonitorMode): MonitorMode {
   return mode === 'watch' ? 'check' : mode === 'check' ? 'off' : 'watch';
 }
+
+/**
+ * When to ask. One question at a time; "Not Now" (or closing the question or the picker) is remembered for exactly the
+ * definitions asked about, in this window only: a new window, a new server or a changed definition asks again, and
+ * nothing asks in a loop.
+ */
+export class ConsentPromptPolicy {
+  private readonly dismissed = new Set<string>();
+  private open = false;
+
+  /** The keys worth asking about now, or none while a question is open or every waiting one was dismissed. */
+  shouldAsk(waitingKeys: readonly string[]): boolean {
+    return !this.open && waitingKeys.some((key) => !this.dismissed.has(key));
+  }
+
+  opened(): void {
+    this.open = true;
+  }
+
+  closed(): void {
+    this.open = false;
+  }
+
+  dismiss(keys: readonly string[]): void {
+    for (const key of keys) {
+      this.dismissed.add(key);
+    }
+  }
+
+  /** Reset All Consent Decisions: ask about everything again. */
+  forget(): void {
+    this.dismissed.clear();
+  }
+}

@@ -53,7 +53,7 @@ export function dashboardServers(statuses: readonly ServerStatus[]): DashboardSe
       p95Ms: status.stats.p95Ms,
       uptimePercent: status.stats.uptimePercent,
       restarts: status.restarts,
-      probeable: !['disabled', 'untrusted', 'config-error', 'needs-input'].includes(status.state),
+      probeable: !['disabled', 'untrusted', 'needs-consent', 'config-error', 'needs-input'].includes(status.state),
       probes,
       beats,
     };

@@ -12,6 +12,8 @@ export interface HealthSummary {
   readonly total: number;
   /** Monitored servers on their first connect. Reconnects after a failure do not count: a crash loop must not spin. */
   readonly starting: number;
+  /** Listed but not started until the user allows them. */
+  readonly waitingForConsent: number;
   readonly worst: WorstHealth;
 }
 
@@ -19,8 +21,12 @@ export function summarize(statuses: readonly ServerStatus[]): HealthSummary {
   let up = 0;
   let monitored = 0;
   let starting = 0;
+  let waitingForConsent = 0;
   let worst: WorstHealth = 'none';
   for (const status of statuses) {
+    if (status.state === 'needs-consent') {
+      waitingForConsent++;
+    }
     if (!isMonitored(status)) {
       continue;
     }
@@ -39,7 +45,7 @@ export function summarize(statuses: readonly ServerStatus[]): HealthSummary {
       worst = 'ok';
     }
   }
-  return { up, monitored, total: statuses.length, starting, worst };
+  return { up, monitored, total: statuses.length, starting, waitingForConsent, worst };
 }
 
 export function statusBarText(summary: HealthSummary, busy: boolean): string {
@@ -48,7 +54,9 @@ export function statusBarText(summary: HealthSummary, busy: boolean): string {
   if (summary.total === 0) {
     return `${icon} MCP`;
   }
-  return `${icon} MCP ${summary.up}/${summary.monitored}`;
+  // "MCP 0/0" alone would hide that servers are there, waiting for the user's Allow.
+  const waiting = summary.waitingForConsent > 0 ? ` $(shield) ${summary.waitingForConsent}` : '';
+  return `${icon} MCP ${summary.up}/${summary.monitored}${waiting}`;
 }
 
 /** The brief line shown after a manual "ping all". */

@@ -99,6 +99,22 @@ void describe('consent store', () => {
     assert.deepEqual(storage.value, { version: CONSENT_STORE_VERSION, allowed: { [b.id]: definitionHash(b) } });
   });
 
+  void it('sees a decision another window stored in the shared storage, without being recreated', async () => {
+    const shared = memory();
+    const windowA = new ConsentStore(shared, recordingLogger());
+    const logger = recordingLogger();
+    const windowB = new ConsentStore(shared, logger);
+    assert.equal(windowB.isAllowed(a), false);
+    await windowA.allow([a]);
+    assert.equal(windowB.isAllowed(a), true);
+    await windowB.withdraw([a.id]);
+    assert.equal(windowA.isAllowed(a), false);
+    shared.value = 'garbage';
+    assert.equal(windowB.isAllowed(a), false);
+    assert.equal(windowB.isAllowed(b), false);
+    assert.equal(logger.warnings.length, 1, 'a corrupt store is reported once, not once per server');
+  });
+
   void it('keeps no env or header value in what it stores', async () => {
     const storage = memory();
     const secret = 'sk-live-0123456789abcdef';

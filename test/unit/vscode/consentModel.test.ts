@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { consentMessage, nextMode, whatWouldRun } from '../../../src/vscode/present/consentModel';
+import { ConsentPromptPolicy, consentMessage, nextMode, whatWouldRun } from '../../../src/vscode/present/consentModel';
 import { status, WORKSPACE } from './fixtures';
 
 const display = (file: string) => file.replace(`${WORKSPACE}/`, '');
@@ -27,5 +27,23 @@ void describe('consent wording', () => {
 
   void it('cycles the modes watch, check, off', () => {
     assert.deepEqual([nextMode('watch'), nextMode('check'), nextMode('off')], ['check', 'off', 'watch']);
+  });
+});
+
+void describe('when to ask for consent', () => {
+  void it('asks once at a time, not again after Not Now, again for a new or changed definition, again after a reset', () => {
+    const policy = new ConsentPromptPolicy();
+    assert.equal(policy.shouldAsk([]), false, 'nothing waiting: no question');
+    assert.equal(policy.shouldAsk(['a#1', 'b#1']), true);
+    policy.opened();
+    assert.equal(policy.shouldAsk(['a#1', 'b#1', 'c#1']), false, 'one question at a time, even when discovery runs again');
+    policy.dismiss(['a#1', 'b#1']);
+    policy.closed();
+    assert.equal(policy.shouldAsk(['a#1', 'b#1']), false, 'Not Now: the same waiting servers do not ask again (no loop)');
+    assert.equal(policy.shouldAsk(['a#1', 'b#2']), true, 'b changed its definition');
+    assert.equal(policy.shouldAsk(['a#1', 'b#1', 'c#1']), true, 'c is new');
+    policy.forget();
+    assert.equal(policy.shouldAsk(['a#1']), true, 'after a reset everything asks again');
+    assert.equal(new ConsentPromptPolicy().shouldAsk(['a#1']), true, 'a new window asks again');
   });
 });

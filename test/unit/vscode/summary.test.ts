@@ -5,7 +5,7 @@ import { status } from './fixtures';
 
 void describe('summarize', () => {
   void it('reports nothing configured as worst none', () => {
-    assert.deepEqual(summarize([]), { up: 0, monitored: 0, total: 0, starting: 0, worst: 'none' });
+    assert.deepEqual(summarize([]), { up: 0, monitored: 0, total: 0, starting: 0, waitingForConsent: 0, worst: 'none' });
   });
 
   void it('takes the worst condition regardless of order', () => {
@@ -22,7 +22,7 @@ void describe('summarize', () => {
 
   void it('counts a flapping up server as up but its health as warning', () => {
     const summary = summarize([status('a', { state: 'up' }), status('b', { state: 'up', flapping: true, restarts: 3 })]);
-    assert.deepEqual(summary, { up: 2, monitored: 2, total: 2, starting: 0, worst: 'warning' });
+    assert.deepEqual(summary, { up: 2, monitored: 2, total: 2, starting: 0, waitingForConsent: 0, worst: 'warning' });
   });
 
   void it('leaves disabled and Restricted-Mode servers out of monitored and worst', () => {
@@ -31,17 +31,17 @@ void describe('summarize', () => {
       status('b', { state: 'disabled' }),
       status('c', { state: 'untrusted' }),
     ]);
-    assert.deepEqual(summary, { up: 1, monitored: 1, total: 3, starting: 0, worst: 'ok' });
+    assert.deepEqual(summary, { up: 1, monitored: 1, total: 3, starting: 0, waitingForConsent: 0, worst: 'ok' });
     assert.equal(summarize([status('b', { state: 'disabled' })]).worst, 'none');
   });
 
   void it('counts config errors and missing inputs as monitored problems', () => {
-    assert.deepEqual(summarize([status('a', { state: 'config-error' }), status('b', { state: 'up' })]), { up: 1, monitored: 2, total: 2, starting: 0, worst: 'error' });
+    assert.deepEqual(summarize([status('a', { state: 'config-error' }), status('b', { state: 'up' })]), { up: 1, monitored: 2, total: 2, starting: 0, waitingForConsent: 0, worst: 'error' });
     assert.equal(summarize([status('a', { state: 'needs-input' }), status('b', { state: 'up' })]).worst, 'warning');
   });
 
   void it('does not count servers still connecting as a problem', () => {
-    assert.deepEqual(summarize([status('a', { state: 'connecting' }), status('b', { state: 'idle' })]), { up: 0, monitored: 2, total: 2, starting: 2, worst: 'ok' });
+    assert.deepEqual(summarize([status('a', { state: 'connecting' }), status('b', { state: 'idle' })]), { up: 0, monitored: 2, total: 2, starting: 2, waitingForConsent: 0, worst: 'ok' });
   });
 });
 
@@ -49,6 +49,12 @@ void describe('statusBarText', () => {
   void it('shows up over monitored with the pulse icon', () => {
     const summary = summarize([status('a'), status('b', { state: 'down' }), status('c', { state: 'disabled' })]);
     assert.equal(statusBarText(summary, false), '$(pulse) MCP 1/2');
+  });
+
+  void it('shows how many servers wait for consent, outside the up/monitored count', () => {
+    const summary = summarize([status('a', { state: 'needs-consent' }), status('b', { state: 'needs-consent' }), status('c', { state: 'up' })]);
+    assert.deepEqual(summary, { up: 1, monitored: 1, total: 3, starting: 0, waitingForConsent: 2, worst: 'ok' });
+    assert.equal(statusBarText(summary, false), '$(pulse) MCP 1/1 $(shield) 2');
   });
 
   void it('spins while busy', () => {
