@@ -63,7 +63,7 @@ void describe('metrics tracker', () => {
     const body = await text();
     const labels = 'server="a",transport="stdio",source_file="/work/.vscode/mcp.json",era="handshake"';
     assert.equal(line(body, `mcp_health_up{${labels}}`), `mcp_health_up{${labels}} 1`);
-    assert.equal(line(body, `mcp_health_state{${labels},state="up"}`)?.endsWith(' 1'), true);
+    assert.equal(line(body, `mcp_health_state{state="up",${labels}}`)?.endsWith(' 1'), true);
     assert.equal(body.split('\n').filter((row) => row.startsWith('mcp_health_state{') && row.endsWith(' 1')).length, 1, 'one-hot');
     assert.equal(line(body, `mcp_health_flapping{${labels}}`), `mcp_health_flapping{${labels}} 0`);
     assert.match(body, /mcp_health_build_info\{version="9\.9\.9",nodejs_version="v\d+[^"]*",front_end="cli"\} 1/);
@@ -125,13 +125,23 @@ void describe('metrics tracker', () => {
     assert.equal(source.subscribed(), false);
   });
 
-  void it('serves OpenMetrics when asked for it, the text format otherwise', async () => {
-    const { sink } = setup([]);
-    const openMetrics = await sink.render('application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5');
-    assert.match(openMetrics.contentType, /^application\/openmetrics-text/);
-    assert.match(openMetrics.body, /# EOF\n$/);
-    const text = await sink.render('*/*');
+  void it('serves OpenMetrics when asked for it, the text format otherwise, counters named right in both', async () => {
+    const a = config('a');
+    const { sink, source } = setup([status(a, 'up')]);
+    source.emit({ type: 'probe', id: a.id, result: { method: 'ping', outcome: 'ok', rttMs: 1 }, status: status(a, 'up') });
+    const accept = 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5';
+    // Concurrent scrapes of both kinds, as two Prometheus servers would send them.
+    const [openMetrics, text, again] = await Promise.all([sink.render(accept), sink.render('*/*'), sink.render(accept)]);
+    for (const om of [openMetrics, again]) {
+      assert.match(om.contentType, /^application\/openmetrics-text/);
+      assert.match(om.body, /# EOF\n$/);
+      assert.match(om.body, /^# TYPE mcp_health_probes counter$/m);
+      assert.match(om.body, /^mcp_health_probes_total\{/m);
+    }
     assert.match(text.contentType, /^text\/plain; version=0\.0\.4/);
+    assert.match(text.body, /^# TYPE mcp_health_probes_total counter$/m);
+    assert.match(text.body, /^mcp_health_probes_total\{/m);
+    assert.doesNotMatch(text.body, /# EOF/);
   });
 
   void it('OTLP is off unless an endpoint is set, and says so when asked for a protocol it does not speak', () => {
