@@ -17,7 +17,6 @@ export interface Exposition {
 }
 
 const SERVER_LABELS = [...SERVER_LABEL_NAMES];
-const STATE_LABELS: Readonly<Record<string, Labels>> = Object.fromEntries(ALL_STATES.map((state) => [state, Object.freeze({ state })]));
 const COUNTER_NAMES = [PROM.probes, PROM.restarts, PROM.reconnects, PROM.violations, PROM.toolsChanged];
 
 export class PromSink implements MetricsSink {
@@ -36,8 +35,15 @@ export class PromSink implements MetricsSink {
       this.registry.registerMetric(new SampledGauge(name, help, () => values(samples())) as unknown as Metric);
     gauge(PROM.up, 'Whether the MCP server answers its keepalive probes (1 up, 0 otherwise).', (all) =>
       all.map((sample) => ({ labels: NO_LABELS, sharedLabels: sample.labels, value: sample.state === 'up' ? 1 : 0 })));
+    // One label object per server and state, kept as long as the server's labels are (see sampledMetrics.ts).
+    const stateLabels = new WeakMap<ServerLabels, readonly Labels[]>();
+    const statesOf = (labels: ServerLabels) => {
+      let sets = stateLabels.get(labels);
+      if (!sets) stateLabels.set(labels, (sets = ALL_STATES.map((state) => Object.freeze({ ...labels, state }))));
+      return sets;
+    };
     gauge(PROM.state, 'The monitor state of the MCP server, one-hot over every state.', (all) =>
-      all.flatMap((sample) => ALL_STATES.map((state) => ({ labels: STATE_LABELS[state]!, sharedLabels: sample.labels, value: sample.state === state ? 1 : 0 }))));
+      all.flatMap((sample) => statesOf(sample.labels).map((sharedLabels, index) => ({ labels: NO_LABELS, sharedLabels, value: sample.state === ALL_STATES[index] ? 1 : 0 }))));
     gauge(PROM.flapping, 'Whether the MCP server restarts too often (1 flapping).', (all) =>
       all.map((sample) => ({ labels: NO_LABELS, sharedLabels: sample.labels, value: sample.flapping ? 1 : 0 })));
     gauge(PROM.lastProbe, 'When the last keepalive probe of the MCP server settled, in seconds since the epoch.', (all) =>

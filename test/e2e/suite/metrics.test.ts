@@ -60,7 +60,7 @@ export function defineMetricsTests(): void {
       await api.registry.pingNow(everything.config.id);
       await waitFor('a probe in the histogram', async () =>
         /mcp_client_operation_duration_seconds_count\{server="everything",[^}]*mcp_method_name="ping"\} [1-9]/.test((await scrape(url)) ?? ''));
-      assert.match(body, /mcp_health_state\{state="config-error",server="broken",[^}]*\} 1/);
+      assert.match(body, /mcp_health_state\{server="broken",[^}]*state="config-error"\} 1/);
       assert.equal(await scrape(`http://127.0.0.1:${port}/healthz`), 'ok\n');
 
       await config().update('metrics.listen', undefined, vscode.ConfigurationTarget.Global);

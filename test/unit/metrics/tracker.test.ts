@@ -63,7 +63,7 @@ void describe('metrics tracker', () => {
     const body = await text();
     const labels = 'server="a",transport="stdio",source_file="/work/.vscode/mcp.json",era="handshake"';
     assert.equal(line(body, `mcp_health_up{${labels}}`), `mcp_health_up{${labels}} 1`);
-    assert.equal(line(body, `mcp_health_state{state="up",${labels}}`)?.endsWith(' 1'), true);
+    assert.equal(line(body, `mcp_health_state{${labels},state="up"}`)?.endsWith(' 1'), true);
     assert.equal(body.split('\n').filter((row) => row.startsWith('mcp_health_state{') && row.endsWith(' 1')).length, 1, 'one-hot');
     assert.equal(line(body, `mcp_health_flapping{${labels}}`), `mcp_health_flapping{${labels}} 0`);
     assert.match(body, /mcp_health_build_info\{version="9\.9\.9",nodejs_version="v\d+[^"]*",front_end="cli"\} 1/);
@@ -80,14 +80,14 @@ void describe('metrics tracker', () => {
     source.emit({ type: 'probe', id: a.id, result: { method: 'server/discover', outcome: 'error-reply', rttMs: 3 }, status: status(a, 'up') });
     const body = await text();
     const labels = 'server="a",transport="stdio",source_file="/work/.vscode/mcp.json",era="modern"';
-    assert.equal(line(body, `mcp_client_operation_duration_seconds_bucket{le="0.02",${labels},mcp_method_name="server/discover"}`)?.endsWith(' 1'), true, body);
+    assert.equal(line(body, `mcp_client_operation_duration_seconds_bucket{${labels},mcp_method_name="server/discover",le="0.02"}`)?.endsWith(' 1'), true, body);
     assert.equal(line(body, `mcp_client_operation_duration_seconds_sum{${labels},mcp_method_name="server/discover",error_type="timeout"}`), `mcp_client_operation_duration_seconds_sum{${labels},mcp_method_name="server/discover",error_type="timeout"} 2`);
     assert.ok(!body.includes('error_type="closed"'), 'a probe without any timing is counted, not timed');
     assert.equal(line(body, `mcp_health_probes_total{${labels},result="closed"}`)?.endsWith(' 1'), true);
     assert.equal(line(body, `mcp_health_protocol_violations_total{${labels}}`), `mcp_health_protocol_violations_total{${labels}} 1`);
     assert.equal(line(body, `mcp_health_last_probe_timestamp_seconds{${labels}}`), `mcp_health_last_probe_timestamp_seconds{${labels}} 1700000001`);
     const buckets = body.split('\n').filter((row) => row.startsWith('mcp_client_operation_duration_seconds_bucket{') && row.includes('error_type="timeout"'));
-    assert.deepEqual(buckets.map((row) => /le="([^"]+)"/.exec(row)![1]), ['0.01', '0.02', '0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10', '30', '60', '120', '300', '+Inf']);
+    assert.deepEqual(buckets.map((row) => /[{,]le="([^"]+)"/.exec(row)![1]), ['0.01', '0.02', '0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10', '30', '60', '120', '300', '+Inf']);
   });
 
   void it('counts restarts by their delta and reconnects after the first connect', async () => {
