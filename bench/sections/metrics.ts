@@ -19,6 +19,7 @@ const PEERS = 4;
 const SCRAPE_EVERY_S = 15;
 const RATIO_TARGET = 0.1;
 const PARKED_INTERVAL_MS = 3_600_000;
+const WARMUP_SCRAPES = 10;
 const scraperScript = join(benchRoot, 'peers', 'metrics-scraper.mjs');
 
 interface Plan {
@@ -85,6 +86,8 @@ async function measure(context: BenchContext, ours: Ours, plan: Plan): Promise<v
 
     // Scrapes, with probing parked: the process CPU in this window is the exporter's.
     const url = `http://127.0.0.1:${exporter.address!.port}/metrics`;
+    // Steady state, as under a Prometheus that scrapes all day: the first scrapes compile the code paths.
+    await runScraper(url, WARMUP_SCRAPES);
     const scrapeStart = process.cpuUsage();
     const samples = await runScraper(url, plan.scrapes);
     const scrapeCpuMs = cpuMs(process.cpuUsage(scrapeStart));
@@ -112,7 +115,7 @@ async function measure(context: BenchContext, ours: Ours, plan: Plan): Promise<v
     const defaultIntervalS = ours.defaultMonitorSettings.intervalMs.http / 1000;
     const scrapeCpuPerS = cpuPerScrapeMs / SCRAPE_EVERY_S;
     const keepaliveCpuPerS = (cpuPerProbeMs * plan.count) / defaultIntervalS;
-    const note = `up ${up}/${plan.count}; ${plan.scrapes} scrapes (OpenMetrics); ${probesInWindow} probes in the ${plan.keepaliveWindowMs / 1000} s keepalive window`;
+    const note = `up ${up}/${plan.count}; ${plan.scrapes} scrapes (OpenMetrics) after ${WARMUP_SCRAPES} unmeasured; ${probesInWindow} probes in the ${plan.keepaliveWindowMs / 1000} s keepalive window`;
     context.raw[`metrics.${plan.count}`] = { plan, up, samples, scrapeCpuMs, keepaliveCpuMs, probesInWindow, cpuPerScrapeMs, cpuPerProbeMs };
     context.figures.push(
       { section: 'metrics', name: `${plan.count} servers: scrape time p50`, value: time.p50, unit: 'ms', reference: null, target: null, note },

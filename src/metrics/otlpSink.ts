@@ -3,7 +3,7 @@
 import type { Attributes, Counter, Histogram } from '@opentelemetry/api';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { AggregationTemporality, InstrumentType, MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { ALL_STATES, MCP_DURATION_BUCKETS, type CounterKind, type ServerLabels } from './series';
 import type { BuildInfo } from './promSink';
 import type { MetricsSink, ServerSample } from './tracker';
@@ -32,6 +32,23 @@ function exportInterval(env: Env): number {
 }
 
 /**
+ * The OTLP exporter as configured by the environment, except for observable gauges: those are read fresh at every
+ * collection with delta temporality, so a server that was removed or relabelled (era learned) stops being reported.
+ * With cumulative temporality the SDK keeps every attribute set it ever saw, and a gone `up=0` would page forever.
+ * (A gauge point carries no temporality on the wire: nothing else changes for the receiver.)
+ */
+function freshGauges(exporter: PushMetricExporter): PushMetricExporter {
+  return {
+    export: (metrics, done) => exporter.export(metrics, done),
+    forceFlush: () => exporter.forceFlush(),
+    shutdown: () => exporter.shutdown(),
+    selectAggregationTemporality: (type) =>
+      type === InstrumentType.OBSERVABLE_GAUGE ? AggregationTemporality.DELTA : exporter.selectAggregationTemporality?.(type) ?? AggregationTemporality.CUMULATIVE,
+    ...(exporter.selectAggregation ? { selectAggregation: exporter.selectAggregation.bind(exporter) } : {}),
+  };
+}
+
+/**
  * OpenTelemetry names: the semantic-convention histogram `mcp.client.operation.duration` (attributes `mcp.method.name`,
  * `error.type`) and `mcp_health.*` for the rest; a collector's Prometheus exporter turns them into the same names
  * `/metrics` serves.
@@ -45,7 +62,7 @@ export class OtlpSink implements MetricsSink {
   constructor(samples: () => readonly ServerSample[], build: BuildInfo, env: Env) {
     this.provider = new MeterProvider({
       resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'mcp-health', 'service.version': build.version }),
-      readers: [new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter(), exportIntervalMillis: exportInterval(env) })],
+      readers: [new PeriodicExportingMetricReader({ exporter: freshGauges(new OTLPMetricExporter()), exportIntervalMillis: exportInterval(env) })],
     });
     const meter = this.provider.getMeter('mcp-health', build.version);
     this.duration = meter.createHistogram('mcp.client.operation.duration', {

@@ -1,6 +1,7 @@
 // The Prometheus side: prom-client metrics fed by the tracker, exposed in the text format and in OpenMetrics.
 
-import { Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+import { Counter, Gauge, Registry, type Metric, type RegistryContentType } from 'prom-client';
+import { DurationHistogram, NO_LABELS, SampledGauge, type Labels, type SampleValue } from './sampledMetrics';
 import { ALL_STATES, MCP_DURATION_BUCKETS, PROM, SERVER_LABEL_NAMES, labelsKey, type CounterKind, type ServerLabels } from './series';
 import type { MetricsSink, ServerSample } from './tracker';
 
@@ -15,62 +16,46 @@ export interface Exposition {
   readonly body: string;
 }
 
-type Labels = Record<string, string>;
-
 const SERVER_LABELS = [...SERVER_LABEL_NAMES];
+const COUNTER_NAMES = [PROM.probes, PROM.restarts, PROM.reconnects, PROM.violations, PROM.toolsChanged];
 
 export class PromSink implements MetricsSink {
-  private readonly text = new Registry();
-  private readonly openMetrics = new Registry<typeof Registry.OPENMETRICS_CONTENT_TYPE>();
-  private readonly duration: Histogram;
+  private readonly registry = new Registry<RegistryContentType>();
+  private readonly duration: DurationHistogram;
   private readonly probes: Counter;
   private readonly counters: Record<CounterKind, Counter>;
   /** Label sets with extra labels (method, result) per server, so forgetting a server can remove them exactly. */
   private readonly extraLabelSets = new Map<string, Map<Metric, Map<string, Labels>>>();
+  /** Renders run one at a time: prom-client renames counters in place for OpenMetrics (see render). */
+  private rendering: Promise<unknown> = Promise.resolve();
 
   constructor(samples: () => readonly ServerSample[], build: BuildInfo) {
-    this.openMetrics.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-    const registers = [this.text, this.openMetrics];
-    // Gauges are read from the tracker at scrape time: they can never disagree with the registry's last event.
-    new Gauge({
-      name: PROM.up, help: 'Whether the MCP server answers its keepalive probes (1 up, 0 otherwise).', labelNames: SERVER_LABELS, registers,
-      collect() {
-        this.reset();
-        for (const sample of samples()) this.set(sample.labels, sample.state === 'up' ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: PROM.state, help: 'The monitor state of the MCP server, one-hot over every state.', labelNames: [...SERVER_LABELS, 'state'], registers,
-      collect() {
-        this.reset();
-        for (const sample of samples()) {
-          for (const state of ALL_STATES) this.set({ ...sample.labels, state }, sample.state === state ? 1 : 0);
-        }
-      },
-    });
-    new Gauge({
-      name: PROM.flapping, help: 'Whether the MCP server restarts too often (1 flapping).', labelNames: SERVER_LABELS, registers,
-      collect() {
-        this.reset();
-        for (const sample of samples()) this.set(sample.labels, sample.flapping ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: PROM.lastProbe, help: 'When the last keepalive probe of the MCP server settled, in seconds since the epoch.', labelNames: SERVER_LABELS, registers,
-      collect() {
-        this.reset();
-        for (const sample of samples()) if (sample.lastProbeSeconds !== null) this.set(sample.labels, sample.lastProbeSeconds);
-      },
-    });
+    const registers = [this.registry];
+    const gauge = (name: string, help: string, values: (all: readonly ServerSample[]) => SampleValue[]) =>
+      this.registry.registerMetric(new SampledGauge(name, help, () => values(samples())) as unknown as Metric);
+    gauge(PROM.up, 'Whether the MCP server answers its keepalive probes (1 up, 0 otherwise).', (all) =>
+      all.map((sample) => ({ labels: NO_LABELS, sharedLabels: sample.labels, value: sample.state === 'up' ? 1 : 0 })));
+    // One label object per server and state, kept as long as the server's labels are (see sampledMetrics.ts).
+    const stateLabels = new WeakMap<ServerLabels, readonly Labels[]>();
+    const statesOf = (labels: ServerLabels) => {
+      let sets = stateLabels.get(labels);
+      if (!sets) stateLabels.set(labels, (sets = ALL_STATES.map((state) => Object.freeze({ ...labels, state }))));
+      return sets;
+    };
+    gauge(PROM.state, 'The monitor state of the MCP server, one-hot over every state.', (all) =>
+      all.flatMap((sample) => statesOf(sample.labels).map((sharedLabels, index) => ({ labels: NO_LABELS, sharedLabels, value: sample.state === ALL_STATES[index] ? 1 : 0 }))));
+    gauge(PROM.flapping, 'Whether the MCP server restarts too often (1 flapping).', (all) =>
+      all.map((sample) => ({ labels: NO_LABELS, sharedLabels: sample.labels, value: sample.flapping ? 1 : 0 })));
+    gauge(PROM.lastProbe, 'When the last keepalive probe of the MCP server settled, in seconds since the epoch.', (all) =>
+      all.flatMap((sample) => (sample.lastProbeSeconds === null ? [] : [{ labels: NO_LABELS, sharedLabels: sample.labels, value: sample.lastProbeSeconds }])));
     new Gauge({ name: PROM.buildInfo, help: 'mcp-health build information; always 1.', labelNames: ['version', 'nodejs_version', 'front_end'], registers })
       .set({ version: build.version, nodejs_version: process.version, front_end: build.frontEnd }, 1);
-    this.duration = new Histogram({
-      name: PROM.duration,
-      help: 'Duration of MCP probe requests as seen by mcp-health (semantic convention mcp.client.operation.duration).',
-      labelNames: [...SERVER_LABELS, 'mcp_method_name', 'error_type'],
-      buckets: [...MCP_DURATION_BUCKETS],
-      registers,
-    });
+    this.duration = new DurationHistogram(
+      PROM.duration,
+      'Duration of MCP probe requests as seen by mcp-health (semantic convention mcp.client.operation.duration).',
+      MCP_DURATION_BUCKETS,
+    );
+    this.registry.registerMetric(this.duration as unknown as Metric);
     this.probes = new Counter({ name: PROM.probes, help: 'Keepalive probes by result.', labelNames: [...SERVER_LABELS, 'result'], registers });
     const counter = (name: string, help: string) => new Counter({ name, help, labelNames: SERVER_LABELS, registers });
     this.counters = {
@@ -86,9 +71,7 @@ export class PromSink implements MetricsSink {
     this.probes.inc(result);
     this.remember(labels, this.probes, result, outcome);
     if (seconds === undefined) return;
-    const durationLabels: Labels = { ...labels, mcp_method_name: method, ...(errorType ? { error_type: errorType } : {}) };
-    this.duration.observe(durationLabels, seconds);
-    this.remember(labels, this.duration, durationLabels, `${method} ${errorType ?? ''}`);
+    this.duration.observe(labels, method, errorType, seconds);
   }
 
   count(kind: CounterKind, labels: ServerLabels, by: number): void {
@@ -96,6 +79,7 @@ export class PromSink implements MetricsSink {
   }
 
   forget(labels: ServerLabels): void {
+    this.duration.forget(labels);
     for (const counter of Object.values(this.counters)) counter.remove(labels);
     const key = labelsKey(labels);
     for (const [metric, sets] of this.extraLabelSets.get(key) ?? []) {
@@ -105,9 +89,22 @@ export class PromSink implements MetricsSink {
   }
 
   /** Negotiates on `Accept` as Prometheus does: OpenMetrics when asked for, the 0.0.4 text format otherwise. */
-  async render(accept: string | undefined): Promise<Exposition> {
-    const registry = accept?.includes('application/openmetrics-text') ? this.openMetrics : this.text;
-    return { contentType: registry.contentType, body: await registry.metrics() };
+  render(accept: string | undefined): Promise<Exposition> {
+    const openMetrics = accept?.includes('application/openmetrics-text') ?? false;
+    const next = this.rendering.then(async () => {
+      this.registry.setContentType(openMetrics ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE);
+      if (!openMetrics) {
+        // prom-client strips `_total` from a counter's name in place when it renders OpenMetrics (which appends it to
+        // the samples); the text format needs it back.
+        for (const name of COUNTER_NAMES) {
+          const metric = this.registry.getSingleMetric(name);
+          if (metric) (metric as unknown as { name: string }).name = name;
+        }
+      }
+      return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    });
+    this.rendering = next.catch(() => undefined);
+    return next;
   }
 
   private remember(labels: ServerLabels, metric: Metric, set: Labels, extra: string): void {

@@ -19,32 +19,51 @@ function attributes(point: DataPoint): Record<string, string> {
   return Object.fromEntries((point.attributes ?? []).map((kv) => [kv.key, String(kv.value.stringValue ?? kv.value.intValue ?? kv.value.doubleValue)]));
 }
 
+interface Receiver {
+  readonly endpoint: string;
+  readonly requests: Array<{ path: string; contentType: string | undefined; body: ExportRequest }>;
+  close(): Promise<void>;
+}
+
+/** A minimal OTLP/HTTP receiver: accepts every POST, decodes its JSON body, answers 200. */
+async function startReceiver(): Promise<Receiver> {
+  const requests: Receiver['requests'] = [];
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      requests.push({ path: request.url ?? '', contentType: request.headers['content-type'], body: JSON.parse(body) as ExportRequest });
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
 describe('OTLP export to a collector named by OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   let dir: string;
-  let receiver: http.Server;
-  let endpoint: string;
-  const requests: Array<{ path: string; contentType: string | undefined; body: ExportRequest }> = [];
+  const receivers: Receiver[] = [];
 
-  before(async () => {
+  before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-health-otlp-'));
-    receiver = http.createServer((request, response) => {
-      let body = '';
-      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      request.on('end', () => {
-        requests.push({ path: request.url ?? '', contentType: request.headers['content-type'], body: JSON.parse(body) as ExportRequest });
-        response.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    endpoint = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
   });
 
   after(async () => {
-    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    await Promise.all(receivers.map((receiver) => receiver.close()));
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('sends the health gauges, counters and the semantic-convention histogram, and flushes on exit', async () => {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const { endpoint, requests } = receiver;
     const up = everythingStdio();
     const config = path.join(dir, 'mcp.json');
     fs.writeFileSync(config, JSON.stringify({ servers: { up: { type: 'stdio', command: up.command, args: up.args } } }));
@@ -77,8 +96,10 @@ describe('OTLP export to a collector named by OTEL_EXPORTER_OTLP_ENDPOINT', () =
     assert.equal(resource['service.name'], 'fleet-watch');
     const metrics = new Map(last.resourceMetrics.flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics)).map((metric) => [metric.name, metric]));
 
-    const upPoint = metrics.get('mcp_health.up')?.gauge?.dataPoints[0];
-    assert.ok(upPoint, `metrics sent: ${[...metrics.keys()].join(', ')}`);
+    // One point: the series of the era not yet known (before the handshake) is gone, not reported forever.
+    const upPoints = metrics.get('mcp_health.up')?.gauge?.dataPoints ?? [];
+    assert.equal(upPoints.length, 1, `metrics sent: ${[...metrics.keys()].join(', ')}; up: ${JSON.stringify(upPoints)}`);
+    const upPoint = upPoints[0]!;
     assert.deepEqual(attributes(upPoint), { server: 'up', transport: 'stdio', source_file: config, era: 'handshake' });
     assert.equal(upPoint.asDouble ?? Number(upPoint.asInt), 1);
 
@@ -97,7 +118,9 @@ describe('OTLP export to a collector named by OTEL_EXPORTER_OTLP_ENDPOINT', () =
   });
 
   it('OTEL_METRICS_EXPORTER=none turns it off even with an endpoint set: nothing is sent', async () => {
-    const before = requests.length;
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const { endpoint, requests } = receiver;
     const up = everythingStdio();
     const config = path.join(dir, 'off.json');
     fs.writeFileSync(config, JSON.stringify({ servers: { up: { type: 'stdio', command: up.command, args: up.args } } }));
@@ -107,6 +130,6 @@ describe('OTLP export to a collector named by OTEL_EXPORTER_OTLP_ENDPOINT', () =
       child.on('close', resolve);
     });
     assert.equal(code, 0);
-    assert.equal(requests.length, before);
+    assert.equal(requests.length, 0);
   });
 });

@@ -99,8 +99,10 @@ describe('mcp-health watch --metrics scraped by a real Prometheus', { skip }, ()
     assert.deepEqual(byServer(samples), expected, `watch stderr:\n${watch!.stderr()}`);
     const state = byServer(await query(prometheus!, 'mcp_health_state == 1'));
     assert.equal(state.up, 1);
+    // Between its restarts the exiting server is down or connecting again; never up.
     const states = await query(prometheus!, 'mcp_health_state{server="exits"} == 1');
-    assert.deepEqual(states.map((sample) => sample.metric.state), ['down']);
+    assert.equal(states.length, 1, 'one-hot');
+    assert.ok(['down', 'connecting'].includes(states[0]!.metric.state!), JSON.stringify(states));
   });
 
   it('the probe duration histogram of the answering server grows, with the semantic-convention labels', async () => {

@@ -80,14 +80,14 @@ void describe('metrics tracker', () => {
     source.emit({ type: 'probe', id: a.id, result: { method: 'server/discover', outcome: 'error-reply', rttMs: 3 }, status: status(a, 'up') });
     const body = await text();
     const labels = 'server="a",transport="stdio",source_file="/work/.vscode/mcp.json",era="modern"';
-    assert.equal(line(body, `mcp_client_operation_duration_seconds_bucket{le="0.02",${labels},mcp_method_name="server/discover"}`)?.endsWith(' 1'), true, body);
+    assert.equal(line(body, `mcp_client_operation_duration_seconds_bucket{${labels},mcp_method_name="server/discover",le="0.02"}`)?.endsWith(' 1'), true, body);
     assert.equal(line(body, `mcp_client_operation_duration_seconds_sum{${labels},mcp_method_name="server/discover",error_type="timeout"}`), `mcp_client_operation_duration_seconds_sum{${labels},mcp_method_name="server/discover",error_type="timeout"} 2`);
     assert.ok(!body.includes('error_type="closed"'), 'a probe without any timing is counted, not timed');
     assert.equal(line(body, `mcp_health_probes_total{${labels},result="closed"}`)?.endsWith(' 1'), true);
     assert.equal(line(body, `mcp_health_protocol_violations_total{${labels}}`), `mcp_health_protocol_violations_total{${labels}} 1`);
     assert.equal(line(body, `mcp_health_last_probe_timestamp_seconds{${labels}}`), `mcp_health_last_probe_timestamp_seconds{${labels}} 1700000001`);
     const buckets = body.split('\n').filter((row) => row.startsWith('mcp_client_operation_duration_seconds_bucket{') && row.includes('error_type="timeout"'));
-    assert.deepEqual(buckets.map((row) => /le="([^"]+)"/.exec(row)![1]), ['0.01', '0.02', '0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10', '30', '60', '120', '300', '+Inf']);
+    assert.deepEqual(buckets.map((row) => /[{,]le="([^"]+)"/.exec(row)![1]), ['0.01', '0.02', '0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10', '30', '60', '120', '300', '+Inf']);
   });
 
   void it('counts restarts by their delta and reconnects after the first connect', async () => {
@@ -125,13 +125,23 @@ void describe('metrics tracker', () => {
     assert.equal(source.subscribed(), false);
   });
 
-  void it('serves OpenMetrics when asked for it, the text format otherwise', async () => {
-    const { sink } = setup([]);
-    const openMetrics = await sink.render('application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5');
-    assert.match(openMetrics.contentType, /^application\/openmetrics-text/);
-    assert.match(openMetrics.body, /# EOF\n$/);
-    const text = await sink.render('*/*');
+  void it('serves OpenMetrics when asked for it, the text format otherwise, counters named right in both', async () => {
+    const a = config('a');
+    const { sink, source } = setup([status(a, 'up')]);
+    source.emit({ type: 'probe', id: a.id, result: { method: 'ping', outcome: 'ok', rttMs: 1 }, status: status(a, 'up') });
+    const accept = 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5';
+    // Concurrent scrapes of both kinds, as two Prometheus servers would send them.
+    const [openMetrics, text, again] = await Promise.all([sink.render(accept), sink.render('*/*'), sink.render(accept)]);
+    for (const om of [openMetrics, again]) {
+      assert.match(om.contentType, /^application\/openmetrics-text/);
+      assert.match(om.body, /# EOF\n$/);
+      assert.match(om.body, /^# TYPE mcp_health_probes counter$/m);
+      assert.match(om.body, /^mcp_health_probes_total\{/m);
+    }
     assert.match(text.contentType, /^text\/plain; version=0\.0\.4/);
+    assert.match(text.body, /^# TYPE mcp_health_probes_total counter$/m);
+    assert.match(text.body, /^mcp_health_probes_total\{/m);
+    assert.doesNotMatch(text.body, /# EOF/);
   });
 
   void it('OTLP is off unless an endpoint is set, and says so when asked for a protocol it does not speak', () => {
