@@ -132,7 +132,8 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     await pick(page, 'vsc-probe');
     await waitUntil("the Output view shows VS Code's channel for vsc-probe", async () => {
       const selected = await page.locator('.part.panel select.monaco-select-box').evaluateAll((boxes) =>
-        boxes.map((box) => (box as HTMLSelectElement).selectedOptions[0]?.textContent ?? ''));
+        // Runs in the page; this project's tsconfig has no DOM types, hence the structural cast.
+        boxes.map((box) => (box as unknown as { selectedOptions: ArrayLike<{ textContent: string | null }> }).selectedOptions[0]?.textContent ?? ''));
       return selected.some((text) => /MCP: vsc-probe/.test(text));
     }, 30_000);
     assert.equal(pids(probePids).length, 1, 'showing the output starts nothing');

@@ -129,6 +129,17 @@ void describe('one copy per machine (shared user-level servers)', { skip: !posix
     const answer = followers[0]!.lines.slice(before).find((l) => l.startsWith('ping '))!;
     assert.equal((JSON.parse(answer.slice(5)) as { outcome: string }[])[0]?.outcome, 'ok', 'a forwarded ping is answered by the leader');
     assert.equal(liveServerPids().length, 2, 'still two: the forwarded ping started nothing');
+
+    // Reconnect on a follower: the leader replaces its own child; the follower starts none.
+    const beforePids = liveServerPids();
+    const mark = followers[1]!.lines.length;
+    followers[1]!.send(`reconnect ${leaderList[0]!.id}`);
+    assert.ok(await waitFor(() => followers[1]!.lines.slice(mark).includes('reconnected'), 20_000), 'the forwarded reconnect completes');
+    assert.ok(await waitFor(() => liveServerPids().length === 2 && !liveServerPids().includes(leaderList[0]!.pid!), 10_000), 'the leader restarted that server');
+    assert.equal(counters.reduce((sum, counter) => sum + counter.spawns(), 0), 3, 'one new spawn in all, by the leader');
+    assert.ok(beforePids.includes(leaderList[1]!.pid!) && liveServerPids().includes(leaderList[1]!.pid!), 'the other server untouched');
+    const leaderAfter = await leader!.list();
+    assert.notEqual(leaderAfter[0]!.pid, leaderList[0]!.pid, "the leader's new child");
   });
 
   void it('the leading window closes: a follower takes over, still exactly two server processes', async () => {
