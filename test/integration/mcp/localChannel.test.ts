@@ -170,6 +170,20 @@ void describe('local channel', { skip: !posix && 'Unix sockets only' }, () => {
     }
   });
 
+  void it('removes a bind lock left by a dead process, and gives up (bounded) on one a live process holds', async () => {
+    const p = freshPath();
+    mkdirSync(dir, { mode: 0o700 });
+    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    await new Promise((resolve) => child.once('exit', resolve));
+    writeFileSync(`${p}.lock`, String(child.pid));
+    const server = await listen(p);
+    assert.equal(existsSync(`${p}.lock`), false, 'the lock is released after the bind');
+    await server.dispose();
+    writeFileSync(`${p}.lock`, String(process.pid));
+    await assert.rejects(listenChannel(p), /stayed locked/);
+    rmSync(`${p}.lock`);
+  });
+
   void it('replaces a leftover file that is not a socket at its private path', async () => {
     const p = freshPath();
     mkdirSync(dir, { mode: 0o700 });
