@@ -89,8 +89,8 @@ export class SharedServers {
           onGarbage: (_peer, preview) => this.options.logger.debug(`shared servers: ignored a malformed message: ${preview}`),
         });
       } catch (error) {
-        this.options.logger.warn(`shared servers: cannot use ${this.options.path}: ${String(error)}; running user-level servers in this window`);
-        return this.lead(undefined, []);
+        // A bind lock held too long or a directory we may not use: maybe someone leads anyway, else retry.
+        this.options.logger.warn(`shared servers: cannot bind ${this.options.path}: ${String(error)}`);
       }
       if (this.disposed) return void (await server?.dispose());
       if (server) return this.lead(server, afterCrash ? (this.follower?.identities() ?? []) : []);
