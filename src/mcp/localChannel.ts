@@ -15,8 +15,9 @@
 // reach it. On Windows the pipe gets Node's default ACL (the creator, SYSTEM and administrators have full access).
 //
 // Robustness:
-//  - a socket file left by a crashed process answers no connect (ECONNREFUSED): it is unlinked and the bind retried,
-//    but only if it is still the same file (inode) that failed the probe, so a fresh socket bound meanwhile survives;
+//  - a socket file left by a crashed process answers no connect (ECONNREFUSED): it is unlinked and the bind retried;
+//    binds and such removals happen under an exclusive lock file (<path>.lock, holding the pid; a dead holder's lock
+//    is removed), so a fresh socket another process is binding at that instant is never taken for a stale one;
 //  - a line that is not a JSON object is dropped (reported through onGarbage) and the stream goes on; a line longer
 //    than maxLineBytes means the peer cannot be trusted: its connection is closed;
 //  - a peer that stops reading is cut off once its unsent output passes maxQueuedBytes, so one stuck reader cannot
@@ -24,7 +25,7 @@
 //  - dispose() closes every socket, the listener (Node unlinks the socket file) and any pending reconnect timer.
 
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -39,7 +40,9 @@ export interface ChannelLimits {
 
 const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
-const STALE_BIND_ATTEMPTS = 3;
+/** Waiting for another process's bind (or take-over) to finish: up to about 5 s. */
+const LOCK_ATTEMPTS = 100;
+const LOCK_RETRY_MS = 25;
 const PROBE_TIMEOUT_MS = 1000;
 const isWindows = process.platform === 'win32';
 const TOPIC = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -165,43 +168,100 @@ export interface ChannelServer {
  * A socket file whose owner died is removed first.
  */
 export async function listenChannel(path: string, handlers: ChannelServerHandlers = {}): Promise<ChannelServer | undefined> {
-  if (!isWindows) ensurePrivateDirectory(dirnameOf(path));
-  for (let attempt = 0; attempt < STALE_BIND_ATTEMPTS; attempt++) {
+  if (isWindows) {
+    // A pipe vanishes with its owner, so "in use" always means alive, and creating one is atomic.
+    const server = createServer();
+    const bound = await bind(server, path);
+    if (bound === 'ok') return new Listener(server, path, handlers);
+    if (bound === 'in-use') return undefined;
+    throw bound;
+  }
+  ensurePrivateDirectory(dirnameOf(path));
+  const lock = `${path}.lock`;
+  for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt++) {
+    if (takeLock(lock)) {
+      try {
+        return await bindOrTakeOver(path, handlers);
+      } finally {
+        releaseLock(lock);
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS * (1 + Math.random())));
+  }
+  throw new Error(`${lock} stayed locked; another process may be stuck binding ${path}`);
+}
+
+/**
+ * Under the lock, so binds and stale-socket removals of all processes are serialised: without it one process could
+ * probe another's socket in the instant between its bind() and listen() (refused, so "stale") and unlink it, or a
+ * reused inode number could pass for the stale file, leaving two listeners that each believe they lead.
+ */
+async function bindOrTakeOver(path: string, handlers: ChannelServerHandlers): Promise<ChannelServer | undefined> {
+  for (let attempt = 0; attempt < 2; attempt++) {
     const server = createServer();
     const bound = await bind(server, path);
     if (bound === 'ok') {
-      if (!isWindows) chmodSync(path, 0o600);
+      chmodSync(path, 0o600);
       return new Listener(server, path, handlers);
     }
     if (bound !== 'in-use') throw bound;
-    if (isWindows) return undefined; // a pipe vanishes with its owner: in use means alive
-    const before = inode(path);
-    if (before === undefined) continue; // removed meanwhile: try again
     if (await answers(path)) return undefined;
-    // Stale: nobody accepts on it. Remove it only if it is still the file we probed.
-    if (inode(path) === before) {
-      try {
-        unlinkSync(path);
-      } catch {
-        // Someone else cleaned it up first.
-      }
+    // Stale: left by a process that died (no one accepts on it), and nobody else may bind while we hold the lock.
+    try {
+      unlinkSync(path);
+    } catch {
+      // Already gone.
     }
   }
-  // Someone keeps rebinding between our probe and our bind: they hold it now.
-  return (await answers(path)) ? undefined : Promise.reject(new Error(`cannot bind ${path}`));
+  return undefined;
+}
+
+/** An exclusive lock file holding our pid; one left by a dead process is removed (and the caller retries). */
+function takeLock(lock: string): boolean {
+  try {
+    writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  let holder: number;
+  try {
+    holder = Number(readFileSync(lock, 'utf8'));
+  } catch {
+    return false; // released meanwhile
+  }
+  // An empty file is a lock being written right now: its holder is alive.
+  if (Number.isInteger(holder) && holder > 0 && !processAlive(holder)) {
+    try {
+      unlinkSync(lock);
+    } catch {
+      // Someone else removed it first.
+    }
+  }
+  return false;
+}
+
+function releaseLock(lock: string): void {
+  try {
+    unlinkSync(lock);
+  } catch {
+    // Removed as stale by another process after a very long hold; nothing to do.
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, owned by someone else (a reused pid): the lock file is ours, so treat it as held.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function dirnameOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash <= 0 ? '/' : path.slice(0, slash);
-}
-
-function inode(path: string): number | undefined {
-  try {
-    return lstatSync(path).ino;
-  } catch {
-    return undefined;
-  }
 }
 
 function bind(server: Server, path: string): Promise<'ok' | 'in-use' | Error> {

@@ -62,6 +62,11 @@ export class SharedServers {
   private disposed = false;
   private electing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /**
+   * Server processes every leader we followed reported, kept across leaders: when a leader dies during a take-over
+   * (before its followers learned anything from it), the processes of the one before are still ours to end.
+   */
+  private readonly leaderChildren = new Map<number, ProcessIdentity>();
 
   constructor(private readonly options: SharedServersOptions) {}
 
@@ -89,12 +94,14 @@ export class SharedServers {
           onGarbage: (_peer, preview) => this.options.logger.debug(`shared servers: ignored a malformed message: ${preview}`),
         });
       } catch (error) {
-        this.options.logger.warn(`shared servers: cannot use ${this.options.path}: ${String(error)}; running user-level servers in this window`);
-        return this.lead(undefined, []);
+        // A bind lock held too long or a directory we may not use: maybe someone leads anyway, else retry.
+        this.options.logger.warn(`shared servers: cannot bind ${this.options.path}: ${String(error)}`);
       }
       if (this.disposed) return void (await server?.dispose());
-      if (server) return this.lead(server, afterCrash ? (this.follower?.identities() ?? []) : []);
+      if (server) return this.lead(server, afterCrash ? [...this.leaderChildren.values()] : []);
+      this.options.logger.debug(`shared servers: ${this.options.path} is held by another window`);
       if (await this.follow()) return;
+      this.options.logger.debug('shared servers: could not follow either; electing again');
       await this.delay(ELECTION_DELAY_MS * (1 + Math.random()));
     }
     if (!this.disposed) {
@@ -105,7 +112,9 @@ export class SharedServers {
 
   private async lead(server: ChannelServer | undefined, orphans: readonly ProcessIdentity[]): Promise<void> {
     this.dropFollower();
+    this.leaderChildren.clear();
     this.server = server;
+    this.options.logger.debug(`shared servers: bound the channel; ${orphans.length} process(es) of the old leader to check`);
     if (orphans.length > 0) {
       // The old leader died without closing its servers: end them before starting our own copies.
       const reaped = await reapOrphans(orphans, this.options.reapGraceMs ?? 3_000);
@@ -121,7 +130,8 @@ export class SharedServers {
   }
 
   private async follow(): Promise<boolean> {
-    const source = new FollowerSource(this.options.label, this.options.covers, this.options.requestTimeoutMs ?? 30_000);
+    const source = new FollowerSource(this.options.label, this.options.covers, this.options.requestTimeoutMs ?? 30_000, (identity) =>
+      this.leaderChildren.set(identity.pid, identity));
     let client: ChannelClient;
     try {
       client = await connectChannel(this.options.path, {
@@ -229,8 +239,8 @@ export class SharedServers {
 
 class FollowerSource implements StatusSource {
   private statuses = new Map<string, RemoteStatus>();
-  /** Who runs each server's process now, recorded while the leader is alive so a crash can be cleaned up safely. */
-  private readonly known = new Map<string, ProcessIdentity>();
+  /** The leader's server processes, recorded while it is alive (pid + start time) so a crash can be cleaned up safely. */
+  private readonly known = new Map<number, ProcessIdentity>();
   private readonly listeners = new Set<() => void>();
   private readonly pending = new Map<number, { resolve(message: ChannelMessage | undefined): void; timer: NodeJS.Timeout }>();
   private client: ChannelClient | undefined;
@@ -241,6 +251,7 @@ class FollowerSource implements StatusSource {
     readonly label: string,
     readonly covers: (config: ServerConfig) => boolean,
     private readonly requestTimeoutMs: number,
+    private readonly onChild: (identity: ProcessIdentity) => void,
   ) {}
 
   attach(client: ChannelClient): void {
@@ -256,10 +267,6 @@ class FollowerSource implements StatusSource {
     return () => {
       this.listeners.delete(listener);
     };
-  }
-
-  identities(): ProcessIdentity[] {
-    return [...this.known.values()];
   }
 
   receive(message: ChannelMessage): void {
@@ -295,11 +302,13 @@ class FollowerSource implements StatusSource {
   }
 
   private remember(): void {
-    this.known.clear();
-    for (const [id, status] of this.statuses) {
-      if (status.pid === null) continue;
+    for (const status of this.statuses.values()) {
+      if (status.pid === null || this.known.get(status.pid) !== undefined) continue;
       const startTime = processStartTime(status.pid);
-      if (startTime !== undefined) this.known.set(id, { pid: status.pid, startTime });
+      if (startTime === undefined) continue;
+      const identity = { pid: status.pid, startTime };
+      this.known.set(status.pid, identity);
+      this.onChild(identity);
     }
   }
 

@@ -126,6 +126,17 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     const page = pages[0]!;
     const [ours] = pids(probePids);
     assert.ok(ours !== undefined && isAlive(ours));
+    // Show VS Code Output first, while nothing else has opened that channel: the Output view switches to VS Code's
+    // own log of this server.
+    await runCommand(page, 'MCP Health: Show VS Code Output');
+    await pick(page, 'vsc-probe');
+    await waitUntil("the Output view shows VS Code's channel for vsc-probe", async () => {
+      const selected = await page.locator('.part.panel select.monaco-select-box').evaluateAll((boxes) =>
+        // Runs in the page; this project's tsconfig has no DOM types, hence the structural cast.
+        boxes.map((box) => (box as unknown as { selectedOptions: ArrayLike<{ textContent: string | null }> }).selectedOptions[0]?.textContent ?? ''));
+      return selected.some((text) => /MCP: vsc-probe/.test(text));
+    }, 30_000);
+    assert.equal(pids(probePids).length, 1, 'showing the output starts nothing');
     // VS Code keeps its own copy stopped until asked: the first restart starts it.
     await runCommand(page, 'MCP Health: Restart in VS Code');
     await pick(page, 'vsc-probe');

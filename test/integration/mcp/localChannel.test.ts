@@ -144,6 +144,46 @@ void describe('local channel', { skip: !posix && 'Unix sockets only' }, () => {
     assert.deepEqual(await box.next(), [{ ok: true }]);
   });
 
+  void it('processes racing to take over a stale socket: exactly one binds, every round', async () => {
+    const p = freshPath();
+    mkdirSync(dir, { mode: 0o700 });
+    for (let round = 0; round < 3; round++) {
+      await leaveStaleSocket(p);
+      const startAt = Date.now() + 1500;
+      const racers = Array.from({ length: 6 }, () =>
+        spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'peers', 'channel-racer.ts'), p, String(startAt)], { stdio: ['pipe', 'pipe', 'inherit'] }));
+      try {
+        const answers = await withTimeout(Promise.all(racers.map((racer) => new Promise<string>((resolve) => {
+          racer.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+          racer.once('exit', () => resolve('exited'));
+        }))), 'racers', 30_000);
+        assert.deepEqual(answers.filter((a) => a === 'bound').length, 1, `round ${round}: ${answers.join(', ')}`);
+        assert.deepEqual(answers.filter((a) => a !== 'bound' && a !== 'held'), []);
+      } finally {
+        await Promise.all(racers.map((racer) => new Promise((resolve) => {
+          if (racer.exitCode !== null || racer.signalCode !== null) return resolve(undefined);
+          racer.once('exit', resolve);
+          racer.stdin.end();
+          setTimeout(() => racer.kill('SIGKILL'), 5000).unref();
+        })));
+      }
+    }
+  });
+
+  void it('removes a bind lock left by a dead process, and gives up (bounded) on one a live process holds', async () => {
+    const p = freshPath();
+    mkdirSync(dir, { mode: 0o700 });
+    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    await new Promise((resolve) => child.once('exit', resolve));
+    writeFileSync(`${p}.lock`, String(child.pid));
+    const server = await listen(p);
+    assert.equal(existsSync(`${p}.lock`), false, 'the lock is released after the bind');
+    await server.dispose();
+    writeFileSync(`${p}.lock`, String(process.pid));
+    await assert.rejects(listenChannel(p), /stayed locked/);
+    rmSync(`${p}.lock`);
+  });
+
   void it('replaces a leftover file that is not a socket at its private path', async () => {
     const p = freshPath();
     mkdirSync(dir, { mode: 0o700 });
@@ -255,6 +295,17 @@ void describe('local channel', { skip: !posix && 'Unix sockets only' }, () => {
     assert.equal(await listenChannel(p), undefined);
   });
 });
+
+/** A socket file whose owner was SIGKILLed: what a crashed leader leaves behind. */
+async function leaveStaleSocket(p: string): Promise<void> {
+  const script = `require('net').createServer().listen(${JSON.stringify(p)}, () => process.stdout.write('up\\n'))`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await withTimeout(new Promise((resolve) => child.stdout.once('data', resolve)), 'stale child up');
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+  assert.ok(existsSync(p));
+}
 
 /** Sockets, listeners and timers this process holds (the kinds a channel could leak). */
 function handles(): string {

@@ -1,6 +1,7 @@
 // One "editor window" for the shared-servers test: a real registry and connector behind SharedServers.
 // Usage: node --import tsx shared-window.ts CHANNEL_PATH SERVERS_JSON
-// stdin: "list" prints the statuses as one JSON line, "quit" closes the servers, then the channel, then exits.
+// stdin: "list" prints the statuses as one JSON line, "ping ID" / "reconnect ID" act on one server (as the commands
+// do), "quit" closes the servers, then the channel, then exits.
 // stdout: "role leader|follower" on every role change, "list [...]" answers.
 import { createInterface } from 'node:readline';
 import { systemClock } from '../../../../src/core/clock';
@@ -14,7 +15,7 @@ const [channelPath, serversJson] = process.argv.slice(2);
 const servers = JSON.parse(serversJson ?? '[]') as ServerConfig[];
 const logger = {
   trace: () => undefined,
-  debug: () => undefined,
+  debug: (message: string) => process.stderr.write(`[${process.pid}] debug ${message}\n`),
   info: (message: string) => process.stderr.write(`[${process.pid}] ${message}\n`),
   warn: (message: string) => process.stderr.write(`[${process.pid}] WARN ${message}\n`),
   error: (message: string) => process.stderr.write(`[${process.pid}] ERROR ${message}\n`),
@@ -41,6 +42,9 @@ async function main(): Promise<void> {
     } else if (line.startsWith('ping ')) {
       const results = await registry.pingNow(line.slice(5));
       process.stdout.write(`ping ${JSON.stringify([...results.values()])}\n`);
+    } else if (line.startsWith('reconnect ')) {
+      await registry.reconnect(line.slice(10));
+      process.stdout.write('reconnected\n');
     } else if (line === 'quit') {
       break;
     }
