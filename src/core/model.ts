@@ -43,6 +43,11 @@ export interface ServerConfig {
   readonly args?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /**
+   * The cwd is the window's first folder because the file sets none (a user-level VS Code server): the same definition
+   * gets another cwd in every window, so what the user agreed to run must not depend on it.
+   */
+  readonly cwdFromWindow?: true;
   readonly envFile?: string;
   // http / sse
   readonly url?: string;

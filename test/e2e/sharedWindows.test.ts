@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchWorkbenchBrowser, waitForWorkbench, type Workbench } from './harness/browser';
+import { clickNotificationButton, consentQuestion } from './harness/notifications';
 import { startCodeServer, type CodeServer } from './harness/codeServer';
 import { repoRoot } from './harness/paths';
 import { workbenchUrl } from './harness/workbenchUrl';
@@ -117,6 +118,8 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
 
   it('window 1 leads: it runs the two user-level servers and its own workspace server', async () => {
     const page = await openWindow('ws1');
+    // MCP Health is installed as a user has it: nothing starts before the user allows it, once, for every window.
+    await clickNotificationButton(page, consentQuestion, 'Allow', 60_000);
     await waitUntil('two user-level servers running', () => pids(userPids).filter(isAlive).length === 2, 90_000);
     await waitUntil('the workspace server running', () => pids(probePids).filter(isAlive).length === 1, 60_000);
     await waitUntil('the tree shows shared-a up', async () => /shared-a\s*up/.test(await treeText(page)), 60_000);

@@ -135,6 +135,7 @@ class EntryReader {
     const args = this.stringArray(argsNode, 'args');
     const env = this.env(envNode);
     const cwd = this.cwd();
+    const cwdFromWindow = cwd !== undefined && this.context.folder === undefined && getValue(this.node, 'cwd') === undefined && this.dialect.defaultCwd === 'folder';
     const envFile = this.dialect.hasEnvFile ? this.optionalPath(getValue(this.node, 'envFile'), 'envFile') : undefined;
     if (command === undefined) return undefined;
     return {
@@ -142,6 +143,7 @@ class EntryReader {
       ...(args !== undefined ? { args } : {}),
       ...(env !== undefined && Object.keys(env).length > 0 ? { env } : {}),
       ...(cwd !== undefined ? { cwd } : {}),
+      ...(cwdFromWindow ? { cwdFromWindow: true as const } : {}),
       ...(envFile !== undefined ? { envFile } : {}),
     };
   }

@@ -28,7 +28,7 @@ export function definitionOf(config: ServerConfig): Definition {
     args: [...(config.args ?? [])],
     envNames: Object.keys(config.env ?? {}).sort(),
     envFile: config.envFile ?? null,
-    cwd: config.cwd ?? null,
+    cwd: config.cwdFromWindow ? null : config.cwd ?? null,
     url: config.url ?? null,
     // HTTP header names are case-insensitive: "Authorization" and "authorization" are one definition.
     headerNames: [...new Set(Object.keys(config.headers ?? {}).map((name) => name.toLowerCase()))].sort(),

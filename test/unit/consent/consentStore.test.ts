@@ -50,6 +50,12 @@ void describe('definition hash', () => {
     assert.equal(definitionHash(a), definitionHash(b));
     assert.equal(definitionHash({ ...base, env: { B: '1', A: '2' } }), definitionHash({ ...base, env: { A: '3', B: '4' } }));
   });
+
+  void it('ignores a cwd that only comes from the window (a user-level server in another folder is the same definition)', () => {
+    const inWindow = (folder: string) => ({ ...base, cwd: folder, cwdFromWindow: true as const });
+    assert.equal(definitionHash(inWindow('/ws1')), definitionHash(inWindow('/ws2')));
+    assert.notEqual(definitionHash({ ...base, cwd: '/ws1' }), definitionHash({ ...base, cwd: '/ws2' }), 'a cwd set in the file still counts');
+  });
 });
 
 void describe('consent store', () => {
