@@ -39,7 +39,10 @@ void describe('code audit', () => {
     assert.deepEqual(hits(/from ['"](node:)?(dns|net|tls|dgram|http2)['"]|require\(['"](node:)?(dns|net|tls|http|https|dgram|http2)['"]\)/), []);
     // No second HTTP client: a probe's verdict is the one the SDK transport (what real clients use) gets.
     assert.deepEqual(hits(/from ['"](node:)?(http|https)['"]/), []);
-    assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), []);
+    // The CLI's proxy-aware fetch is handed to the transports; it only forwards the request the transport makes.
+    assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), ['src/mcp/httpProxy.ts']);
+    const proxy = code(path.join(SRC, 'mcp', 'httpProxy.ts'));
+    assert.deepEqual(proxy.match(/\b(fetch|send)\(\w+/g), ['fetch(url', 'send(target']);
     const transports = hits(/new (StreamableHTTPClientTransport|SSEClientTransport)\s*\(/);
     assert.deepEqual(transports, ['src/mcp/httpConnect.ts']);
     // The URL handed to the transports is the server's own, parsed once.
