@@ -167,6 +167,8 @@ function connection(
   const driver: SessionDriver = {
     label: server.name,
     pid: null,
+    // Legacy SSE answers on its one stream, not on the POST.
+    requestPerProbe: flavour === 'streamable',
     describeEnd(): CloseInfo {
       return { kind: 'unreachable', message: `The ${flavour === 'sse' ? 'SSE' : 'HTTP'} connection to ${url.href} closed` };
     },
