@@ -13,6 +13,7 @@ import type { ServerConfig, ServerStatus } from './core/model';
 import { createRegistry } from './core/monitor';
 import { defaultMonitorSettings, type MonitorEvent, type MonitorRegistry, type MonitorSettings } from './core/monitorTypes';
 import { createNodeConnector } from './mcp';
+import { proxiedFetch, proxyEnvironment } from './mcp/httpProxy';
 import { nodeFileSystem } from './mcp/nodeFileSystem';
 import { formatListenAddress, isMetricsListenError, startMetrics, type MetricsExporter } from './metrics';
 
@@ -89,8 +90,10 @@ function monitorSettings(options: CliOptions): MonitorSettings {
 }
 
 function createMonitor(options: CliOptions) {
+  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as curl reads them; loopback is always reached directly.
+  const proxy = proxyEnvironment(process.env);
   return createRegistry({
-    connector: createNodeConnector({ logger: silentLogger, clientInfo: { name: 'mcp-health', version: CLI_VERSION } }),
+    connector: createNodeConnector({ logger: silentLogger, clientInfo: { name: 'mcp-health', version: CLI_VERSION }, ...(proxy && { http: proxiedFetch(proxy) }) }),
     clock: systemClock,
     logger: silentLogger,
     settings: monitorSettings(options),

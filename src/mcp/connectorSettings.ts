@@ -1,5 +1,6 @@
 // Settings shared by every connect the Node connector makes.
 
+import type { FetchLike } from '@modelcontextprotocol/client';
 import type { Logger } from '../core/logger';
 import type { ClientIdentity } from './session';
 
@@ -13,4 +14,12 @@ export interface ConnectorSettings {
   readonly stdinCloseGraceMs: number;
   /** Bound on the DELETE that ends an HTTP session at close. */
   readonly terminateSessionMs: number;
+  /** The fetch HTTP transports use; undefined: the global one, looked up per request (VS Code patches it for proxies). */
+  readonly fetch?: FetchLike;
+}
+
+/** A fetch with resources of its own (a proxy agent's sockets), released when the connector is disposed. */
+export interface HttpFetch {
+  readonly fetch: FetchLike;
+  dispose(): void;
 }

@@ -25,7 +25,8 @@ const STANDBY_STREAM_RECONNECTION = {
 };
 
 export async function connectHttp(server: ServerConfig, options: ConnectOptions, settings: ConnectorSettings): Promise<Connection> {
-  const url = serverUrl(server);
+  const { url, headers } = serverEndpoint(server);
+  server = { ...server, headers };
   const deadline = new ConnectDeadline(options.timeoutMs, options.signal);
   try {
     const hint = options.eraHint ?? null;
@@ -53,18 +54,42 @@ export async function connectHttp(server: ServerConfig, options: ConnectOptions,
   }
 }
 
-function serverUrl(server: ServerConfig): URL {
+/**
+ * The URL to connect to and the headers to send. Credentials written in the URL (`http://user:pw@host/mcp`) are sent
+ * as Basic auth, as curl does (fetch refuses such a URL), unless an Authorization header is configured; they are
+ * taken out of the URL, so no message ever quotes them.
+ */
+function serverEndpoint(server: ServerConfig): { url: URL; headers: Record<string, string> | undefined } {
   if (!server.url) throw new ConnectError('config', `Server "${server.name}" has no url`);
   let url: URL;
   try {
     url = new URL(server.url);
   } catch {
-    throw new ConnectError('config', `Server "${server.name}" has an invalid url: ${server.url}`);
+    throw new ConnectError('config', `Server "${server.name}" has an invalid url: ${withoutCredentials(server.url)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConnectError('config', `Server "${server.name}" url must be http(s): ${server.url}`);
+    throw new ConnectError('config', `Server "${server.name}" url must be http(s): ${withoutCredentials(server.url)}`);
   }
-  return url;
+  if (!url.username && !url.password) return { url, headers: server.headers };
+  const credentials = `${safeDecode(url.username)}:${safeDecode(url.password)}`;
+  url.username = '';
+  url.password = '';
+  const configured = Object.keys(server.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+  if (configured) return { url, headers: server.headers };
+  return { url, headers: { ...server.headers, Authorization: `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}` } };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A URL as it may be printed, when it could not even be parsed: whatever sits between `//` and the last `@` goes. */
+function withoutCredentials(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
 }
 
 /** Share of the connect budget the `server/discover` probe gets; the rest is for `initialize` if it must follow. */
@@ -118,8 +143,8 @@ async function open(
   const requestInit: RequestInit = { headers: { ...server.headers } };
   const transport =
     flavour === 'streamable'
-      ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: STANDBY_STREAM_RECONNECTION })
-      : new SSEClientTransport(url, { requestInit });
+      ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: STANDBY_STREAM_RECONNECTION, fetch: settings.fetch })
+      : new SSEClientTransport(url, { requestInit, fetch: settings.fetch });
   const budget = deadline.remainingMs();
   // The probe gets a share of the budget, so a server that never answers it is still tried with initialize in time.
   const client = createClient(settings.clientInfo, Math.min(DISCOVER_MAX_MS, Math.max(200, budget * DISCOVER_SHARE)));
@@ -142,6 +167,8 @@ function connection(
   const driver: SessionDriver = {
     label: server.name,
     pid: null,
+    // Legacy SSE answers on its one stream, not on the POST.
+    requestPerProbe: flavour === 'streamable',
     describeEnd(): CloseInfo {
       return { kind: 'unreachable', message: `The ${flavour === 'sse' ? 'SSE' : 'HTTP'} connection to ${url.href} closed` };
     },

@@ -24,6 +24,11 @@ export interface SessionDriver {
   /** Whether the server holds state for this session that it can forget (modern era and stdio have none). */
   hasServerSession?(session: Session): boolean;
   onStderr?(listener: (text: string) => void): void;
+  /**
+   * Each probe is a request of its own (Streamable HTTP's POST): it gets a signal that cuts its request and reply
+   * stream once settled, and a reply stream that ends without the answer fails it at once.
+   */
+  readonly requestPerProbe?: boolean;
 }
 
 interface PendingProbe {
@@ -31,8 +36,8 @@ interface PendingProbe {
   readonly method: ProbeMethod;
   readonly resolve: (result: ProbeResult | SessionLost) => void;
   readonly timer: NodeJS.Timeout;
-  /** Cuts the probe's own HTTP request and reply stream once it is settled; stdio ignores it. */
-  readonly release: AbortController;
+  /** Cuts the probe's own HTTP request and reply stream once it is settled (request-per-probe transports only). */
+  readonly release: AbortController | null;
   startedAt: number;
 }
 
@@ -145,15 +150,15 @@ export class McpConnection implements Connection {
     const request = { jsonrpc: '2.0' as const, id, method, params: this.envelope };
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.expire(id, timeoutMs), timeoutMs);
-      const probe: PendingProbe = { id, method, resolve, timer, release: new AbortController(), startedAt: 0 };
+      const release = this.driver.requestPerProbe ? new AbortController() : null;
+      const probe: PendingProbe = { id, method, resolve, timer, release, startedAt: 0 };
       this.pending.set(id, probe);
       probe.startedAt = performance.now();
       // The signal lets the answered probe go: a server may keep a POST's event stream open after the reply, and a
       // timed-out probe's request must not stay open. The stream's end without the answer fails the probe at once.
-      const sent = this.session.transport.send(request, {
-        requestSignal: probe.release.signal,
-        onRequestStreamEnd: () => this.streamEnded(probe),
-      });
+      const sent = release
+        ? this.session.transport.send(request, { requestSignal: release.signal, onRequestStreamEnd: () => this.streamEnded(probe) })
+        : this.session.transport.send(request);
       sent.catch((error: unknown) => this.sendFailed(probe, error));
     });
   }
@@ -269,7 +274,7 @@ export class McpConnection implements Connection {
     clearTimeout(probe.timer);
     // A tick later: a JSON reply has been read to its end by then, and aborting a finished request keeps its socket
     // for the next probe; a stream still open (or a request still unanswered) is cut.
-    setImmediate(releaseProbe, probe.release);
+    if (probe.release) setImmediate(releaseProbe, probe.release);
   }
 
   private failPending(outcome: 'closed', detail: string): void {

@@ -4,7 +4,7 @@ import { ConnectError, type Connection, type ConnectOptions, type Connector } fr
 import { silentLogger, type Logger } from '../core/logger';
 import type { ServerConfig } from '../core/model';
 import { redactText } from '../core/redact';
-import type { ConnectorSettings } from './connectorSettings';
+import type { ConnectorSettings, HttpFetch } from './connectorSettings';
 import { connectHttp } from './httpConnect';
 import { connectStdio } from './stdioConnect';
 
@@ -15,6 +15,8 @@ export interface NodeConnectorOptions {
   readonly stderrBufferBytes?: number;
   /** Bound on one stdio message (one stdout line); past it the connection ends as a protocol violation. Default 64 MB. */
   readonly maxMessageBytes?: number;
+  /** How HTTP requests go out (the CLI's proxy support); default: the global fetch, as VS Code's extension host sets it. */
+  readonly http?: HttpFetch;
 }
 
 const DEFAULT_CLIENT_INFO = { name: 'mcp-health', version: '0.1.0' };
@@ -31,6 +33,7 @@ export function createNodeConnector(options: NodeConnectorOptions = {}): Connect
     killGraceMs: 2000,
     stdinCloseGraceMs: 200,
     terminateSessionMs: 1000,
+    ...(options.http && { fetch: options.http.fetch }),
   };
   return {
     connect(server: ServerConfig, connectOptions: ConnectOptions): Promise<Connection> {
@@ -46,7 +49,8 @@ export function createNodeConnector(options: NodeConnectorOptions = {}): Connect
       }
     },
     dispose(): void {
-      // Nothing shared to release: each connection owns its transport and closes it.
+      // Each connection owns its transport and closes it; only a proxy's sockets are shared.
+      options.http?.dispose();
     },
   };
 }

@@ -47,7 +47,10 @@ void describe('code audit', () => {
     assert.deepEqual(hits(/from ['"](node:)?(http|https)['"]/), ['src/metrics/httpServer.ts']);
     const metricsServer = code(path.join(SRC, 'metrics', 'httpServer.ts'));
     assert.deepEqual(metricsServer.match(/\bhttp\.\w+\(/g), ['http.createServer(']);
-    assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), []);
+    // The CLI's proxy-aware fetch is handed to the transports; it only forwards the request the transport makes.
+    assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), ['src/mcp/httpProxy.ts']);
+    const proxy = code(path.join(SRC, 'mcp', 'httpProxy.ts'));
+    assert.deepEqual(proxy.match(/\b(fetch|send)\(\w+/g), ['fetch(url', 'send(target']);
     const transports = hits(/new (StreamableHTTPClientTransport|SSEClientTransport)\s*\(/);
     assert.deepEqual(transports, ['src/mcp/httpConnect.ts']);
     // The URL handed to the transports is the server's own, parsed once.
