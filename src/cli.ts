@@ -3,6 +3,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli/args';
+import { runGuard } from './cli/guard';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { systemClock } from './core/clock';
 import { discover, type DiscoveryResult } from './core/config/discover';
@@ -236,6 +237,8 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
 }
 
 export async function main(argv: readonly string[], output: Output = processOutput): Promise<number> {
+  // The guard owns stdout as a protocol stream, so it is dispatched before anything could print there.
+  if (argv[0] === 'guard') return runGuard(argv.slice(1), output.err);
   let options: CliOptions | 'help';
   try {
     options = parseCliArgs(argv);

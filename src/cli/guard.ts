@@ -1,0 +1,111 @@
+// `mcp-health guard`: wires a GuardSession to this process's stdin/stdout (the client) and to the upstream.
+
+import { systemClock, type Clock } from '../core/clock';
+import type { Logger } from '../core/logger';
+import { defaultGuardSettings, GuardSession } from '../guard/guardSession';
+import { LineSplitter } from '../guard/lineSplitter';
+import { StdioUpstream } from '../guard/stdioUpstream';
+import type { UpstreamFactory } from '../guard/upstream';
+import { UsageError } from './args';
+import { GUARD_USAGE, parseGuardArgs, type GuardOptions } from './guardArgs';
+
+/**
+ * The guard's timers (restart backoff, keepalive) are its reason to live while the upstream is down and the client's
+ * input is paused, so unlike the monitor's they keep the process up.
+ */
+const guardClock: Clock = {
+  ...systemClock,
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+};
+
+/** Large enough for the 50 MB messages real servers send (base64 images, big tool lists), small enough to bound memory. */
+const MAX_LINE_BYTES = 256 * 1024 * 1024;
+/** After the guard has closed, the process ends even if something (a grandchild holding a pipe) would keep it up. */
+const EXIT_FALLBACK_MS = 3000;
+
+export async function runGuard(argv: readonly string[], err: (text: string) => void): Promise<number> {
+  let options: GuardOptions | 'help';
+  try {
+    options = parseGuardArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(`mcp-health: ${error.message}\n\n${GUARD_USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options === 'help') {
+    // stdout may be a client's protocol stream: the usage goes to stderr like every other guard message.
+    err(GUARD_USAGE);
+    return 0;
+  }
+  if (options.target.kind !== 'stdio') {
+    err('mcp-health: guard: HTTP and SSE upstreams are not supported yet; guard a stdio command after --');
+    return 2;
+  }
+  return guardStdio(options, options.target.command, options.target.args);
+}
+
+function stderrLogger(name: string): Logger {
+  const write = (level: string) => (message: string) => process.stderr.write(`mcp-health guard[${name}] ${level}: ${message}\n`);
+  const quiet = () => undefined;
+  const verbose = process.env.MCP_HEALTH_GUARD_DEBUG === '1';
+  return { trace: quiet, debug: verbose ? write('debug') : quiet, info: write('info'), warn: write('warn'), error: write('error') };
+}
+
+function guardStdio(options: GuardOptions, command: string, args: readonly string[]): Promise<number> {
+  const logger = stderrLogger(options.name);
+  const upstreams: UpstreamFactory = () =>
+    new StdioUpstream(
+      { command, args, env: process.env },
+      {
+        maxLineBytes: MAX_LINE_BYTES,
+        killGraceMs: 2000,
+        stdinCloseGraceMs: 1000,
+        stderrTailBytes: 8192,
+        stderr: (text) => process.stderr.write(text),
+      },
+    );
+  return new Promise<number>((resolve) => {
+    const stdin = process.stdin;
+    const stdout = process.stdout;
+    const session = new GuardSession(
+      { ...defaultGuardSettings, intervalMs: options.intervalMs, timeoutMs: options.timeoutMs },
+      {
+        clock: guardClock,
+        random: Math.random,
+        logger,
+        upstreams,
+        client: {
+          write: (raw) => stdout.write(raw),
+          pause: () => stdin.pause(),
+          resume: () => stdin.resume(),
+          end: () => stdout.end(),
+        },
+        onClosed: (code) => {
+          stdin.destroy();
+          setTimeout(() => process.exit(code), EXIT_FALLBACK_MS).unref();
+          resolve(code);
+        },
+      },
+    );
+    const splitter = new LineSplitter(
+      {
+        line: (raw) => session.fromClient(raw),
+        overflow: (bytes) => {
+          logger.error(`the client sent ${bytes} bytes without a newline (limit ${MAX_LINE_BYTES}); closing`);
+          void session.close(1);
+        },
+      },
+      MAX_LINE_BYTES,
+    );
+    stdin.on('data', (chunk: Buffer) => splitter.push(chunk));
+    stdin.once('end', () => session.clientClosed());
+    stdout.on('drain', () => session.clientDrained());
+    // The client went away mid-write (EPIPE): nobody is left to serve.
+    stdout.on('error', () => session.clientClosed());
+    process.once('SIGTERM', () => void session.close(143));
+    process.once('SIGINT', () => void session.close(130));
+    session.start();
+  });
+}
