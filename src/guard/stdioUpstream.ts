@@ -1,8 +1,8 @@
 // One stdio upstream child, spawned directly (no shell) as the leader of its own process group so a kill reaches the
 // helpers it started; its stderr is passed through to the guard's stderr and kept as a tail for exit reports.
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { describeExit, type StdioLaunch } from '../mcp/childProcessTransport';
+import type { ChildProcess } from 'node:child_process';
+import { describeExit, spawnServer, type StdioLaunch } from '../mcp/childProcessTransport';
 import { terminateGroup, trackGroup, untrackGroup } from '../mcp/processGroup';
 import { settlesWithin } from '../mcp/settlesWithin';
 import { StderrTail } from '../mcp/stderrTail';
@@ -18,7 +18,6 @@ export interface StdioUpstreamOptions {
   readonly stderr: (text: string) => void;
 }
 
-const isWindows = process.platform === 'win32';
 const STDERR_DRAIN_MS = 50;
 
 export class StdioUpstream implements Upstream {
@@ -42,15 +41,8 @@ export class StdioUpstream implements Upstream {
   }
 
   start(events: UpstreamEvents): Promise<void> {
-    const { command, args, env, cwd } = this.launch;
-    const child = spawn(command, [...args], {
-      cwd,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      shell: false,
-      detached: !isWindows,
-      windowsHide: true,
-    });
+    const { command } = this.launch;
+    const child = spawnServer(this.launch);
     this.child = child;
     return new Promise<void>((resolve, reject) => {
       child.once('spawn', () => {

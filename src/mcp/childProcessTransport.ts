@@ -110,15 +110,8 @@ export class ChildProcessTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) return Promise.reject(new Error('ChildProcessTransport already started'));
-    const { command, args, env, cwd } = this.launch;
-    const child = spawn(command, [...args], {
-      cwd,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      shell: false,
-      detached: !isWindows,
-      windowsHide: true,
-    });
+    const { command } = this.launch;
+    const child = spawnServer(this.launch);
     this.child = child;
     return new Promise<void>((resolve, reject) => {
       child.once('spawn', () => {
@@ -224,6 +217,21 @@ export class ChildProcessTransport implements Transport {
     this.closeFired = true;
     this.onclose?.();
   }
+}
+
+/**
+ * The one place a server process is started (the monitor's connections and the guard's upstreams): directly, never
+ * through a shell, as the leader of its own process group on POSIX so a kill reaches the helpers it starts.
+ */
+export function spawnServer(launch: StdioLaunch): ChildProcess {
+  return spawn(launch.command, [...launch.args], {
+    cwd: launch.cwd,
+    env: launch.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    shell: false,
+    detached: !isWindows,
+    windowsHide: true,
+  });
 }
 
 function spawnFailure(command: string, error: NodeJS.ErrnoException): ConnectError {
