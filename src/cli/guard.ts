@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../core/clock';
 import type { Logger } from '../core/logger';
 import { defaultGuardSettings, GuardSession } from '../guard/guardSession';
 import { LineSplitter } from '../guard/lineSplitter';
+import { HttpUpstream } from '../guard/httpUpstream';
 import { StdioUpstream } from '../guard/stdioUpstream';
 import type { UpstreamFactory } from '../guard/upstream';
 import { UsageError } from './args';
@@ -39,11 +40,26 @@ export async function runGuard(argv: readonly string[], err: (text: string) => v
     err(GUARD_USAGE);
     return 0;
   }
-  if (options.target.kind !== 'stdio') {
-    err('mcp-health: guard: HTTP and SSE upstreams are not supported yet; guard a stdio command after --');
-    return 2;
+  return runSession(options, upstreamFactory(options, stderrLogger(options.name)));
+}
+
+function upstreamFactory(options: GuardOptions, logger: Logger): UpstreamFactory {
+  const target = options.target;
+  if (target.kind !== 'stdio') {
+    const http = { url: target.url, headers: target.headers, flavour: target.kind === 'sse' ? 'sse' : 'streamable' } as const;
+    return () => new HttpUpstream(http, logger);
   }
-  return guardStdio(options, options.target.command, options.target.args);
+  return () =>
+    new StdioUpstream(
+      { command: target.command, args: target.args, env: process.env },
+      {
+        maxLineBytes: MAX_LINE_BYTES,
+        killGraceMs: 2000,
+        stdinCloseGraceMs: 1000,
+        stderrTailBytes: 8192,
+        stderr: (text) => process.stderr.write(text),
+      },
+    );
 }
 
 function stderrLogger(name: string): Logger {
@@ -53,19 +69,8 @@ function stderrLogger(name: string): Logger {
   return { trace: quiet, debug: verbose ? write('debug') : quiet, info: write('info'), warn: write('warn'), error: write('error') };
 }
 
-function guardStdio(options: GuardOptions, command: string, args: readonly string[]): Promise<number> {
+function runSession(options: GuardOptions, upstreams: UpstreamFactory): Promise<number> {
   const logger = stderrLogger(options.name);
-  const upstreams: UpstreamFactory = () =>
-    new StdioUpstream(
-      { command, args, env: process.env },
-      {
-        maxLineBytes: MAX_LINE_BYTES,
-        killGraceMs: 2000,
-        stdinCloseGraceMs: 1000,
-        stderrTailBytes: 8192,
-        stderr: (text) => process.stderr.write(text),
-      },
-    );
   return new Promise<number>((resolve) => {
     const stdin = process.stdin;
     const stdout = process.stdout;

@@ -469,8 +469,23 @@ export class GuardSession {
     void dead?.close();
     this.lastError = { ...end, atMs: this.deps.clock.wall() };
     const tail = end.stderrTail.trim() ? `; stderr: ${end.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
-    this.deps.logger.warn(`${end.message}; restarting${tail}`);
+    if (!end.fatal) this.deps.logger.warn(`${end.message}; restarting${tail}`);
+    if (end.fatal) {
+      this.deps.logger.error(end.message);
+      for (const entry of this.inFlight.values()) this.writeClient(errorResponse(entry.id, UPSTREAM_FAILED_CODE, end.message));
+      this.inFlight.clear();
+      void this.close(1);
+      return;
+    }
     const reason = `${end.message}; restarting`;
+    // What the dead upstream never saw goes first to the next one, in its original order.
+    const retry: Array<{ raw: Buffer; message: Classified }> = [];
+    for (const raw of end.unsent ?? []) {
+      const message = classifyLine(raw);
+      if (message.kind === 'request') this.inFlight.delete(idKey(message.id));
+      retry.push({ raw: Buffer.from(raw), message });
+    }
+    this.queue.unshift(...retry);
     for (const entry of this.inFlight.values()) {
       this.record(entry.method, this.deps.clock.monotonic() - entry.startedAt, true);
       this.writeClient(errorResponse(entry.id, UPSTREAM_FAILED_CODE, reason));

@@ -6,6 +6,10 @@ export interface UpstreamEnd {
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly stderrTail: string;
+  /** Retrying cannot help (credentials refused, OAuth demanded): the guard closes instead of restarting. */
+  readonly fatal?: boolean;
+  /** Lines the upstream provably never processed (an unknown session): sent again to the next generation. */
+  readonly unsent?: readonly Buffer[];
 }
 
 export interface UpstreamEvents {
