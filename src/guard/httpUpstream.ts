@@ -2,6 +2,7 @@
 // legacy HTTP+SSE). Messages are re-serialised here by necessity: each travels as its own HTTP body.
 
 import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { createHttpTransport } from '../mcp/httpConnect';
 import type { Logger } from '../core/logger';
 import { httpStatusOf, messageOf } from '../mcp/errors';
 import { settlesWithin } from '../mcp/settlesWithin';
@@ -17,8 +18,7 @@ export interface HttpTarget {
 /** Concurrent POSTs in flight before the client's input is paused. */
 const MAX_SENDS_IN_FLIGHT = 64;
 const TERMINATE_SESSION_MS = 2000;
-/** A dropped standby GET stream is resumed a few times, never in an endless one-per-second loop. */
-const STREAM_RECONNECTION = { maxRetries: 5, initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 2 };
+const STANDBY_STREAM_RETRIES = 5;
 
 export class HttpUpstream implements Upstream {
   readonly pid = null;
@@ -37,11 +37,8 @@ export class HttpUpstream implements Upstream {
   async start(events: UpstreamEvents): Promise<void> {
     this.events = events;
     const url = new URL(this.target.url);
-    const requestInit: RequestInit = { headers: { ...this.target.headers } };
-    const transport =
-      this.target.flavour === 'sse'
-        ? new SSEClientTransport(url, { requestInit })
-        : new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: STREAM_RECONNECTION });
+    // The client's own standby stream: a dropped one is resumed a few times, never in an endless loop.
+    const transport = createHttpTransport(url, this.target.headers, this.target.flavour, STANDBY_STREAM_RETRIES);
     this.transport = transport;
     transport.onmessage = (message) => this.receive(message);
     transport.onerror = (error) => {

@@ -12,7 +12,7 @@ import { McpConnection, type SessionDriver } from './mcpConnection';
 import { settlesWithin } from './settlesWithin';
 import { createClient, sdkConnectOptions, type Session } from './session';
 
-type HttpFlavour = 'streamable' | 'sse';
+export type HttpFlavour = 'streamable' | 'sse';
 
 /**
  * After a server closes the idle standby GET stream, the SDK would reopen it every second forever; with no retries it
@@ -24,6 +24,22 @@ const STANDBY_STREAM_RECONNECTION = {
   maxReconnectionDelay: 30_000,
   reconnectionDelayGrowFactor: 1.5,
 };
+
+/**
+ * The one place the SDK's HTTP client transports are built, for the monitor's connections and the guard's upstreams:
+ * always to the configured URL, with the configured headers. `standbyRetries` bounds the standby stream's reopening.
+ */
+export function createHttpTransport(
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  flavour: HttpFlavour,
+  standbyRetries = STANDBY_STREAM_RECONNECTION.maxRetries,
+): StreamableHTTPClientTransport | SSEClientTransport {
+  const requestInit: RequestInit = { headers: { ...headers } };
+  return flavour === 'streamable'
+    ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: { ...STANDBY_STREAM_RECONNECTION, maxRetries: standbyRetries } })
+    : new SSEClientTransport(url, { requestInit });
+}
 
 export async function connectHttp(server: ServerConfig, options: ConnectOptions, settings: ConnectorSettings): Promise<Connection> {
   const url = serverUrl(server);
@@ -85,11 +101,7 @@ async function open(
   deadline: ConnectDeadline,
   settings: ConnectorSettings,
 ): Promise<Session> {
-  const requestInit: RequestInit = { headers: { ...server.headers } };
-  const transport =
-    flavour === 'streamable'
-      ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: STANDBY_STREAM_RECONNECTION })
-      : new SSEClientTransport(url, { requestInit });
+  const transport = createHttpTransport(url, server.headers ?? {}, flavour);
   const budget = deadline.remainingMs();
   // On HTTP silence is an outage, not an era verdict: the probe may use the whole budget.
   const client = createClient(settings.clientInfo, budget);
