@@ -238,7 +238,7 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
 
 export async function main(argv: readonly string[], output: Output = processOutput): Promise<number> {
   // The guard owns stdout as a protocol stream, so it is dispatched before anything could print there.
-  if (argv[0] === 'guard') return runGuard(argv.slice(1), output.err);
+  if (argv[0] === 'guard') return runGuard(argv.slice(1), output.err, output.out);
   let options: CliOptions | 'help';
   try {
     options = parseCliArgs(argv);

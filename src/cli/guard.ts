@@ -1,6 +1,10 @@
 // `mcp-health guard`: wires a GuardSession to this process's stdin/stdout (the client) and to the upstream.
 
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { systemClock, type Clock } from '../core/clock';
+import { discover } from '../core/config/discover';
+import { nodeFileSystem } from '../mcp/nodeFileSystem';
 import type { Logger } from '../core/logger';
 import { defaultGuardSettings, GuardSession } from '../guard/guardSession';
 import { LineSplitter } from '../guard/lineSplitter';
@@ -8,7 +12,8 @@ import { HttpUpstream } from '../guard/httpUpstream';
 import { StdioUpstream } from '../guard/stdioUpstream';
 import type { UpstreamFactory } from '../guard/upstream';
 import { UsageError } from './args';
-import { GUARD_USAGE, parseGuardArgs, type GuardOptions } from './guardArgs';
+import { GUARD_USAGE, parseGuardArgs, type GuardOptions, type PrintConfigOptions } from './guardArgs';
+import { guardSnippets } from './guardConfig';
 
 /**
  * The guard's timers (restart backoff, keepalive) are its reason to live while the upstream is down and the client's
@@ -24,8 +29,8 @@ const MAX_LINE_BYTES = 256 * 1024 * 1024;
 /** After the guard has closed, the process ends even if something (a grandchild holding a pipe) would keep it up. */
 const EXIT_FALLBACK_MS = 3000;
 
-export async function runGuard(argv: readonly string[], err: (text: string) => void): Promise<number> {
-  let options: GuardOptions | 'help';
+export async function runGuard(argv: readonly string[], err: (text: string) => void, out: (text: string) => void): Promise<number> {
+  let options: GuardOptions | PrintConfigOptions | 'help';
   try {
     options = parseGuardArgs(argv);
   } catch (error) {
@@ -40,7 +45,31 @@ export async function runGuard(argv: readonly string[], err: (text: string) => v
     err(GUARD_USAGE);
     return 0;
   }
+  if ('printConfig' in options) return printConfig(options, out, err);
   return runSession(options, upstreamFactory(options, stderrLogger(options.name)));
+}
+
+async function printConfig(options: PrintConfigOptions, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  const onlyConfigFiles = options.configFiles.length > 0 && options.workspaces.length === 0;
+  const cwd = process.cwd();
+  const result = await discover(
+    {
+      workspaceFolders: onlyConfigFiles ? [] : (options.workspaces.length ? options.workspaces : [cwd]).map((dir) => path.resolve(cwd, dir)),
+      userHome: os.homedir(),
+      platform: process.platform,
+      env: process.env,
+      includeUser: options.includeUser && !onlyConfigFiles,
+      configFiles: options.configFiles.map((file) => path.resolve(cwd, file)),
+    },
+    nodeFileSystem,
+  );
+  const server = result.servers.find((candidate) => candidate.name === options.printConfig);
+  if (!server) {
+    err(`mcp-health: guard: no server named "${options.printConfig}" was found`);
+    return 2;
+  }
+  out(guardSnippets(server));
+  return 0;
 }
 
 function upstreamFactory(options: GuardOptions, logger: Logger): UpstreamFactory {

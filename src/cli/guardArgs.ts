@@ -22,9 +22,17 @@ export interface GuardOptions {
   readonly target: GuardStdioTarget | GuardHttpTarget;
 }
 
+export interface PrintConfigOptions {
+  readonly printConfig: string;
+  readonly workspaces: readonly string[];
+  readonly configFiles: readonly string[];
+  readonly includeUser: boolean;
+}
+
 export const GUARD_USAGE = `Usage:
   mcp-health guard [--name NAME] [--interval-ms N] [--timeout-ms N] -- <command> [args...]
   mcp-health guard [--name NAME] [--interval-ms N] [--timeout-ms N] --url URL [--header 'K: V']... [--sse]
+  mcp-health guard --print-config NAME [--workspace DIR]... [--config FILE]... [--no-user]
 
   Runs in place of an MCP server: a transparent stdio proxy that keeps the real connection alive with keepalive
   probes and restarts the server (replaying the client's handshake) when it dies or stops answering.
@@ -32,7 +40,9 @@ export const GUARD_USAGE = `Usage:
   --interval-ms N   idle time before a keepalive probe (default ${30_000}, minimum ${1000})
   --timeout-ms N    time a probe may take; no answer means the upstream is dead (default ${5000}, minimum ${100})
   --url URL         a Streamable HTTP upstream (legacy HTTP+SSE with --sse)
-  --header 'K: V'   a request header for the HTTP upstream (repeatable); its value is never printed`;
+  --header 'K: V'   a request header for the HTTP upstream (repeatable); its value is never printed
+  --print-config NAME
+                    print the config entry that runs the discovered server NAME through the guard`;
 
 const DEFAULT_INTERVAL_MS = 30_000;
 const DEFAULT_TIMEOUT_MS = 5000;
@@ -45,7 +55,7 @@ function wholeNumber(flag: string, value: string | undefined, minimum: number, f
   return parsed;
 }
 
-export function parseGuardArgs(argv: readonly string[]): GuardOptions | 'help' {
+export function parseGuardArgs(argv: readonly string[]): GuardOptions | PrintConfigOptions | 'help' {
   const separator = argv.indexOf('--');
   const own = separator === -1 ? [...argv] : argv.slice(0, separator);
   const command = separator === -1 ? [] : argv.slice(separator + 1);
@@ -62,6 +72,10 @@ export function parseGuardArgs(argv: readonly string[]): GuardOptions | 'help' {
         url: { type: 'string' },
         header: { type: 'string', multiple: true },
         sse: { type: 'boolean' },
+        'print-config': { type: 'string' },
+        workspace: { type: 'string', multiple: true },
+        config: { type: 'string', multiple: true },
+        'no-user': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -69,6 +83,11 @@ export function parseGuardArgs(argv: readonly string[]): GuardOptions | 'help' {
     throw new UsageError(`guard: ${(error as Error).message}`);
   }
   if (values.help) return 'help';
+  if (values['print-config'] !== undefined) {
+    if (command.length || values.url !== undefined) throw new UsageError('guard: --print-config takes a server name, not a command or --url');
+    return { printConfig: values['print-config'], workspaces: values.workspace ?? [], configFiles: values.config ?? [], includeUser: !values['no-user'] };
+  }
+  if (values.workspace || values.config || values['no-user']) throw new UsageError('guard: --workspace, --config and --no-user apply to --print-config only');
   const intervalMs = wholeNumber('interval-ms', values['interval-ms'], 1000, DEFAULT_INTERVAL_MS);
   const timeoutMs = wholeNumber('timeout-ms', values['timeout-ms'], 100, DEFAULT_TIMEOUT_MS);
   if (values.url !== undefined) {
