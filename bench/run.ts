@@ -1,6 +1,6 @@
 // `npm run bench` / `npm run bench:quick`: measures the monitor against raw exchanges, protocol bounds and a naive
 // baseline, all in the same run on 127.0.0.1, prints one table and writes bench/results/latest.json.
-// Flags: --quick (under a minute), --only=probe,detection,scale,extension, --profile (CPU profiles of the scale workers).
+// Flags: --quick (under a minute), --only=probe,detection,scale,extension,guard, --profile (CPU profiles of the scale workers).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { killAllStarted } from './lib/processes';
 import { figureForJson, held, renderTable } from './lib/report';
 import { detectionLatency } from './sections/detection';
 import { extensionCost } from './sections/extension';
+import { guardCost } from './sections/guard';
 import { probeOverhead } from './sections/probeOverhead';
 import { scale } from './sections/scale';
 
@@ -23,6 +24,7 @@ const sections: readonly Section[] = [
   { name: 'detection', budgetMs: { quick: 60_000, full: 240_000 }, run: detectionLatency },
   { name: 'scale', budgetMs: { quick: 60_000, full: 420_000 }, run: scale },
   { name: 'extension', budgetMs: { quick: 60_000, full: 120_000 }, run: extensionCost },
+  { name: 'guard', budgetMs: { quick: 45_000, full: 180_000 }, run: (context) => guardCost(context) },
 ];
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; profile: boolean } {
