@@ -36,7 +36,12 @@ void describe('code audit', () => {
   });
 
   void it('no name resolution or raw sockets; HTTP only to the configured URL, by the SDK transports and the probe sender', () => {
-    assert.deepEqual(hits(/from ['"](node:)?(dns|net|tls|dgram|http2)['"]|require\(['"](node:)?(dns|net|tls|http|https|dgram|http2)['"]\)/), []);
+    assert.deepEqual(hits(/from ['"](node:)?(dns|tls|dgram|http2)['"]|require\(['"](node:)?(dns|net|tls|http|https|dgram|http2)['"]\)/), []);
+    // node:net only for the local channel, and only on a filesystem path (Unix socket or named pipe): no host, no port.
+    assert.deepEqual(hits(/from ['"](node:)?net['"]/), ['src/mcp/localChannel.ts']);
+    const channel = code(path.join(SRC, 'mcp', 'localChannel.ts'));
+    assert.doesNotMatch(channel, /\b(port|host)\b/i);
+    assert.deepEqual(channel.match(/\b(listen|createConnection)\([^)]*\)/g), ['listen(path)', 'createConnection(path)', 'createConnection(this.path)']);
     // Keepalive probes go out on node:http directly (the cost per probe), to the URL the connection was opened with.
     assert.deepEqual(hits(/from ['"](node:)?(http|https)['"]/), ['src/mcp/httpProbe.ts']);
     const sender = code(path.join(SRC, 'mcp', 'httpProbe.ts'));
