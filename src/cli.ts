@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli/args';
 import { runGuard } from './cli/guard';
+import { describeGuarded, splitGuarded } from './cli/guarded';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { systemClock } from './core/clock';
 import { discover, type DiscoveryResult } from './core/config/discover';
@@ -59,7 +60,9 @@ function selectDiagnostics(result: DiscoveryResult, names: readonly string[]) {
 /** Discovery narrowed to the servers named with --server (all when none is named). */
 async function discoverSelection(options: CliOptions) {
   const result = await discoverFor(options);
-  return { servers: selectServers(result, options.serverNames), diagnostics: selectDiagnostics(result, options.serverNames) };
+  // Servers already run through `mcp-health guard` are never started here: the guard reports them.
+  const { monitored, guarded } = splitGuarded(selectServers(result, options.serverNames));
+  return { servers: monitored, guarded, diagnostics: selectDiagnostics(result, options.serverNames) };
 }
 
 function monitorSettings(options: CliOptions): MonitorSettings {
@@ -126,11 +129,12 @@ function printServers(
 }
 
 async function runList(options: CliOptions, output: Output): Promise<number> {
-  const { servers, diagnostics } = await discoverSelection(options);
+  const { servers, guarded, diagnostics } = await discoverSelection(options);
   const monitor = createMonitor(options);
   try {
     monitor.setServers(servers, diagnostics);
     printServers(monitor.list().map(serverReport), diagnostics, options, output, false);
+    if (!options.json) for (const line of await describeGuarded(guarded)) output.out(line);
     return EXIT_OK;
   } finally {
     await monitor.dispose();
@@ -138,13 +142,14 @@ async function runList(options: CliOptions, output: Output): Promise<number> {
 }
 
 async function runCheck(options: CliOptions, output: Output): Promise<number> {
-  const { servers, diagnostics } = await discoverSelection(options);
+  const { servers, guarded, diagnostics } = await discoverSelection(options);
   const monitor = createMonitor(options);
   try {
     monitor.setServers(servers, diagnostics);
     await closingOnInterrupt(monitor, () => monitor.pingNow());
     const reports = monitor.list().map(serverReport);
     printServers(reports, diagnostics, options, output, true);
+    if (!options.json) for (const line of await describeGuarded(guarded)) output.out(line);
     return reports.length > 0 && reports.every((report) => report.state === 'up') ? EXIT_OK : EXIT_UNHEALTHY;
   } finally {
     await monitor.dispose();

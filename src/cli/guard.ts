@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger';
 import { defaultGuardSettings, GuardSession } from '../guard/guardSession';
 import { LineSplitter } from '../guard/lineSplitter';
 import { HttpUpstream } from '../guard/httpUpstream';
+import { GUARD_STATUS_TYPE, guardSecrets, publishGuardStatus, redactStatus } from '../guard/statusChannel';
 import { StdioUpstream } from '../guard/stdioUpstream';
 import type { UpstreamFactory } from '../guard/upstream';
 import { UsageError } from './args';
@@ -103,6 +104,7 @@ function runSession(options: GuardOptions, upstreams: UpstreamFactory): Promise<
   return new Promise<number>((resolve) => {
     const stdin = process.stdin;
     const stdout = process.stdout;
+    let channel: Promise<{ dispose(): Promise<void> } | undefined> = Promise.resolve(undefined);
     const session = new GuardSession(
       { ...defaultGuardSettings, intervalMs: options.intervalMs, timeoutMs: options.timeoutMs },
       {
@@ -117,6 +119,7 @@ function runSession(options: GuardOptions, upstreams: UpstreamFactory): Promise<
           end: () => stdout.end(),
         },
         onClosed: (code) => {
+          void channel.then((server) => server?.dispose());
           stdin.destroy();
           setTimeout(() => process.exit(code), EXIT_FALLBACK_MS).unref();
           resolve(code);
@@ -141,5 +144,14 @@ function runSession(options: GuardOptions, upstreams: UpstreamFactory): Promise<
     process.once('SIGTERM', () => void session.close(143));
     process.once('SIGINT', () => void session.close(130));
     session.start();
+    const secrets = guardSecrets(process.env, options.target.kind === 'stdio' ? {} : options.target.headers);
+    const target = options.target.kind === 'stdio' ? [options.target.command, ...options.target.args].join(' ') : options.target.url;
+    channel = publishGuardStatus(() =>
+      redactStatus({ type: GUARD_STATUS_TYPE, name: options.name, guardPid: process.pid, target, ...session.status() }, secrets),
+    ).catch((error: unknown) => {
+      // Health reporting is a convenience: the connection the client uses matters more than being seen.
+      logger.warn(`status channel unavailable: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    });
   });
 }
