@@ -89,6 +89,13 @@ function rssMb(pid: number): number {
   return kb / 1024;
 }
 
+/** User + system CPU milliseconds a process has used so far (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function upstreamPid(guard: PipeClient, generation: number): number | null {
   const match = new RegExp(`upstream started \\(pid (\\d+), generation ${generation}\\)`).exec(guard.stderr);
   return match ? Number(match[1]) : null;
@@ -132,12 +139,27 @@ export async function guardCost(context: BenchContext): Promise<void> {
 
     const directBurst: number[] = [];
     const guardedBurst: number[] = [];
+    const firstUpstream = upstreamPid(guarded, 1)!;
+    let guardCpu = 0;
+    let serverCpu = 0;
     for (let r = 0; r < (context.quick ? 2 : 5); r++) {
       directBurst.push(await direct.burst(id, burstSize));
       id += burstSize;
+      const [guardBefore, serverBefore] = [cpuMs(guarded.child.pid!), cpuMs(firstUpstream)];
       guardedBurst.push(await guarded.burst(id, burstSize));
+      guardCpu += cpuMs(guarded.child.pid!) - guardBefore;
+      serverCpu += cpuMs(firstUpstream) - serverBefore;
       id += burstSize;
     }
+    // On a machine with spare cores the guard's work overlaps the server's; on a saturated one it adds to it.
+    context.figures.push({
+      section: 'guard',
+      name: `guard CPU per burst of ${burstSize} (both directions)`,
+      value: round(guardCpu / directBurst.length, 1),
+      unit: 'ms',
+      reference: { name: 'server CPU for the same burst', value: round(serverCpu / directBurst.length, 1) },
+      target: null,
+    });
     const directMs = Math.min(...directBurst);
     const guardedMs = Math.min(...guardedBurst);
     // Throughput >= 0.9x direct is the same bound as burst time <= 1/0.9 of direct.

@@ -92,6 +92,23 @@ function upstreamFactory(options: GuardOptions, logger: Logger): UpstreamFactory
     );
 }
 
+/**
+ * Lines that arrive together (one chunk from the upstream holds many in a flood) leave together: the stream is corked
+ * on the first write of a tick and uncorked on the next, so a burst becomes one writev instead of a syscall per line.
+ */
+const corked = new WeakSet<NodeJS.WritableStream>();
+export function corkedWrite(stream: NodeJS.WritableStream & { cork(): void; uncork(): void }, raw: Buffer): boolean {
+  if (!corked.has(stream)) {
+    corked.add(stream);
+    stream.cork();
+    process.nextTick(() => {
+      corked.delete(stream);
+      stream.uncork();
+    });
+  }
+  return stream.write(raw);
+}
+
 function stderrLogger(name: string): Logger {
   const write = (level: string) => (message: string) => process.stderr.write(`mcp-health guard[${name}] ${level}: ${message}\n`);
   const quiet = () => undefined;
@@ -113,7 +130,7 @@ function runSession(options: GuardOptions, upstreams: UpstreamFactory): Promise<
         logger,
         upstreams,
         client: {
-          write: (raw) => stdout.write(raw),
+          write: (raw) => corkedWrite(stdout, raw),
           pause: () => stdin.pause(),
           resume: () => stdin.resume(),
           end: () => stdout.end(),
