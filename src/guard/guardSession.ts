@@ -366,7 +366,9 @@ export class GuardSession {
         },
       });
     } catch (error) {
-      if (gen === this.gen) this.fail({ message: error instanceof Error ? error.message : String(error), exitCode: null, signal: null, stderrTail: '' });
+      // A first start that fails (command not found, URL refusing credentials) is a configuration error: report it and
+      // close rather than retry forever; a later one is retried with backoff like any other death.
+      if (gen === this.gen) this.fail({ message: error instanceof Error ? error.message : String(error), exitCode: null, signal: null, stderrTail: '', fatal: !restart });
       return;
     }
     if (gen !== this.gen || this.isClosed()) return;

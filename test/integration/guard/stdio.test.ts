@@ -150,6 +150,19 @@ void describe('guard over stdio, fault servers', () => {
   });
 });
 
+void describe('guard over stdio, a command that cannot start', () => {
+  void it('reports it and closes instead of retrying forever', async () => {
+    const launch = guarded({ command: '/nonexistent/mcp-server', args: [] });
+    const inner = new StdioClientTransport({ command: launch.command, args: launch.args, stderr: 'pipe' });
+    const stderr = new StderrWatch(inner.stderr as Readable);
+    const client = new Client({ name: 'guard-test', version: '1.0.0' });
+    await assert.rejects(client.connect(inner));
+    await stderr.waitFor(/cannot start "\/nonexistent\/mcp-server": command not found \(ENOENT\)/);
+    if (inner.pid) await waitUntilDead(inner.pid);
+    await client.close();
+  });
+});
+
 void describe('guard over stdio, v2 client', () => {
   async function connectV2(server: StdioLaunch, flags: string[] = []) {
     const launch = guarded(server, flags);
