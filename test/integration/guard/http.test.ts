@@ -1,11 +1,13 @@
 // `mcp-health guard --url`: stdio towards a real v1 SDK client, the SDK's HTTP transports towards real servers.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterEach, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { startEverythingHttp, startFaultHttp } from '../../helpers/servers';
+import { everythingStdio, FIXTURES, startEverythingHttp, startFaultHttp } from '../../helpers/servers';
 import { CLI, recording, StderrWatch, waitUntilDead } from './support';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -49,6 +51,14 @@ void describe('guard over Streamable HTTP', () => {
     assert.equal(textOf(await session.client.callTool({ name: 'echo', arguments: { message: 'http' } })), 'Echo: http');
   });
 
+  void it('passes server-everything through over legacy HTTP+SSE (--sse)', async () => {
+    const server = await startEverythingHttp('sse');
+    cleanups.push(() => server.stop());
+    const session = await connect(['--url', server.url, '--sse']);
+    assert.equal(session.client.getServerVersion()?.name, 'mcp-servers/everything');
+    assert.equal(textOf(await session.client.callTool({ name: 'echo', arguments: { message: 'sse' } })), 'Echo: sse');
+  });
+
   void it('starts a new session and replays the handshake when the server forgets the session (404), without failing a call', async () => {
     const server = await startFaultHttp('http', 'expire-session:3');
     cleanups.push(() => server.stop());
@@ -71,5 +81,48 @@ void describe('guard over Streamable HTTP', () => {
     if (pid) await waitUntilDead(pid);
     assert.equal(stderr.all.match(/HTTP 401/g)?.length, 1, 'reported once, never retried');
     await client.close();
+  });
+});
+
+void describe('guard over Streamable HTTP, server-everything losing its sessions', () => {
+  /** server-everything on 127.0.0.1 at a given port (the preload forces the host), so it can come back on the same one. */
+  async function everythingOn(port: number): Promise<{ port: number; stop: () => Promise<void> }> {
+    const entry = everythingStdio().args[0]!;
+    const child = spawn(process.execPath, ['-r', path.join(FIXTURES, 'localhost-preload.cjs'), entry, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
+    let text = '';
+    const listening = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server-everything did not listen: ${text}`)), 15_000);
+      child.stderr!.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        const match = /LISTENING (\d+)/.exec(text);
+        if (match) {
+          clearTimeout(timer);
+          resolve(Number(match[1]));
+        }
+      });
+    });
+    const stop = async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+    };
+    return { port: listening, stop };
+  }
+
+  void it('starts a new session and replays the handshake after the server restarted and forgot every session', async () => {
+    let server = await everythingOn(0);
+    cleanups.push(() => server.stop());
+    const session = await connect(['--url', `http://127.0.0.1:${server.port}/mcp`]);
+    assert.equal(textOf(await session.client.callTool({ name: 'echo', arguments: { message: 'one' } })), 'Echo: one');
+    await server.stop();
+    server = await everythingOn(server.port);
+    assert.equal(textOf(await session.client.callTool({ name: 'echo', arguments: { message: 'two' } })), 'Echo: two');
+    await session.stderr.waitFor(/upstream session expired \(HTTP (400|404)\); restarting/);
+    assert.equal(session.closed(), false);
   });
 });
