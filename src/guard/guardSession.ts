@@ -201,6 +201,8 @@ export class GuardSession {
       }
       case 'notification':
         if (message.method === 'notifications/initialized' && !this.initializedLine) this.initializedLine = Buffer.from(raw);
+        // A cancelled request may never be answered: it must not wait in the books forever.
+        if (message.method === 'notifications/cancelled') forgetCancelled(this.inFlight, message.params);
         break;
       case 'response':
         // An answer to a server-to-client request of a dead generation: its asker is gone.
@@ -254,6 +256,7 @@ export class GuardSession {
         this.serverRequests.set(idKey(message.id), message.id);
         break;
       case 'notification':
+        if (message.method === 'notifications/cancelled') forgetCancelled(this.serverRequests, message.params);
         break;
     }
     this.writeClient(raw);
@@ -535,6 +538,11 @@ export class GuardSession {
     this.deps.client.end();
     this.deps.onClosed(code);
   }
+}
+
+function forgetCancelled(books: Map<string, unknown>, params: Record<string, unknown> | undefined): void {
+  const id = params?.requestId;
+  if (typeof id === 'string' || typeof id === 'number') books.delete(idKey(id));
 }
 
 function lostCapabilities(before: Record<string, unknown>, after: unknown): string[] {

@@ -124,6 +124,15 @@ void describe('guard session', () => {
     assert.ok(!second.written.some((text) => text.includes('srv-1')));
   });
 
+  void it('forgets a request the client cancelled, so a later failure does not answer it', async () => {
+    const t = setup();
+    await handshake(t);
+    t.fromClient({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'slow' } });
+    t.fromClient({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } });
+    t.upstreams[0]!.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: '' });
+    assert.equal(t.clientSaw().filter((message) => message.id === 5).length, 0);
+  });
+
   void it('closes the client connection when the restarted upstream negotiates another version or loses a capability', async () => {
     for (const changed of [{ ...INIT_RESULT, protocolVersion: '2025-03-26' }, { ...INIT_RESULT, capabilities: { logging: {} } }]) {
       const t = setup();
