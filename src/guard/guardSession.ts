@@ -161,7 +161,7 @@ export class GuardSession {
   fromClient(raw: Buffer): void {
     if (this.state === 'closed') return;
     const message = classifyLine(raw);
-    if (this.state !== 'ready') {
+    if (this.state !== 'ready' || this.queue.length > 0) {
       // A line in a chunk shares that chunk's memory: a queued one gets its own copy.
       this.queue.push({ raw: Buffer.from(raw), message });
       this.updateClientFlow();
@@ -225,7 +225,7 @@ export class GuardSession {
   }
 
   private updateClientFlow(): void {
-    const pause = this.state !== 'ready' || this.upstreamBlocked;
+    const pause = this.state !== 'ready' || this.upstreamBlocked || this.queue.length > 0;
     if (pause === this.clientPaused) return;
     this.clientPaused = pause;
     if (pause) this.deps.client.pause();
@@ -365,6 +365,8 @@ export class GuardSession {
         drain: () => {
           if (gen !== this.gen) return;
           this.upstreamBlocked = false;
+          // Lines held back while the upstream was full go first, in order, before the client is heard again.
+          if (this.state === 'ready') this.flushQueue();
           this.updateClientFlow();
         },
       });

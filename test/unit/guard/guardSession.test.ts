@@ -13,9 +13,10 @@ class FakeUpstream implements Upstream {
   async start(events: UpstreamEvents): Promise<void> {
     this.events = events;
   }
+  full = false;
   write(raw: Buffer): boolean {
     this.written.push(raw.toString('utf8'));
-    return true;
+    return !this.full;
   }
   pauseReading(): void {}
   resumeReading(): void {}
@@ -38,6 +39,7 @@ function setup() {
   const upstreams: FakeUpstream[] = [];
   const toClient: string[] = [];
   const closedWith: number[] = [];
+  const flow: string[] = [];
   const logger = collectingLogger();
   const lines = logger.lines;
   const session = new GuardSession(defaultGuardSettings, {
@@ -49,12 +51,12 @@ function setup() {
       upstreams.push(upstream);
       return upstream;
     },
-    client: { write: (raw) => (toClient.push(raw.toString('utf8')), true), pause: () => undefined, resume: () => undefined, end: () => undefined },
+    client: { write: (raw) => (toClient.push(raw.toString('utf8')), true), pause: () => flow.push('pause'), resume: () => flow.push('resume'), end: () => undefined },
     onClosed: (code) => closedWith.push(code),
   });
   const fromClient = (message: unknown) => session.fromClient(Buffer.from(`${JSON.stringify(message)}\n`));
   const clientSaw = () => toClient.map((text) => JSON.parse(text) as Record<string, unknown>);
-  return { clock, upstreams, toClient, clientSaw, closedWith, session, fromClient, logLines: lines };
+  return { clock, upstreams, toClient, clientSaw, closedWith, session, fromClient, logLines: lines, flow };
 }
 
 async function handshake(t: ReturnType<typeof setup>) {
@@ -122,6 +124,20 @@ void describe('guard session', () => {
     await flushPromises();
     t.fromClient({ jsonrpc: '2.0', id: 'srv-1', result: { role: 'assistant' } });
     assert.ok(!second.written.some((text) => text.includes('srv-1')));
+  });
+
+  void it('pauses the client while the upstream is full and resumes, in order, when it drains', async () => {
+    const t = setup();
+    await handshake(t);
+    const upstream = t.upstreams[0]!;
+    upstream.full = true;
+    t.fromClient({ jsonrpc: '2.0', id: 10, method: 'a' });
+    assert.equal(t.flow.at(-1), 'pause');
+    upstream.full = false;
+    upstream.events.drain();
+    assert.equal(t.flow.at(-1), 'resume');
+    t.fromClient({ jsonrpc: '2.0', id: 11, method: 'b' });
+    assert.deepEqual(upstream.requests().slice(-2).map((request) => request.id), [10, 11]);
   });
 
   void it('forgets a request the client cancelled, so a later failure does not answer it', async () => {
