@@ -43,6 +43,17 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/guard/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode'], message: 'src/guard runs outside the editor: no vscode.' },
+          { group: ['../vscode/*', '../cli/*'], message: 'src/guard must not depend on the editor adapters or the CLI.' },
+        ],
+      }],
+    },
+  },
+  {
     files: ['src/mcp/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

@@ -5,6 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli/args';
 import { terminalSafe, terminalSafeJson } from './cli/terminalText';
+import { runGuard } from './cli/guard';
+import { describeGuarded, splitGuarded } from './cli/guarded';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { systemClock } from './core/clock';
 import { discover, type DiscoveryResult } from './core/config/discover';
@@ -76,7 +78,9 @@ function selectDiagnostics(result: DiscoveryResult, names: readonly string[]) {
 /** Discovery narrowed to the servers named with --server (all when none is named). */
 async function discoverSelection(options: CliOptions) {
   const result = await discoverFor(options);
-  return { servers: selectServers(result, options.serverNames), diagnostics: selectDiagnostics(result, options.serverNames) };
+  // Servers already run through `mcp-health guard` are never started here: the guard reports them.
+  const { monitored, guarded } = splitGuarded(selectServers(result, options.serverNames));
+  return { servers: monitored, guarded, diagnostics: selectDiagnostics(result, options.serverNames) };
 }
 
 function monitorSettings(options: CliOptions): MonitorSettings {
@@ -153,11 +157,12 @@ function printServers(
 }
 
 async function runList(options: CliOptions, output: Output): Promise<number> {
-  const { servers, diagnostics } = await discoverSelection(options);
+  const { servers, guarded, diagnostics } = await discoverSelection(options);
   const monitor = createMonitor(options);
   try {
     monitor.setServers(servers, diagnostics);
     printServers(monitor.list().map(serverReport), diagnostics, options, output, false);
+    if (!options.json) for (const line of await describeGuarded(guarded)) output.out(line);
     return EXIT_OK;
   } finally {
     await monitor.dispose();
@@ -165,7 +170,7 @@ async function runList(options: CliOptions, output: Output): Promise<number> {
 }
 
 async function runCheck(options: CliOptions, output: Output): Promise<number> {
-  const { servers, diagnostics } = await discoverSelection(options);
+  const { servers, guarded, diagnostics } = await discoverSelection(options);
   const monitor = createMonitor(options);
   const interrupt = interruption();
   let signal: NodeJS.Signals | undefined;
@@ -180,6 +185,7 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
       return signal === 'SIGINT' ? EXIT_INTERRUPTED : EXIT_TERMINATED;
     }
     printServers(reports, diagnostics, options, output, true);
+    if (!options.json) for (const line of await describeGuarded(guarded)) output.out(line);
     return reports.length > 0 && reports.every((report) => report.state === 'up') ? EXIT_OK : EXIT_UNHEALTHY;
   } finally {
     await monitor.dispose();
@@ -302,6 +308,8 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
 }
 
 export async function main(argv: readonly string[], output: Output = processOutput): Promise<number> {
+  // The guard owns stdout as a protocol stream, so it is dispatched before anything could print there.
+  if (argv[0] === 'guard') return runGuard(argv.slice(1), output.err, output.out);
   let options: CliOptions | 'help';
   try {
     options = parseCliArgs(argv);

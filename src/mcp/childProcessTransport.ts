@@ -112,18 +112,8 @@ export class ChildProcessTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) return Promise.reject(new Error('ChildProcessTransport already started'));
-    const { command, args, env, cwd } = this.launch;
-    // On Windows, npx/uvx are .cmd files CreateProcess cannot run: resolved the way the SDK (cross-spawn) does.
-    const resolved = resolveLaunch(command, args, { platform: process.platform, env, cwd: cwd ?? process.cwd(), isFile });
-    const child = spawn(resolved.command, [...resolved.args], {
-      cwd,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      shell: false,
-      windowsVerbatimArguments: resolved.windowsVerbatimArguments,
-      detached: !isWindows,
-      windowsHide: true,
-    });
+    const { command } = this.launch;
+    const child = spawnServer(this.launch);
     this.child = child;
     return new Promise<void>((resolve, reject) => {
       child.once('spawn', () => {
@@ -229,6 +219,25 @@ export class ChildProcessTransport implements Transport {
     this.closeFired = true;
     this.onclose?.();
   }
+}
+
+/**
+ * The one place a server process is started (the monitor's connections and the guard's upstreams): directly, never
+ * through a shell, as the leader of its own process group on POSIX so a kill reaches the helpers it starts.
+ */
+export function spawnServer(launch: StdioLaunch): ChildProcess {
+  const { command, args, env, cwd } = launch;
+  // On Windows, npx/uvx are .cmd files CreateProcess cannot run: resolved the way the SDK (cross-spawn) does.
+  const resolved = resolveLaunch(command, args, { platform: process.platform, env, cwd: cwd ?? process.cwd(), isFile });
+  return spawn(resolved.command, [...resolved.args], {
+    cwd,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    shell: false,
+    windowsVerbatimArguments: resolved.windowsVerbatimArguments,
+    detached: !isWindows,
+    windowsHide: true,
+  });
 }
 
 function spawnFailure(command: string, error: NodeJS.ErrnoException): ConnectError {

@@ -1,7 +1,7 @@
 // Streamable HTTP (with legacy HTTP+SSE as a fallback for endpoints that answer the POST the legacy way) and
 // legacy SSE. Each session ends with a DELETE at close; a server that forgot the session gets a new one.
 
-import { SdkError, SdkErrorCode, SdkHttpError, SSEClientTransport, SseError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, SdkHttpError, SSEClientTransport, SseError, StreamableHTTPClientTransport, type FetchLike } from '@modelcontextprotocol/client';
 import { ConnectError, type CloseInfo, type Connection, type ConnectOptions } from '../core/connection';
 import type { Era, ServerConfig } from '../core/model';
 import { ConnectDeadline } from './connectDeadline';
@@ -11,7 +11,7 @@ import { McpConnection, type SessionDriver } from './mcpConnection';
 import { settlesWithin } from './settlesWithin';
 import { connectClient, createClient, sdkConnectOptions, type Session } from './session';
 
-type HttpFlavour = 'streamable' | 'sse';
+export type HttpFlavour = 'streamable' | 'sse';
 
 /**
  * After a server closes the idle standby GET stream, the SDK would reopen it every second forever; with no retries it
@@ -23,6 +23,23 @@ const STANDBY_STREAM_RECONNECTION = {
   maxReconnectionDelay: 30_000,
   reconnectionDelayGrowFactor: 1.5,
 };
+
+/**
+ * The one place the SDK's HTTP client transports are built, for the monitor's connections and the guard's upstreams:
+ * always to the configured URL, with the configured headers. `standbyRetries` bounds the standby stream's reopening.
+ */
+export function createHttpTransport(
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  flavour: HttpFlavour,
+  options: { readonly standbyRetries?: number; readonly fetch?: FetchLike } = {},
+): StreamableHTTPClientTransport | SSEClientTransport {
+  const requestInit: RequestInit = { headers: { ...headers } };
+  const maxRetries = options.standbyRetries ?? STANDBY_STREAM_RECONNECTION.maxRetries;
+  return flavour === 'streamable'
+    ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: { ...STANDBY_STREAM_RECONNECTION, maxRetries }, fetch: options.fetch })
+    : new SSEClientTransport(url, { requestInit, fetch: options.fetch });
+}
 
 export async function connectHttp(server: ServerConfig, options: ConnectOptions, settings: ConnectorSettings): Promise<Connection> {
   const { url, headers } = serverEndpoint(server);
@@ -140,11 +157,7 @@ async function open(
   deadline: ConnectDeadline,
   settings: ConnectorSettings,
 ): Promise<Session> {
-  const requestInit: RequestInit = { headers: { ...server.headers } };
-  const transport =
-    flavour === 'streamable'
-      ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: STANDBY_STREAM_RECONNECTION, fetch: settings.fetch })
-      : new SSEClientTransport(url, { requestInit, fetch: settings.fetch });
+  const transport = createHttpTransport(url, server.headers ?? {}, flavour, { fetch: settings.fetch });
   const budget = deadline.remainingMs();
   // The probe gets a share of the budget, so a server that never answers it is still tried with initialize in time.
   const client = createClient(settings.clientInfo, Math.min(DISCOVER_MAX_MS, Math.max(200, budget * DISCOVER_SHARE)));

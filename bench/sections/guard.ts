@@ -1,0 +1,217 @@
+// 5. The guard: what `mcp-health guard` costs a client compared with talking to the same server directly, in the
+// same run: per-request latency, a burst of 10,000 small messages, recovery after the upstream dies, and its memory.
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { BenchContext } from '../lib/context';
+import { faultServerScript, repoRoot } from '../lib/paths';
+import { killChild, spawnTracked } from '../lib/processes';
+import { round, summarize } from '../lib/stats';
+
+const CLI = join(repoRoot, 'dist', 'cli.js');
+const SERVER = [faultServerScript, '--transport', 'stdio', '--fault', 'none'];
+const REQUEST_TIMEOUT_MS = 10_000;
+/** The guard's first restart waits a full-jitter delay under this cap (defaultGuardSettings.backoff.initialMs). */
+const FIRST_BACKOFF_CAP_MS = 500;
+
+interface Answer {
+  readonly id: unknown;
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
+/** A newline-JSON client over a child's pipes that tolerates error answers and keeps the child's stderr. */
+class PipeClient {
+  readonly child: ChildProcess;
+  private pending = '';
+  private readonly waiting = new Map<number, (answer: Answer) => void>();
+  stderr = '';
+
+  constructor(args: readonly string[]) {
+    this.child = spawnTracked(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout!.setEncoding('utf8');
+    this.child.stdout!.on('data', (chunk: string) => this.receive(chunk));
+    this.child.stderr!.setEncoding('utf8');
+    this.child.stderr!.on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-20_000)));
+  }
+
+  private receive(chunk: string): void {
+    this.pending += chunk;
+    let newline = this.pending.indexOf('\n');
+    while (newline !== -1) {
+      const line = this.pending.slice(0, newline);
+      this.pending = this.pending.slice(newline + 1);
+      newline = this.pending.indexOf('\n');
+      const message = JSON.parse(line) as Answer;
+      if (typeof message.id === 'number') {
+        const resolve = this.waiting.get(message.id);
+        this.waiting.delete(message.id);
+        resolve?.(message);
+      }
+    }
+  }
+
+  request(id: number, method: string, params?: unknown): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`request ${id} timed out; stderr: ${this.stderr.slice(-500)}`)), REQUEST_TIMEOUT_MS);
+      this.waiting.set(id, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+      this.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) })}\n`);
+    });
+  }
+
+  async initialize(): Promise<void> {
+    await this.request(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } });
+    this.child.stdin!.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  }
+
+  /** Writes `count` pings at once and resolves when every answer is in: the burst the client's pipe can carry. */
+  async burst(firstId: number, count: number): Promise<number> {
+    const answers: Array<Promise<Answer>> = [];
+    const start = performance.now();
+    for (let i = 0; i < count; i++) answers.push(this.request(firstId + i, 'ping'));
+    await Promise.all(answers);
+    return performance.now() - start;
+  }
+
+  close(): Promise<void> {
+    this.child.stdin!.end();
+    return killChild(this.child);
+  }
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+/** User + system CPU milliseconds a process has used so far (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function upstreamPid(guard: PipeClient, generation: number): number | null {
+  const match = new RegExp(`upstream started \\(pid (\\d+), generation ${generation}\\)`).exec(guard.stderr);
+  return match ? Number(match[1]) : null;
+}
+
+export async function guardCost(context: BenchContext): Promise<void> {
+  if (!existsSync(CLI) || context.quick) {
+    // The bench measures the shipped CLI bundle, so it is built fresh.
+    const built = spawnSync(process.execPath, ['esbuild.js'], { cwd: repoRoot, stdio: 'ignore' });
+    if (built.status !== 0) throw new Error('node esbuild.js failed');
+  }
+  const rounds = context.quick ? 4 : 20;
+  const batch = context.quick ? 100 : 250;
+  const burstSize = 10_000;
+  const direct = new PipeClient(SERVER);
+  const guarded = new PipeClient([CLI, 'guard', '--', process.execPath, ...SERVER]);
+  try {
+    await direct.initialize();
+    await guarded.initialize();
+    let id = 1;
+    const samples = { direct: [] as number[], guarded: [] as number[] };
+    for (const client of [direct, guarded]) for (let i = 0; i < 200; i++) await client.request(id++, 'ping');
+    for (let r = 0; r < rounds; r++) {
+      const order: Array<['direct' | 'guarded', PipeClient]> = r % 2 ? [['direct', direct], ['guarded', guarded]] : [['guarded', guarded], ['direct', direct]];
+      for (const [name, client] of order) {
+        for (let i = 0; i < batch; i++) {
+          const start = performance.now();
+          await client.request(id++, 'ping');
+          samples[name].push(performance.now() - start);
+        }
+      }
+    }
+    const d = summarize(samples.direct);
+    const g = summarize(samples.guarded);
+    const note = 'ping through `mcp-health guard` vs the same server binary (test/fixtures/servers/fault-server.mjs) spawned directly, interleaved rounds, one request at a time';
+    context.figures.push(
+      { section: 'guard', name: 'stdio request p50 through the guard', value: g.p50, unit: 'ms', reference: { name: 'direct p50', value: d.p50 }, target: { max: 1.1, on: 'ratio' }, note },
+      { section: 'guard', name: 'stdio added latency p50', value: round(g.p50 - d.p50, 4), unit: 'ms', reference: null, target: { max: 0.2, on: 'value' } },
+      { section: 'guard', name: 'stdio request p99 through the guard', value: g.p99, unit: 'ms', reference: { name: 'direct p99', value: d.p99 }, target: null },
+    );
+
+    const directBurst: number[] = [];
+    const guardedBurst: number[] = [];
+    const firstUpstream = upstreamPid(guarded, 1)!;
+    let guardCpu = 0;
+    let serverCpu = 0;
+    for (let r = 0; r < (context.quick ? 2 : 5); r++) {
+      directBurst.push(await direct.burst(id, burstSize));
+      id += burstSize;
+      const [guardBefore, serverBefore] = [cpuMs(guarded.child.pid!), cpuMs(firstUpstream)];
+      guardedBurst.push(await guarded.burst(id, burstSize));
+      guardCpu += cpuMs(guarded.child.pid!) - guardBefore;
+      serverCpu += cpuMs(firstUpstream) - serverBefore;
+      id += burstSize;
+    }
+    // On a machine with spare cores the guard's work overlaps the server's; on a saturated one it adds to it.
+    context.figures.push({
+      section: 'guard',
+      name: `guard CPU per burst of ${burstSize} (both directions)`,
+      value: round(guardCpu / directBurst.length, 1),
+      unit: 'ms',
+      reference: { name: 'server CPU for the same burst', value: round(serverCpu / directBurst.length, 1) },
+      target: null,
+    });
+    const directMs = Math.min(...directBurst);
+    const guardedMs = Math.min(...guardedBurst);
+    // Throughput >= 0.9x direct is the same bound as burst time <= 1/0.9 of direct.
+    context.figures.push({
+      section: 'guard',
+      name: `burst of ${burstSize} pings through the guard (best of ${directBurst.length})`,
+      value: guardedMs,
+      unit: 'ms',
+      reference: { name: 'direct', value: directMs },
+      target: { max: round(1 / 0.9, 3), on: 'ratio' },
+      note: `throughput ${Math.round((burstSize / guardedMs) * 1000)} msg/s through the guard, ${Math.round((burstSize / directMs) * 1000)} msg/s direct`,
+    });
+    const guardPid = guarded.child.pid!;
+    context.figures.push({ section: 'guard', name: 'guard process RSS after the bursts', value: round(rssMb(guardPid), 1), unit: 'MB', reference: null, target: { max: 40, on: 'value' } });
+
+    // Recovery: the server's own start-up, measured now, is the floor; the guard adds at most one backoff step.
+    const startup: number[] = [];
+    for (let i = 0; i < (context.quick ? 2 : 5); i++) {
+      const start = performance.now();
+      const fresh = new PipeClient(SERVER);
+      await fresh.initialize();
+      await fresh.request(1, 'ping');
+      startup.push(performance.now() - start);
+      await fresh.close();
+    }
+    const recoveries: number[] = [];
+    for (let generation = 1; generation <= (context.quick ? 2 : 5); generation++) {
+      const victim = upstreamPid(guarded, generation);
+      if (victim === null) throw new Error(`no upstream pid for generation ${generation}; stderr: ${guarded.stderr.slice(-500)}`);
+      const start = performance.now();
+      process.kill(victim, 'SIGKILL');
+      for (;;) {
+        const answer = await guarded.request(id++, 'ping');
+        if (answer.result !== undefined) break;
+      }
+      recoveries.push(performance.now() - start);
+      // Let the new upstream live past the backoff reset so each trial starts from the first backoff step.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const startupMedian = summarize(startup).p50;
+    context.figures.push({
+      section: 'guard',
+      name: 'upstream death to a working upstream (first crash)',
+      value: round(recoveries[0]!, 1),
+      unit: 'ms',
+      reference: { name: 'one backoff step cap + server start-up', value: round(FIRST_BACKOFF_CAP_MS + startupMedian, 1) },
+      target: { max: 1, on: 'ratio' },
+      note: `server start-up (spawn + initialize + ping) median ${round(startupMedian, 1)} ms; later crashes within a minute are a crash loop and wait a growing backoff by design: all trials ${recoveries.map((ms) => Math.round(ms)).join(', ')} ms`,
+    });
+    context.raw['guard'] = { latencyMs: { direct: d, guarded: g }, burstMs: { direct: directBurst, guarded: guardedBurst }, startupMs: startup, recoveryMs: recoveries };
+  } finally {
+    await direct.close();
+    await guarded.close();
+  }
+}

@@ -1,0 +1,46 @@
+// `list` / `check` / `watch` and servers whose entry runs through `mcp-health guard`: they are never started here
+// (that would be a second copy of the server); the running guard's own status is shown instead.
+
+import { guardedName } from '../core/guarded';
+import type { ServerConfig } from '../core/model';
+import { readGuardStatuses, type PublishedGuardStatus } from '../guard/statusChannel';
+
+export interface GuardedServer {
+  readonly server: ServerConfig;
+  readonly guardName: string;
+}
+
+export function splitGuarded(servers: readonly ServerConfig[]): { monitored: ServerConfig[]; guarded: GuardedServer[] } {
+  const monitored: ServerConfig[] = [];
+  const guarded: GuardedServer[] = [];
+  for (const server of servers) {
+    const guardName = guardedName(server);
+    if (guardName === null) monitored.push(server);
+    else guarded.push({ server, guardName });
+  }
+  return { monitored, guarded };
+}
+
+/** One line per guarded entry, with the figures of every running guard of that name (one per client using it). */
+export async function describeGuarded(guarded: readonly GuardedServer[], read: () => Promise<PublishedGuardStatus[]> = readGuardStatuses): Promise<string[]> {
+  if (guarded.length === 0) return [];
+  const statuses = await read();
+  const lines = ['', 'Guarded (run by mcp-health guard in your client; not started here):'];
+  for (const { server, guardName } of guarded) {
+    const running = statuses.filter((status) => status.name === guardName);
+    if (running.length === 0) {
+      lines.push(`  ${server.name}  guarded, no running guard (its client has not started it)`);
+      continue;
+    }
+    for (const status of running) lines.push(`  ${server.name}  ${guardLine(status)}`);
+  }
+  return lines;
+}
+
+export function guardLine(status: PublishedGuardStatus): string {
+  const rtt = status.keepalive.lastRttMs === null ? '' : `, probe ${status.keepalive.lastRttMs.toFixed(1)} ms`;
+  const requests = Object.values(status.methods).reduce((sum, method) => sum + method.count, 0);
+  const errors = Object.values(status.methods).reduce((sum, method) => sum + method.errors, 0);
+  const last = status.lastError ? `; last error: ${status.lastError.message}` : '';
+  return `guarded ${status.state} (guard pid ${status.guardPid}, upstream pid ${status.upstreamPid ?? '-'}, ${status.era}, restarts ${status.restarts}${rtt}, ${requests} requests, ${errors} errors${last})`;
+}

@@ -1,0 +1,26 @@
+// Recognises a config entry that already runs its server through `mcp-health guard`: MCP Health must never start a
+// second copy of such a server; the guard reports that server's health itself.
+
+import type { ServerConfig } from './model';
+
+/** The name the guard publishes its status under (its --name, else the entry's name), or null when not guarded. */
+export function guardedName(server: Pick<ServerConfig, 'name' | 'transport' | 'command' | 'args'>): string | null {
+  if (server.transport !== 'stdio' || !server.command) return null;
+  const words = [server.command, ...(server.args ?? [])];
+  // Past a `--` the words belong to the server's own command line, whatever they say.
+  const firstSeparator = words.indexOf('--');
+  const head = firstSeparator === -1 ? words : words.slice(0, firstSeparator);
+  const guardAt = head.findIndex((word, index) => word === 'guard' && index > 0 && isOurCli(head[index - 1]!));
+  if (guardAt === -1) return null;
+  const separator = words.indexOf('--', guardAt);
+  const own = separator === -1 ? words.slice(guardAt + 1) : words.slice(guardAt + 1, separator);
+  const nameAt = own.indexOf('--name');
+  return nameAt !== -1 && own[nameAt + 1] ? own[nameAt + 1]! : server.name;
+}
+
+/** `mcp-health`, `mcp-health@1.2.3` (npx), or a path to its cli.js / bin. */
+function isOurCli(word: string): boolean {
+  const base = word.split(/[\\/]/).pop() ?? word;
+  if (/^mcp-health(@[^\s]+)?(\.cmd|\.exe)?$/.test(base)) return true;
+  return base === 'cli.js' && /mcp-health/.test(word);
+}

@@ -1,0 +1,553 @@
+// The guard between one client and a succession of upstream generations. Lines pass through untouched; the guard
+// only reads enough of each to route it, keeps the upstream alive with its own probes, and when an upstream dies
+// starts the next one, replays the client's handshake on it and answers what the dead one left unanswered.
+
+import type { Clock, TimerHandle } from '../core/clock';
+import type { Logger } from '../core/logger';
+import { backoffDelay, type BackoffSettings } from '../core/monitor/backoff';
+import { Keepalive, type KeepaliveStats, type ProbeMethod } from './keepalive';
+import {
+  classifyLine,
+  errorResponse,
+  GUARD_ID_PREFIX,
+  idKey,
+  isGuardId,
+  isRecord,
+  line,
+  MODERN_VERSION_META,
+  type Classified,
+  type JsonRpcId,
+} from './messages';
+import type { Upstream, UpstreamEnd, UpstreamFactory } from './upstream';
+
+export type GuardEra = 'unknown' | 'handshake' | 'modern';
+export type GuardState = 'starting' | 'ready' | 'restarting' | 'closed';
+
+export interface GuardSettings {
+  readonly intervalMs: number;
+  readonly timeoutMs: number;
+  /** Bound on a restarted upstream's start-up plus the replayed handshake. */
+  readonly handshakeTimeoutMs: number;
+  readonly backoff: BackoffSettings;
+  /** A generation that lived this long resets the backoff: its death is a fresh incident, not part of a crash loop. */
+  readonly healthyResetMs: number;
+}
+
+export const defaultGuardSettings: GuardSettings = {
+  intervalMs: 30_000,
+  timeoutMs: 5_000,
+  handshakeTimeoutMs: 30_000,
+  backoff: { initialMs: 500, maxMs: 30_000 },
+  healthyResetMs: 60_000,
+};
+
+/** The client's end: the guard's own stdin/stdout in the CLI. */
+export interface ClientPort {
+  /** One line to the client; false means wait for drained(). */
+  write(raw: Buffer): boolean;
+  pause(): void;
+  resume(): void;
+  /** Closes the connection to the client: the client sees its server go away. */
+  end(): void;
+}
+
+export interface GuardDeps {
+  readonly clock: Clock;
+  readonly random: () => number;
+  readonly logger: Logger;
+  readonly upstreams: UpstreamFactory;
+  readonly client: ClientPort;
+  /** Called once when the guard has shut down, with the exit code the process should end with. */
+  readonly onClosed: (code: number) => void;
+}
+
+/** The JSON-RPC code of the error that in-flight requests get when their upstream dies. */
+export const UPSTREAM_FAILED_CODE = -32000;
+
+export interface MethodStats {
+  count: number;
+  errors: number;
+  totalMs: number;
+  maxMs: number;
+}
+
+export interface GuardStatus {
+  readonly state: GuardState;
+  readonly era: GuardEra;
+  readonly protocolVersion: string | null;
+  readonly upstreamPid: number | null;
+  readonly generation: number;
+  readonly restarts: number;
+  readonly keepalive: KeepaliveStats;
+  readonly methods: Readonly<Record<string, MethodStats>>;
+  readonly lastError: { readonly message: string; readonly exitCode: number | null; readonly signal: string | null; readonly stderrTail: string; readonly atMs: number } | null;
+}
+
+interface InFlight {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  readonly startedAt: number;
+  readonly modernVersion: string | null;
+  readonly modernMeta: Record<string, unknown> | null;
+}
+
+type Outcome = { result?: unknown; error?: { code?: unknown; message?: unknown } };
+type InternalAnswer = Outcome | 'timeout' | 'aborted';
+
+const CAPABILITIES_WITH_LISTS = ['tools', 'prompts', 'resources'] as const;
+const MAX_GARBAGE_REPORTS = 5;
+
+export class GuardSession {
+  private state: GuardState = 'starting';
+  private gen = 0;
+  private upstream: Upstream | null = null;
+  private readonly queue: Array<{ raw: Buffer; message: Classified }> = [];
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly serverRequests = new Map<string, JsonRpcId>();
+  private readonly internal = new Map<string, { resolve: (answer: InternalAnswer) => void; timer: TimerHandle }>();
+  private init: { id: JsonRpcId; params: unknown; result: { protocolVersion: string; capabilities: Record<string, unknown> } | null } | null = null;
+  private initializedLine: Buffer | null = null;
+  private era: GuardEra = 'unknown';
+  private modern: { version: string; meta: Record<string, unknown>; capabilities: Record<string, unknown> | null } | null = null;
+  private attempt = 0;
+  /** Upstreams started so far; `gen` also moves when one dies, to orphan its late lines. */
+  private launched = 0;
+  private restarts = 0;
+  private generationStartedAt = 0;
+  private restartTimer: TimerHandle | null = null;
+  private upstreamBlocked = false;
+  private clientBlocked = false;
+  private clientPaused = false;
+  private internalSeq = 0;
+  private garbageReports = 0;
+  private lastError: GuardStatus['lastError'] = null;
+  private readonly methods: Record<string, MethodStats> = {};
+  private readonly keepalive: Keepalive;
+
+  constructor(
+    private readonly settings: GuardSettings,
+    private readonly deps: GuardDeps,
+  ) {
+    this.keepalive = new Keepalive(deps.clock, settings, {
+      send: (id) => this.sendProbe(id),
+      dead: (reason) => this.fail({ message: `upstream ${reason}`, exitCode: null, signal: null, stderrTail: '' }),
+      violation: (reason) => deps.logger.warn(`upstream ${reason}`),
+      answered: (method, rttMs) => deps.logger.debug(`keepalive ${method} answered in ${rttMs.toFixed(1)} ms`),
+    });
+  }
+
+  status(): GuardStatus {
+    return {
+      state: this.state,
+      era: this.era,
+      protocolVersion: this.init?.result?.protocolVersion ?? this.modern?.version ?? null,
+      upstreamPid: this.upstream?.pid ?? null,
+      generation: this.launched,
+      restarts: this.restarts,
+      keepalive: this.keepalive.snapshot,
+      methods: structuredClone(this.methods),
+      lastError: this.lastError,
+    };
+  }
+
+  /** Starts the first upstream; the client's lines queue until it is running. */
+  start(): void {
+    this.updateClientFlow();
+    void this.startGeneration();
+  }
+
+  // ---- client -> upstream ----
+
+  fromClient(raw: Buffer): void {
+    if (this.state === 'closed') return;
+    const message = classifyLine(raw);
+    if (this.state !== 'ready' || this.queue.length > 0) {
+      // A line in a chunk shares that chunk's memory: a queued one gets its own copy.
+      this.queue.push({ raw: Buffer.from(raw), message });
+      this.updateClientFlow();
+      return;
+    }
+    this.forwardFromClient(raw, message);
+  }
+
+  /** The client closed its end (stdin EOF): the guard's work is done. */
+  clientClosed(): void {
+    void this.close(0);
+  }
+
+  /** The client can take more after write() returned false. */
+  clientDrained(): void {
+    this.clientBlocked = false;
+    this.upstream?.resumeReading();
+  }
+
+  private forwardFromClient(raw: Buffer, message: Classified): void {
+    switch (message.kind) {
+      case 'request': {
+        if (message.method === 'initialize' && this.era !== 'modern') {
+          this.init = { id: message.id, params: message.params ?? {}, result: null };
+          this.era = 'handshake';
+        }
+        const meta = isRecord(message.params?._meta) ? message.params._meta : null;
+        const version = meta && typeof meta[MODERN_VERSION_META] === 'string' ? meta[MODERN_VERSION_META] : null;
+        this.inFlight.set(idKey(message.id), {
+          id: message.id,
+          method: message.method,
+          startedAt: this.deps.clock.monotonic(),
+          modernVersion: version,
+          modernMeta: version ? meta : null,
+        });
+        break;
+      }
+      case 'notification':
+        if (message.method === 'notifications/initialized' && !this.initializedLine) this.initializedLine = Buffer.from(raw);
+        // A cancelled request may never be answered: it must not wait in the books forever.
+        if (message.method === 'notifications/cancelled') forgetCancelled(this.inFlight, message.params);
+        break;
+      case 'response':
+        // An answer to a server-to-client request of a dead generation: its asker is gone.
+        if (message.id === null || !this.serverRequests.delete(idKey(message.id))) {
+          this.deps.logger.debug(`dropped the client's answer to request ${JSON.stringify(message.id)} of a previous upstream`);
+          return;
+        }
+        break;
+      case 'other':
+        break;
+    }
+    this.writeUpstream(raw);
+  }
+
+  private writeUpstream(raw: Buffer): void {
+    if (this.upstream && !this.upstream.write(raw)) {
+      this.upstreamBlocked = true;
+      this.updateClientFlow();
+    }
+  }
+
+  private updateClientFlow(): void {
+    const pause = this.state !== 'ready' || this.upstreamBlocked || this.queue.length > 0;
+    if (pause === this.clientPaused) return;
+    this.clientPaused = pause;
+    if (pause) this.deps.client.pause();
+    else this.deps.client.resume();
+  }
+
+  // ---- upstream -> client ----
+
+  private fromUpstream(gen: number, raw: Buffer): void {
+    if (gen !== this.gen || this.state === 'closed') return;
+    this.keepalive.activity();
+    const message = classifyLine(raw);
+    switch (message.kind) {
+      case 'other':
+        // Only protocol lines reach the client; a stray line from the server is a diagnostic.
+        if (this.garbageReports++ < MAX_GARBAGE_REPORTS) {
+          this.deps.logger.warn(`dropped a stdout line of the upstream that is not a JSON-RPC message: ${raw.toString('utf8', 0, Math.min(raw.length, 200)).trim()}`);
+        }
+        return;
+      case 'response':
+        if (isGuardId(message.id)) {
+          if (!this.keepalive.answer(message.id, message)) this.answerInternal(message.id, message);
+          return;
+        }
+        if (message.id !== null) this.settleInFlight(message.id, message);
+        break;
+      case 'request':
+        this.serverRequests.set(idKey(message.id), message.id);
+        break;
+      case 'notification':
+        if (message.method === 'notifications/cancelled') forgetCancelled(this.serverRequests, message.params);
+        break;
+    }
+    this.writeClient(raw);
+  }
+
+  private settleInFlight(id: JsonRpcId, outcome: Outcome): void {
+    const key = idKey(id);
+    const entry = this.inFlight.get(key);
+    if (!entry) return;
+    this.inFlight.delete(key);
+    this.record(entry.method, this.deps.clock.monotonic() - entry.startedAt, outcome.error !== undefined);
+    if (outcome.error) return;
+    if (entry.method === 'initialize' && this.init && isRecord(outcome.result)) {
+      const { protocolVersion, capabilities } = outcome.result;
+      this.init.result = {
+        protocolVersion: typeof protocolVersion === 'string' ? protocolVersion : '',
+        capabilities: isRecord(capabilities) ? capabilities : {},
+      };
+    } else if (entry.modernVersion && entry.modernMeta && this.era !== 'handshake') {
+      // A request in the modern envelope that the upstream accepted: the client speaks 2026-07-28 to this server.
+      this.era = 'modern';
+      this.modern ??= { version: entry.modernVersion, meta: entry.modernMeta, capabilities: null };
+      if (entry.method === 'server/discover' && isRecord(outcome.result) && isRecord(outcome.result.capabilities)) {
+        this.modern.capabilities = outcome.result.capabilities;
+      }
+    }
+  }
+
+  private record(method: string, ms: number, failed: boolean): void {
+    const stats = (this.methods[method] ??= { count: 0, errors: 0, totalMs: 0, maxMs: 0 });
+    stats.count++;
+    if (failed) stats.errors++;
+    stats.totalMs += ms;
+    if (ms > stats.maxMs) stats.maxMs = ms;
+  }
+
+  private writeClient(raw: Buffer): void {
+    if (this.state === 'closed') return;
+    if (!this.deps.client.write(raw) && !this.clientBlocked) {
+      this.clientBlocked = true;
+      this.upstream?.pauseReading();
+    }
+  }
+
+  // ---- keepalive and the guard's own requests ----
+
+  private sendProbe(id: string): ProbeMethod | null {
+    if (this.state !== 'ready' || !this.upstream) return null;
+    if (this.era === 'handshake') {
+      this.deps.logger.debug(`keepalive ping ${id} sent`);
+      this.writeUpstream(line({ jsonrpc: '2.0', id, method: 'ping' }));
+      return 'ping';
+    }
+    if (this.era === 'modern' && this.modern) {
+      this.deps.logger.debug(`keepalive server/discover ${id} sent`);
+      this.writeUpstream(line({ jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: this.modern.meta } }));
+      return 'server/discover';
+    }
+    // Era unknown (the client has not spoken yet): a ping would be a fault on a modern server, so only the exit watch.
+    return null;
+  }
+
+  private internalRequest(gen: number, method: string, params: unknown, timeoutMs: number): Promise<InternalAnswer> {
+    const id = `${GUARD_ID_PREFIX}${method}-${gen}-${++this.internalSeq}`;
+    return new Promise<InternalAnswer>((resolve) => {
+      const timer = this.deps.clock.setTimeout(() => {
+        this.internal.delete(id);
+        resolve('timeout');
+      }, timeoutMs);
+      this.internal.set(id, { resolve, timer });
+      this.writeUpstream(line({ jsonrpc: '2.0', id, method, params }));
+    });
+  }
+
+  private answerInternal(id: string, outcome: Outcome): void {
+    const pending = this.internal.get(id);
+    if (!pending) return;
+    this.internal.delete(id);
+    this.deps.clock.clearTimeout(pending.timer);
+    pending.resolve(outcome);
+  }
+
+  private abortInternal(): void {
+    for (const pending of this.internal.values()) {
+      this.deps.clock.clearTimeout(pending.timer);
+      pending.resolve('aborted');
+    }
+    this.internal.clear();
+  }
+
+  // ---- generations ----
+
+  private async startGeneration(): Promise<void> {
+    this.restartTimer = null;
+    if (this.state === 'closed') return;
+    const gen = ++this.gen;
+    const restart = this.launched > 0;
+    this.launched++;
+    const upstream = this.deps.upstreams();
+    this.upstream = upstream;
+    this.upstreamBlocked = false;
+    try {
+      await upstream.start({
+        line: (raw) => this.fromUpstream(gen, raw),
+        ended: (end) => this.onEnded(gen, end),
+        drain: () => {
+          if (gen !== this.gen) return;
+          this.upstreamBlocked = false;
+          // Lines held back while the upstream was full go first, in order, before the client is heard again.
+          if (this.state === 'ready') this.flushQueue();
+          this.updateClientFlow();
+        },
+      });
+    } catch (error) {
+      // A first start that fails (command not found, URL refusing credentials) is a configuration error: report it and
+      // close rather than retry forever; a later one is retried with backoff like any other death.
+      if (gen === this.gen) this.fail({ message: error instanceof Error ? error.message : String(error), exitCode: null, signal: null, stderrTail: '', fatal: !restart });
+      return;
+    }
+    if (gen !== this.gen || this.isClosed()) return;
+    this.generationStartedAt = this.deps.clock.monotonic();
+    if (restart) this.restarts++;
+    this.deps.logger.info(`upstream started (pid ${upstream.pid ?? 'unknown'}, generation ${this.launched})`);
+    if (this.clientBlocked) upstream.pauseReading();
+    if (restart && !(await this.replayHandshake(gen))) return;
+    if (gen !== this.gen || this.isClosed()) return;
+    this.state = 'ready';
+    this.keepalive.start();
+    if (restart) this.announceListChanges();
+    this.flushQueue();
+    this.updateClientFlow();
+  }
+
+  /** Puts the restarted upstream where the client believes it is; false when it failed or the guard must close. */
+  private async replayHandshake(gen: number): Promise<boolean> {
+    const limit = this.settings.handshakeTimeoutMs;
+    if (this.era === 'handshake' && this.init?.result) {
+      const known = this.init.result;
+      const answer = await this.internalRequest(gen, 'initialize', this.init.params, limit);
+      if (gen !== this.gen || this.isClosed()) return false;
+      const result = this.judgeReplay(answer, 'initialize', limit);
+      if (!result) return false;
+      const version = typeof result.protocolVersion === 'string' ? result.protocolVersion : '';
+      if (version !== known.protocolVersion) {
+        return this.cannotHide(`the restarted upstream negotiated protocol version ${version || '(none)'} instead of ${known.protocolVersion}`);
+      }
+      const lost = lostCapabilities(known.capabilities, result.capabilities);
+      if (lost.length) return this.cannotHide(`the restarted upstream no longer offers ${lost.join(', ')}`);
+      if (this.initializedLine) this.writeUpstream(this.initializedLine);
+      return true;
+    }
+    if (this.era === 'modern' && this.modern) {
+      const known = this.modern;
+      const answer = await this.internalRequest(gen, 'server/discover', { _meta: known.meta }, limit);
+      if (gen !== this.gen || this.isClosed()) return false;
+      const result = this.judgeReplay(answer, 'server/discover', limit);
+      if (!result) return false;
+      const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
+      if (!versions.includes(known.version)) {
+        return this.cannotHide(`the restarted upstream no longer supports protocol version ${known.version}`);
+      }
+      const lost = known.capabilities ? lostCapabilities(known.capabilities, result.capabilities) : [];
+      if (lost.length) return this.cannotHide(`the restarted upstream no longer offers ${lost.join(', ')}`);
+      return true;
+    }
+    return true;
+  }
+
+  private judgeReplay(answer: InternalAnswer, method: string, limit: number): Record<string, unknown> | null {
+    if (answer === 'aborted') return null;
+    if (answer === 'timeout') {
+      this.fail({ message: `upstream did not answer the replayed ${method} within ${limit} ms`, exitCode: null, signal: null, stderrTail: '' });
+      return null;
+    }
+    if (answer.error || !isRecord(answer.result)) {
+      const detail = answer.error ? `${String(answer.error.code)} ${String(answer.error.message ?? '')}` : 'a malformed result';
+      this.fail({ message: `upstream answered the replayed ${method} with ${detail}`, exitCode: null, signal: null, stderrTail: '' });
+      return null;
+    }
+    return answer.result;
+  }
+
+  private cannotHide(reason: string): false {
+    this.deps.logger.error(`${reason}; closing the connection so that the client reconnects and sees the change`);
+    void this.close(1);
+    return false;
+  }
+
+  private announceListChanges(): void {
+    const capabilities = this.init?.result?.capabilities ?? this.modern?.capabilities ?? {};
+    for (const capability of CAPABILITIES_WITH_LISTS) {
+      if (capability in capabilities) this.writeClient(line({ jsonrpc: '2.0', method: `notifications/${capability}/list_changed` }));
+    }
+  }
+
+  private flushQueue(): void {
+    while (this.queue.length && this.state === 'ready' && !this.upstreamBlocked) {
+      const next = this.queue.shift()!;
+      this.forwardFromClient(next.raw, next.message);
+    }
+  }
+
+  private onEnded(gen: number, end: UpstreamEnd): void {
+    if (gen !== this.gen || this.state === 'closed') return;
+    this.fail(end);
+  }
+
+  /** The current generation is dead: answer what it left open, and schedule the next one. */
+  private fail(end: UpstreamEnd): void {
+    if (this.state === 'closed') return;
+    const restartFailed = this.state === 'restarting' || (this.state === 'starting' && this.launched > 1);
+    this.keepalive.stop();
+    this.abortInternal();
+    const dead = this.upstream;
+    this.upstream = null;
+    this.gen++;
+    void dead?.close();
+    this.lastError = { ...end, atMs: this.deps.clock.wall() };
+    const tail = end.stderrTail.trim() ? `; stderr: ${end.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
+    if (!end.fatal) this.deps.logger.warn(`${end.message}; restarting${tail}`);
+    if (end.fatal) {
+      this.deps.logger.error(end.message);
+      for (const entry of this.inFlight.values()) this.writeClient(errorResponse(entry.id, UPSTREAM_FAILED_CODE, end.message));
+      this.inFlight.clear();
+      void this.close(1);
+      return;
+    }
+    const reason = `${end.message}; restarting`;
+    // What the dead upstream never saw goes first to the next one, in its original order.
+    const retry: Array<{ raw: Buffer; message: Classified }> = [];
+    for (const raw of end.unsent ?? []) {
+      const message = classifyLine(raw);
+      if (message.kind === 'request') this.inFlight.delete(idKey(message.id));
+      retry.push({ raw: Buffer.from(raw), message });
+    }
+    this.queue.unshift(...retry);
+    for (const entry of this.inFlight.values()) {
+      this.record(entry.method, this.deps.clock.monotonic() - entry.startedAt, true);
+      this.writeClient(errorResponse(entry.id, UPSTREAM_FAILED_CODE, reason));
+    }
+    this.inFlight.clear();
+    for (const id of this.serverRequests.values()) {
+      this.writeClient(line({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }));
+    }
+    this.serverRequests.clear();
+    if (restartFailed) {
+      // Requests that already waited through one restart are not held through a crash loop.
+      for (const queued of this.queue.splice(0)) {
+        if (queued.message.kind === 'request') this.writeClient(errorResponse(queued.message.id, UPSTREAM_FAILED_CODE, reason));
+      }
+    }
+    if (this.init && !this.init.result) {
+      // The client's own initialize just failed: it starts over, there is nothing to replay.
+      this.init = null;
+      this.initializedLine = null;
+      this.era = 'unknown';
+    }
+    this.upstreamBlocked = false;
+    this.state = 'restarting';
+    this.updateClientFlow();
+    if (this.deps.clock.monotonic() - this.generationStartedAt >= this.settings.healthyResetMs) this.attempt = 0;
+    const delay = backoffDelay(this.attempt++, this.settings.backoff, this.deps.random);
+    this.restartTimer = this.deps.clock.setTimeout(() => void this.startGeneration(), delay);
+  }
+
+  private isClosed(): boolean {
+    return this.state === 'closed';
+  }
+
+  async close(code: number): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    if (this.restartTimer) this.deps.clock.clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    this.keepalive.stop();
+    this.abortInternal();
+    const upstream = this.upstream;
+    this.upstream = null;
+    this.gen++;
+    await upstream?.close();
+    this.deps.client.end();
+    this.deps.onClosed(code);
+  }
+}
+
+function forgetCancelled(books: Map<string, unknown>, params: Record<string, unknown> | undefined): void {
+  const id = params?.requestId;
+  if (typeof id === 'string' || typeof id === 'number') books.delete(idKey(id));
+}
+
+function lostCapabilities(before: Record<string, unknown>, after: unknown): string[] {
+  const now = isRecord(after) ? after : {};
+  return Object.keys(before).filter((key) => !(key in now));
+}

@@ -1,0 +1,172 @@
+// Keepalive on the real connection, by the rules of protocol.md: a probe only after the upstream has been idle for
+// the interval (any upstream traffic counts), one fixed timeout, never a retry, and violations reported once per
+// streak so a server that answers wrongly does not flood the log.
+
+import type { Clock, TimerHandle } from '../core/clock';
+import { GUARD_ID_PREFIX, isRecord } from './messages';
+
+export type ProbeMethod = 'ping' | 'server/discover';
+
+export interface KeepaliveHooks {
+  /** Writes the probe with this id upstream; returns which method it used, or null when no probe can be sent now. */
+  send(id: string): ProbeMethod | null;
+  /** No answer within the timeout and no other sign of life: the upstream is dead. */
+  dead(reason: string): void;
+  /** A wrong answer, or a server that ignores probes while answering everything else. */
+  violation(reason: string): void;
+  /** A proper answer, for the debug log. */
+  answered?(method: ProbeMethod, rttMs: number): void;
+}
+
+export interface KeepaliveSettings {
+  readonly intervalMs: number;
+  readonly timeoutMs: number;
+}
+
+export interface KeepaliveStats {
+  readonly probes: number;
+  readonly answered: number;
+  readonly violations: number;
+  readonly lastRttMs: number | null;
+  readonly rttsMs: readonly number[];
+  /** Set when probing stopped because the server ignores probes while it answers real traffic. */
+  readonly stoppedReason: string | null;
+}
+
+const RTT_HISTORY = 32;
+
+export class Keepalive {
+  private idleTimer: TimerHandle | null = null;
+  private timeoutTimer: TimerHandle | null = null;
+  private lastActivity: number;
+  private outstanding: { id: string; method: ProbeMethod; sentAt: number; trafficSince: boolean } | null = null;
+  private running = false;
+  private sequence = 0;
+  private inViolationStreak = false;
+  private stats = { probes: 0, answered: 0, violations: 0, lastRttMs: null as number | null, rttsMs: [] as number[], stoppedReason: null as string | null };
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly settings: KeepaliveSettings,
+    private readonly hooks: KeepaliveHooks,
+    private readonly idPrefix = `${GUARD_ID_PREFIX}probe-`,
+  ) {
+    this.lastActivity = clock.monotonic();
+  }
+
+  get snapshot(): KeepaliveStats {
+    return { ...this.stats, rttsMs: [...this.stats.rttsMs] };
+  }
+
+  start(): void {
+    if (this.running || this.stats.stoppedReason !== null) return;
+    this.running = true;
+    this.lastActivity = this.clock.monotonic();
+    this.armIdle(this.settings.intervalMs);
+  }
+
+  stop(): void {
+    this.running = false;
+    this.outstanding = null;
+    this.clearTimers();
+  }
+
+  /**
+   * Upstream traffic. Called for every message, so it only records the time: the idle timer, when it fires, re-arms
+   * itself for the remainder instead of being cleared and set again thousands of times in a flood.
+   */
+  activity(): void {
+    this.lastActivity = this.clock.monotonic();
+    if (this.outstanding) this.outstanding.trafficSince = true;
+  }
+
+  /** An answer whose id carries the probe prefix; true when it was one of ours (and so must not be forwarded). */
+  answer(id: string, outcome: { result?: unknown; error?: { code?: unknown; message?: unknown } }): boolean {
+    if (!id.startsWith(this.idPrefix)) return false;
+    const probe = this.outstanding;
+    // A late answer to a probe that already timed out: swallowed, judged no further.
+    if (!probe || probe.id !== id) return true;
+    this.outstanding = null;
+    if (this.timeoutTimer) this.clock.clearTimeout(this.timeoutTimer);
+    this.timeoutTimer = null;
+    const rtt = this.clock.monotonic() - probe.sentAt;
+    this.stats.answered++;
+    this.stats.lastRttMs = rtt;
+    this.stats.rttsMs.push(rtt);
+    if (this.stats.rttsMs.length > RTT_HISTORY) this.stats.rttsMs.shift();
+    const problem = judge(probe.method, outcome);
+    if (problem) {
+      this.stats.violations++;
+      if (!this.inViolationStreak) this.hooks.violation(problem);
+      this.inViolationStreak = true;
+    } else {
+      this.inViolationStreak = false;
+      this.hooks.answered?.(probe.method, rtt);
+    }
+    if (this.running) this.armIdle(this.settings.intervalMs);
+    return true;
+  }
+
+  private armIdle(ms: number): void {
+    if (this.idleTimer) this.clock.clearTimeout(this.idleTimer);
+    this.idleTimer = this.clock.setTimeout(() => this.onIdleTimer(), ms);
+  }
+
+  private onIdleTimer(): void {
+    this.idleTimer = null;
+    if (!this.running || this.outstanding) return;
+    const idleFor = this.clock.monotonic() - this.lastActivity;
+    if (idleFor < this.settings.intervalMs) {
+      this.armIdle(this.settings.intervalMs - idleFor);
+      return;
+    }
+    const id = `${this.idPrefix}${++this.sequence}`;
+    const method = this.hooks.send(id);
+    if (method === null) {
+      this.armIdle(this.settings.intervalMs);
+      return;
+    }
+    this.stats.probes++;
+    this.outstanding = { id, method, sentAt: this.clock.monotonic(), trafficSince: false };
+    this.timeoutTimer = this.clock.setTimeout(() => this.onTimeout(), this.settings.timeoutMs);
+  }
+
+  private onTimeout(): void {
+    this.timeoutTimer = null;
+    const probe = this.outstanding;
+    if (!probe || !this.running) return;
+    this.outstanding = null;
+    if (probe.trafficSince) {
+      // The loop is alive (it answered other messages) but drops probes: restarting such a server on every missed
+      // probe is the restart storm protocol.md warns about, so probing stops and the exit watch remains.
+      const reason = `did not answer the keepalive ${probe.method} within ${this.settings.timeoutMs} ms while answering other messages; keepalive probes stopped`;
+      this.stats.violations++;
+      this.stats.stoppedReason = reason;
+      this.stop();
+      this.hooks.violation(reason);
+      return;
+    }
+    this.stop();
+    this.hooks.dead(`did not answer a keepalive ${probe.method} within ${this.settings.timeoutMs} ms`);
+  }
+
+  private clearTimers(): void {
+    if (this.idleTimer) this.clock.clearTimeout(this.idleTimer);
+    if (this.timeoutTimer) this.clock.clearTimeout(this.timeoutTimer);
+    this.idleTimer = null;
+    this.timeoutTimer = null;
+  }
+}
+
+/** Why an answer breaks the protocol, or null when it is a proper pong / DiscoverResult. */
+export function judge(method: ProbeMethod, outcome: { result?: unknown; error?: { code?: unknown; message?: unknown } }): string | null {
+  if (outcome.error) {
+    return `answered the keepalive ${method} with error ${String(outcome.error.code)} ${String(outcome.error.message ?? '')}`.trim();
+  }
+  if (!isRecord(outcome.result)) return `answered the keepalive ${method} with a result that is not an object`;
+  if (method === 'ping') {
+    const extra = Object.keys(outcome.result).filter((key) => key !== '_meta');
+    return extra.length ? `answered ping with a non-empty result (${extra.join(', ')})` : null;
+  }
+  return Array.isArray(outcome.result.supportedVersions) ? null : 'answered server/discover without supportedVersions';
+}

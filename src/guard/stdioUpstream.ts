@@ -1,0 +1,157 @@
+// One stdio upstream child, spawned directly (no shell) as the leader of its own process group so a kill reaches the
+// helpers it started; its stderr is passed through to the guard's stderr and kept as a tail for exit reports.
+
+import type { ChildProcess } from 'node:child_process';
+import { describeExit, spawnServer, type StdioLaunch } from '../mcp/childProcessTransport';
+import { terminateGroup, trackGroup, untrackGroup } from '../mcp/processGroup';
+import { settlesWithin } from '../mcp/settlesWithin';
+import { StderrTail } from '../mcp/stderrTail';
+import { LineSplitter } from './lineSplitter';
+import type { Upstream, UpstreamEvents } from './upstream';
+
+export interface StdioUpstreamOptions {
+  readonly maxLineBytes: number;
+  readonly killGraceMs: number;
+  readonly stdinCloseGraceMs: number;
+  readonly stderrTailBytes: number;
+  /** Where the child's stderr goes as it arrives (the guard's own stderr). */
+  readonly stderr: (text: string) => void;
+}
+
+const STDERR_DRAIN_MS = 50;
+
+export class StdioUpstream implements Upstream {
+  private child: ChildProcess | null = null;
+  private readonly tail: StderrTail;
+  private exitedResolve!: () => void;
+  private readonly exited = new Promise<void>((resolve) => (this.exitedResolve = resolve));
+  private closing = false;
+  private closeDone: Promise<void> | null = null;
+  private violation: string | null = null;
+
+  constructor(
+    private readonly launch: StdioLaunch,
+    private readonly options: StdioUpstreamOptions,
+  ) {
+    this.tail = new StderrTail(options.stderrTailBytes);
+  }
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  start(events: UpstreamEvents): Promise<void> {
+    const { command } = this.launch;
+    const child = spawnServer(this.launch);
+    this.child = child;
+    return new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => {
+        if (child.pid !== undefined) trackGroup(child.pid);
+        this.wire(child, events);
+        resolve();
+      });
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        if (child.pid === undefined) reject(new Error(spawnFailure(command, error)));
+      });
+    });
+  }
+
+  private wire(child: ChildProcess, events: UpstreamEvents): void {
+    const splitter = new LineSplitter(
+      {
+        line: (raw) => {
+          if (!this.closing) events.line(raw);
+        },
+        overflow: (bytes) => {
+          this.violation = `stdout carried ${bytes} bytes without a newline (limit ${this.options.maxLineBytes})`;
+          void terminateGroup(child, this.exited, this.options.killGraceMs);
+        },
+      },
+      this.options.maxLineBytes,
+    );
+    child.stdout?.on('data', (chunk: Buffer) => splitter.push(chunk));
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      this.tail.append(text);
+      this.options.stderr(text);
+    });
+    // A write racing the child's death fails with EPIPE; the exit itself is what gets reported.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.on('drain', () => events.drain());
+    child.once('exit', (code, signal) => {
+      this.exitedResolve();
+      if (this.closing) return;
+      void terminateGroup(child, this.exited, this.options.killGraceMs).then(() => untrackGroup(child.pid ?? -1));
+      void drained(child, STDERR_DRAIN_MS).then(() => {
+        if (this.closing) return;
+        events.ended({
+          message: this.violation ?? describeExit(code, signal).replace(/^Process/, 'upstream'),
+          exitCode: code,
+          signal,
+          stderrTail: this.tail.toString(),
+        });
+      });
+    });
+  }
+
+  write(raw: Buffer): boolean {
+    const stdin = this.child?.stdin;
+    if (!stdin || !stdin.writable) return true;
+    return stdin.write(raw);
+  }
+
+  pauseReading(): void {
+    this.child?.stdout?.pause();
+  }
+
+  resumeReading(): void {
+    this.child?.stdout?.resume();
+  }
+
+  get stderrTail(): string {
+    return this.tail.toString();
+  }
+
+  close(): Promise<void> {
+    this.closing = true;
+    this.closeDone ??= this.shutdown();
+    return this.closeDone;
+  }
+
+  private async shutdown(): Promise<void> {
+    const child = this.child;
+    if (child?.pid === undefined) return;
+    if (child.exitCode === null && child.signalCode === null) {
+      // Many servers exit cleanly on stdin EOF; signals only for those that do not.
+      child.stdin?.end();
+      await settlesWithin(this.exited, this.options.stdinCloseGraceMs);
+    }
+    await terminateGroup(child, this.exited, this.options.killGraceMs);
+    untrackGroup(child.pid);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.stdin?.destroy();
+  }
+}
+
+function spawnFailure(command: string, error: NodeJS.ErrnoException): string {
+  if (error.code === 'ENOENT') return `cannot start "${command}": command not found (ENOENT); check the command name and PATH`;
+  if (error.code === 'EACCES') return `cannot start "${command}": permission denied (EACCES)`;
+  return `cannot start "${command}": ${error.message}`;
+}
+
+function drained(child: ChildProcess, maxMs: number): Promise<void> {
+  const stream = child.stderr;
+  if (!stream || stream.readableEnded || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, maxMs);
+    stream.once('close', done);
+    stream.once('end', done);
+    function done(): void {
+      clearTimeout(timer);
+      stream?.off('close', done);
+      stream?.off('end', done);
+      resolve();
+    }
+  });
+}

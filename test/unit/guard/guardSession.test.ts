@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { GuardSession, defaultGuardSettings } from '../../../src/guard/guardSession';
+import type { Upstream, UpstreamEvents } from '../../../src/guard/upstream';
+import { collectingLogger } from '../../helpers/collectingLogger';
+import { FakeClock, flushPromises } from '../../helpers/fakeClock';
+
+class FakeUpstream implements Upstream {
+  readonly written: string[] = [];
+  events!: UpstreamEvents;
+  closed = false;
+  constructor(readonly pid: number) {}
+  async start(events: UpstreamEvents): Promise<void> {
+    this.events = events;
+  }
+  full = false;
+  write(raw: Buffer): boolean {
+    this.written.push(raw.toString('utf8'));
+    return !this.full;
+  }
+  pauseReading(): void {}
+  resumeReading(): void {}
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+  say(message: unknown): void {
+    this.events.line(Buffer.from(`${JSON.stringify(message)}\n`));
+  }
+  requests(): Array<{ id?: unknown; method?: string; params?: unknown }> {
+    return this.written.map((text) => JSON.parse(text) as { id?: unknown; method?: string });
+  }
+}
+
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
+const INIT_RESULT = { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true }, logging: {} }, serverInfo: { name: 's', version: '1' } };
+
+function setup() {
+  const clock = new FakeClock();
+  const upstreams: FakeUpstream[] = [];
+  const toClient: string[] = [];
+  const closedWith: number[] = [];
+  const flow: string[] = [];
+  const logger = collectingLogger();
+  const lines = logger.lines;
+  const session = new GuardSession(defaultGuardSettings, {
+    clock,
+    random: () => 0.5,
+    logger,
+    upstreams: () => {
+      const upstream = new FakeUpstream(1000 + upstreams.length);
+      upstreams.push(upstream);
+      return upstream;
+    },
+    client: { write: (raw) => (toClient.push(raw.toString('utf8')), true), pause: () => flow.push('pause'), resume: () => flow.push('resume'), end: () => undefined },
+    onClosed: (code) => closedWith.push(code),
+  });
+  const fromClient = (message: unknown) => session.fromClient(Buffer.from(`${JSON.stringify(message)}\n`));
+  const clientSaw = () => toClient.map((text) => JSON.parse(text) as Record<string, unknown>);
+  return { clock, upstreams, toClient, clientSaw, closedWith, session, fromClient, logLines: lines, flow };
+}
+
+async function handshake(t: ReturnType<typeof setup>) {
+  t.session.start();
+  await flushPromises();
+  t.fromClient(INIT);
+  t.upstreams[0]!.say({ jsonrpc: '2.0', id: 1, result: INIT_RESULT });
+  t.fromClient({ jsonrpc: '2.0', method: 'notifications/initialized' });
+}
+
+void describe('guard session', () => {
+  void it('forwards lines byte for byte in both directions', async () => {
+    const t = setup();
+    t.session.start();
+    await flushPromises();
+    const odd = '{ "jsonrpc":"2.0", "id":"x", "method":"tools/list" ,"params":{"a":"\\u00e9"}}\n';
+    t.session.fromClient(Buffer.from(odd));
+    assert.equal(t.upstreams[0]!.written[0], odd);
+    const back = '{"id":"x","jsonrpc":"2.0","result":{ "tools" : [] }}\n';
+    t.upstreams[0]!.events.line(Buffer.from(back));
+    assert.equal(t.toClient[0], back);
+  });
+
+  void it('on an upstream exit: errors in-flight requests with the cause, restarts after backoff, replays the handshake, announces list changes', async () => {
+    const t = setup();
+    await handshake(t);
+    t.fromClient({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow' } });
+    t.upstreams[0]!.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: 'oops' });
+    const error = t.clientSaw().find((message) => message.id === 2) as { error: { code: number; message: string } };
+    assert.deepEqual(error.error, { code: -32000, message: 'upstream exited with code 1; restarting' });
+    assert.equal(t.upstreams[0]!.closed, true);
+    // A request arriving during the restart waits for the new upstream.
+    t.fromClient({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+    assert.equal(t.upstreams.length, 1);
+    await t.clock.advance(250); // backoff: full jitter of 500 ms at random 0.5
+    assert.equal(t.upstreams.length, 2);
+    const second = t.upstreams[1]!;
+    const replay = second.requests()[0]!;
+    assert.equal(replay.method, 'initialize');
+    assert.match(String(replay.id), /^mcp-health-guard:/);
+    assert.deepEqual(replay.params, INIT.params);
+    second.say({ jsonrpc: '2.0', id: replay.id, result: INIT_RESULT });
+    await flushPromises();
+    assert.deepEqual(second.requests().slice(1).map((request) => request.method), ['notifications/initialized', 'tools/list']);
+    // The replayed answer is swallowed; the client is told to refetch tools.
+    assert.equal(t.clientSaw().filter((message) => message.result && (message.result as { protocolVersion?: string }).protocolVersion).length, 1, "only the first upstream's own answer");
+    assert.ok(t.clientSaw().some((message) => message.method === 'notifications/tools/list_changed'));
+    assert.equal(t.session.status().restarts, 1);
+    assert.equal(t.session.status().lastError?.exitCode, 1);
+  });
+
+  void it('drops late lines of a dead generation and client answers to its server requests', async () => {
+    const t = setup();
+    await handshake(t);
+    const first = t.upstreams[0]!;
+    first.say({ jsonrpc: '2.0', id: 'srv-1', method: 'sampling/createMessage', params: {} });
+    first.events.ended({ message: 'upstream was killed by SIGKILL', exitCode: null, signal: 'SIGKILL', stderrTail: '' });
+    const before = t.toClient.length;
+    first.say({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'late' } });
+    assert.equal(t.toClient.length, before);
+    assert.ok(t.clientSaw().some((message) => message.method === 'notifications/cancelled'));
+    await t.clock.advance(250);
+    const second = t.upstreams[1]!;
+    second.say({ jsonrpc: '2.0', id: second.requests()[0]!.id, result: INIT_RESULT });
+    await flushPromises();
+    t.fromClient({ jsonrpc: '2.0', id: 'srv-1', result: { role: 'assistant' } });
+    assert.ok(!second.written.some((text) => text.includes('srv-1')));
+  });
+
+  void it('pauses the client while the upstream is full and resumes, in order, when it drains', async () => {
+    const t = setup();
+    await handshake(t);
+    const upstream = t.upstreams[0]!;
+    upstream.full = true;
+    t.fromClient({ jsonrpc: '2.0', id: 10, method: 'a' });
+    assert.equal(t.flow.at(-1), 'pause');
+    upstream.full = false;
+    upstream.events.drain();
+    assert.equal(t.flow.at(-1), 'resume');
+    t.fromClient({ jsonrpc: '2.0', id: 11, method: 'b' });
+    assert.deepEqual(upstream.requests().slice(-2).map((request) => request.id), [10, 11]);
+  });
+
+  void it('forgets a request the client cancelled, so a later failure does not answer it', async () => {
+    const t = setup();
+    await handshake(t);
+    t.fromClient({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'slow' } });
+    t.fromClient({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } });
+    t.upstreams[0]!.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: '' });
+    assert.equal(t.clientSaw().filter((message) => message.id === 5).length, 0);
+  });
+
+  void it('closes the client connection when the restarted upstream negotiates another version or loses a capability', async () => {
+    for (const changed of [{ ...INIT_RESULT, protocolVersion: '2025-03-26' }, { ...INIT_RESULT, capabilities: { logging: {} } }]) {
+      const t = setup();
+      await handshake(t);
+      t.upstreams[0]!.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: '' });
+      await t.clock.advance(250);
+      const second = t.upstreams[1]!;
+      second.say({ jsonrpc: '2.0', id: second.requests()[0]!.id, result: changed });
+      await flushPromises();
+      assert.deepEqual(t.closedWith, [1]);
+      assert.equal(second.closed, true);
+      assert.ok(t.logLines.some((entry) => /restarted upstream/.test(entry)));
+    }
+  });
+
+  void it('grows the backoff on a crash loop and answers queued requests when a restart itself fails', async () => {
+    const t = setup();
+    await handshake(t);
+    t.upstreams[0]!.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: '' });
+    t.fromClient({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
+    await t.clock.advance(250);
+    t.upstreams[1]!.events.ended({ message: 'upstream exited with code 2', exitCode: 2, signal: null, stderrTail: '' });
+    assert.deepEqual((t.clientSaw().find((message) => message.id === 7) as { error: { message: string } }).error.message, 'upstream exited with code 2; restarting');
+    assert.deepEqual(t.clock.pendingDelays(), [500]);
+    await t.session.close(0);
+    assert.equal(t.clock.pendingTimers(), 0);
+  });
+});

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { guardedName } from '../../../src/core/guarded';
+import { redactStatus, type PublishedGuardStatus } from '../../../src/guard/statusChannel';
+
+void describe('guarded config entries', () => {
+  const entry = (command: string, args: string[]) => ({ name: 'entry', transport: 'stdio' as const, command, args });
+
+  void it('recognises npx, a global install and a path to the CLI, with or without --name', () => {
+    assert.equal(guardedName(entry('npx', ['-y', 'mcp-health', 'guard', '--name', 'gh', '--', 'node', 's.js'])), 'gh');
+    assert.equal(guardedName(entry('mcp-health', ['guard', '--', 'node', 's.js'])), 'entry');
+    assert.equal(guardedName(entry('npx', ['-y', 'mcp-health@0.2.0', 'guard', '--', 'x'])), 'entry');
+    assert.equal(guardedName(entry('node', ['/opt/mcp-health/dist/cli.js', 'guard', '--', 'x'])), 'entry');
+  });
+
+  void it('does not mistake other servers for guarded ones', () => {
+    assert.equal(guardedName(entry('node', ['server.js', 'guard'])), null);
+    assert.equal(guardedName(entry('npx', ['-y', 'some-server', '--', 'mcp-health', 'guard'])), null);
+    assert.equal(guardedName({ name: 'h', transport: 'http', command: undefined, args: undefined }), null);
+  });
+});
+
+void describe('published guard status', () => {
+  void it('masks secrets in the target, the last error and the stderr tail', () => {
+    const status = {
+      type: 'guard-status', name: 'gh', guardPid: 1, target: 'node s.js --token sekrit-value-123', state: 'ready', era: 'handshake',
+      protocolVersion: '2025-06-18', upstreamPid: 2, generation: 2, restarts: 1,
+      keepalive: { probes: 0, answered: 0, violations: 0, lastRttMs: null, rttsMs: [], stoppedReason: null }, methods: {},
+      lastError: { message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: 'auth failed for sekrit-value-123', atMs: 0 },
+    } as PublishedGuardStatus;
+    const text = JSON.stringify(redactStatus(status, ['sekrit-value-123']));
+    assert.doesNotMatch(text, /sekrit/);
+    assert.match(text, /auth failed for \*\*\*/);
+  });
+});
