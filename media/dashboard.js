@@ -53,10 +53,10 @@
     return svg;
   }
 
-  function render(servers) {
+  function render(servers, text) {
     empty.hidden = servers.length > 0;
-    const up = servers.filter((s) => s.health === 'ok').length;
-    summary.textContent = servers.length ? `${up} of ${servers.length} healthy` : '';
+    // The count comes from the extension, computed once for every view (status bar, tree badge, dashboard, CLI).
+    summary.textContent = text || '';
     root.replaceChildren(...servers.map((server) => {
       const card = el('section', 'server');
       const title = el('h2');
@@ -79,7 +79,7 @@
   }
 
   window.addEventListener('message', (event) => {
-    if (event.data && event.data.type === 'servers') render(event.data.servers);
+    if (event.data && event.data.type === 'servers') render(event.data.servers, event.data.summary);
   });
   vscode.postMessage({ type: 'ready' });
 })();

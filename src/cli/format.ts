@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import type { ConfigDiagnostic, ServerState, ServerStatus } from '../core/model';
 import { describeTarget, redactText } from '../core/redact';
+import { summarize } from '../vscode/present/summary';
 
 export interface ServerReport {
   readonly id: string;
@@ -89,6 +90,7 @@ function paint(style: Style, code: keyof typeof ANSI, text: string): string {
 const STATE_COLOR: Record<ServerState, keyof typeof ANSI> = {
   up: 'green',
   connecting: 'cyan',
+  verifying: 'cyan',
   idle: 'dim',
   down: 'red',
   suspect: 'yellow',
@@ -157,8 +159,9 @@ export function formatDiagnostics(diagnostics: readonly ConfigDiagnostic[], styl
     .join('\n');
 }
 
+/** The same count as the editor's status bar: healthy (up, not flapping) out of monitored servers. */
 export function summaryLine(reports: readonly ServerReport[], style: Style): string {
-  const up = reports.filter((report) => report.state === 'up').length;
-  const text = `${up}/${reports.length} up`;
-  return paint(style, up === reports.length ? 'green' : 'red', text);
+  const summary = summarize(reports.map((report) => ({ ...report, lastError: report.error })));
+  const text = `${summary.healthy}/${summary.monitored} healthy`;
+  return paint(style, summary.worst === 'error' ? 'red' : summary.worst === 'warning' ? 'yellow' : 'green', text);
 }

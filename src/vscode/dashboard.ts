@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
-import { dashboardServers } from './present/dashboardModel';
+import { dashboardView } from './present/dashboardModel';
 import { serverElementId } from './present/treeModel';
 
 const UPDATE_COALESCE_MS = 250;
@@ -73,7 +73,8 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   private post(): void {
-    void this.panel?.webview.postMessage({ type: 'servers', servers: dashboardServers(this.registry.list()), now: Date.now() });
+    const view = dashboardView(this.registry.list());
+    void this.panel?.webview.postMessage({ type: 'servers', servers: view.servers, summary: view.summary, now: Date.now() });
   }
 
   private closed(): void {

@@ -19,6 +19,7 @@ import { InputStore } from './inputs';
 import { createPingLog, type PingLog } from './log';
 import { isExcluded } from './present/settingsModel';
 import { SettingsStore, type SettingsChangeEvent } from './settings';
+import { badgeFor, summarize } from './present/summary';
 import { HealthStatusBar } from './statusBar';
 import { StateNotifier } from './notifications';
 import { ServerTreeProvider, workspaceFolderRefs } from './treeView';
@@ -87,6 +88,7 @@ export class McpHealth {
       registry: this.registry,
       statusBar: this.statusBar,
       inputs: this.inputs,
+      logger: this.log.logger,
       showLog: () => this.log.show(),
       rediscover: () => this.rediscover(),
       inputDefinitions: () => this.inputDefinitions,
@@ -194,8 +196,8 @@ export class McpHealth {
   }
 
   private updateBadge(): void {
-    const failing = this.registry.list().filter((s) => s.state === 'down' || s.state === 'config-error').length;
-    this.treeView.badge = failing > 0 ? { value: failing, tooltip: `${failing} MCP server(s) down or misconfigured` } : undefined;
+    // The same model as the status bar and the dashboard: the badge counts servers with a problem.
+    this.treeView.badge = badgeFor(summarize(this.registry.list()));
   }
 
   private applySettings({ current, change }: SettingsChangeEvent): void {
