@@ -69,7 +69,8 @@ export class McpHealth {
     this.diagnostics = this.own(new ConfigDiagnostics());
     this.watchers = this.own(new ConfigWatchers());
     this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry));
-    this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger));
+    this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, context.globalState));
+    this.own(vscode.commands.registerCommand('mcpHealth.resetNotifications', () => this.notifier.resetMuted()));
     this.own(this.discoveredEmitter);
     this.own({ dispose: this.registry.onEvent((event) => { if (event.type === 'servers' || event.type === 'state') this.updateBadge(); }) });
 
@@ -142,6 +143,7 @@ export class McpHealth {
       onDidDiscover: this.discoveredEmitter.event,
       dashboard: () => this.dashboard.state,
       notificationsShown: (id) => this.notifier.shown.get(id) ?? 0,
+      notificationGroups: () => this.notifier.shownGroups.map((group) => ({ message: group.message, ids: [...group.ids] })),
     };
   }
 
