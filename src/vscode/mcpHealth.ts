@@ -54,6 +54,8 @@ export class McpHealth {
     // Logging first, so everything after it can report trouble.
     this.log = this.own(createPingLog());
     this.settings = this.own(new SettingsStore());
+    // What a bug report needs first: which version ran, with which effective settings.
+    this.log.logger.info(`MCP Health ${String(context.extension.packageJSON.version ?? '?')} activating in ${vscode.env.appName} ${vscode.version}; settings: ${JSON.stringify(this.settings.current)}`);
     this.registry = createRegistry({
       connector: createNodeConnector({ logger: this.log.logger, clientInfo: { name: 'mcp-health-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') } }),
       clock: systemClock,
@@ -71,6 +73,8 @@ export class McpHealth {
     this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry));
     this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, context.globalState));
     this.own(vscode.commands.registerCommand('mcpHealth.resetNotifications', () => this.notifier.resetMuted()));
+    this.own(vscode.commands.registerCommand('mcpHealth.openWalkthrough', () =>
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#mcpHealth.gettingStarted`, false)));
     this.own(this.discoveredEmitter);
     this.own({ dispose: this.registry.onEvent((event) => { if (event.type === 'servers' || event.type === 'state') this.updateBadge(); }) });
 
@@ -126,6 +130,15 @@ export class McpHealth {
       }
     })();
     return this.discovering;
+  }
+
+  /** For activation failures: the user is pointed at the log. */
+  logError(message: string): void {
+    this.log.logger.error(message);
+  }
+
+  showLog(): void {
+    this.log.show();
   }
 
   api(): McpHealthApi {
