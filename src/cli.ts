@@ -12,6 +12,7 @@ import { createRegistry } from './core/monitor';
 import { defaultMonitorSettings, type MonitorEvent, type MonitorSettings } from './core/monitorTypes';
 import { createNodeConnector } from './mcp';
 import { nodeFileSystem } from './mcp/nodeFileSystem';
+import { isHealthy } from './vscode/present/states';
 
 const EXIT_OK = 0;
 const EXIT_UNHEALTHY = 1;
@@ -144,7 +145,7 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
     await closingOnInterrupt(monitor, () => monitor.pingNow());
     const reports = monitor.list().map(serverReport);
     printServers(reports, diagnostics, options, output, true);
-    return reports.length > 0 && reports.every((report) => report.state === 'up') ? EXIT_OK : EXIT_UNHEALTHY;
+    return reports.length > 0 && reports.every(isHealthy) ? EXIT_OK : EXIT_UNHEALTHY;
   } finally {
     await monitor.dispose();
   }
@@ -232,10 +233,14 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
   } else {
     output.out('\n' + formatServerTable(statuses.map(serverReport), style, process.cwd(), true));
   }
-  return statuses.length > 0 && statuses.every((status) => status.state === 'up') ? EXIT_OK : EXIT_UNHEALTHY;
+  return statuses.length > 0 && statuses.every(isHealthy) ? EXIT_OK : EXIT_UNHEALTHY;
 }
 
 export async function main(argv: readonly string[], output: Output = processOutput): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    output.out(CLI_VERSION);
+    return EXIT_OK;
+  }
   let options: CliOptions | 'help';
   try {
     options = parseCliArgs(argv);
