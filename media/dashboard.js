@@ -68,7 +68,10 @@
       if (value === null || value === undefined) continue;
       svg.append(
         svgEl('line', { x1: LEFT, x2: W - 2, y1: y(value), y2: y(value), class: `mark ${label}` }),
-        svgEl('text', { x: W - 4, y: y(value) - 2, class: `axis ${label}`, 'text-anchor': 'end' }, `${label} ${ms(value)}`),
+        // p50 labelled on the left, p95 on the right: close values must not print over each other.
+        label === 'p50'
+          ? svgEl('text', { x: LEFT + 4, y: y(value) - 2, class: `axis ${label}` }, `${label} ${ms(value)}`)
+          : svgEl('text', { x: W - 4, y: y(value) - 2, class: `axis ${label}`, 'text-anchor': 'end' }, `${label} ${ms(value)}`),
       );
     }
     svg.appendChild(svgEl('polyline', { points: points.map((p, i) => `${x(i)},${y(p.rttMs)}`).join(' ') }));

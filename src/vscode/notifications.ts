@@ -9,6 +9,7 @@ import type { MonitorRegistry } from '../core/monitorTypes';
 import { redactFor } from './present/details';
 import { GROUP_WINDOW_MS, groupNotices, NotificationPolicy, type NoticeGroup, type PendingNotice } from './present/notificationPolicy';
 import type { NotificationLevel } from './present/settingsModel';
+import { isHealthy } from './present/states';
 import { serverElementId } from './present/treeModel';
 
 const RECONNECT = 'Reconnect';
@@ -29,7 +30,7 @@ export class StateNotifier implements vscode.Disposable {
   readonly shownGroups: NoticeGroup[] = [];
 
   constructor(
-    registry: MonitorRegistry,
+    private readonly registry: MonitorRegistry,
     private readonly level: () => NotificationLevel,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -74,7 +75,10 @@ export class StateNotifier implements vscode.Disposable {
 
   private flush(): void {
     this.groupTimer = null;
-    const group = groupNotices(this.pending);
+    const group = groupNotices(this.pending, (id) => {
+      const status = this.registry.get(id);
+      return status !== undefined && isHealthy(status);
+    });
     this.pending = [];
     if (!group) {
       return;

@@ -96,20 +96,36 @@ export interface NoticeGroup {
   readonly ids: readonly string[];
 }
 
-/** "3 MCP servers are down: a, b, c" for failures that arrived together; one notice stays as it was. */
-export function groupNotices(pending: readonly PendingNotice[]): NoticeGroup | undefined {
+/**
+ * "3 MCP servers are down: a, b, c" for failures that arrived together; one notice stays as it was. `recovered` says
+ * which servers are healthy again by the time the notice is shown: the notice then says they came back, so it never
+ * contradicts the status bar.
+ */
+export function groupNotices(pending: readonly PendingNotice[], recovered: (id: string) => boolean = () => false): NoticeGroup | undefined {
   const [first] = pending;
   if (!first) {
     return undefined;
   }
   const ids = pending.map((entry) => entry.id);
+  const back = pending.filter((entry) => recovered(entry.id));
+  if (back.length === pending.length) {
+    const names = pending.slice(0, GROUP_NAMES_SHOWN).map((entry) => `"${entry.name}"`).join(', ');
+    const more = pending.length > GROUP_NAMES_SHOWN ? ` and ${pending.length - GROUP_NAMES_SHOWN} more` : '';
+    const message = pending.length === 1
+      ? `${first.notice.message} (up again)`
+      : `${pending.length} MCP servers failed and are up again: ${names}${more}`;
+    return { severity: 'warning', message, ids };
+  }
   if (pending.length === 1) {
     return { severity: first.notice.severity, message: first.notice.message, ids };
   }
   const allDown = pending.every((entry) => entry.to === 'down');
-  const names = pending.slice(0, GROUP_NAMES_SHOWN).map((entry) => (allDown ? `"${entry.name}"` : `"${entry.name}" (${problemWord(entry.to)})`));
+  const names = pending.slice(0, GROUP_NAMES_SHOWN).map((entry) => {
+    const state = recovered(entry.id) ? 'up again' : allDown ? undefined : problemWord(entry.to);
+    return state ? `"${entry.name}" (${state})` : `"${entry.name}"`;
+  });
   const more = pending.length > GROUP_NAMES_SHOWN ? ` and ${pending.length - GROUP_NAMES_SHOWN} more` : '';
-  const what = allDown ? 'are down' : 'have problems';
+  const what = back.length > 0 ? (allDown ? 'went down' : 'had problems') : allDown ? 'are down' : 'have problems';
   return {
     severity: pending.some((entry) => entry.notice.severity === 'error') ? 'error' : 'warning',
     message: `${pending.length} MCP servers ${what}: ${names.join(', ')}${more}`,

@@ -145,3 +145,18 @@ void describe('muting and grouping', () => {
     assert.equal(mixed?.message, '2 MCP servers have problems: "a" (down), "s" (suspect)');
   });
 });
+
+void describe('a grouped notice of servers that recovered meanwhile', () => {
+  const policy = new NotificationPolicy(QUIET_MS);
+  const pending = (name: string): PendingNotice => {
+    const c = change(name, 'up', 'down', 'exited (code 3)');
+    return { id: c.id, name, to: c.to, notice: policy.decide(c, 'errors', 0)! };
+  };
+
+  void it('says they are up again, so it never contradicts the status bar', () => {
+    const [a, b] = [pending('a'), pending('b')];
+    assert.deepEqual(groupNotices([a!], () => true), { severity: 'warning', message: 'MCP server "a" is down: exited (code 3) (up again)', ids: [a!.id] });
+    assert.equal(groupNotices([a!, b!], () => true)?.message, '2 MCP servers failed and are up again: "a", "b"');
+    assert.equal(groupNotices([a!, b!], (id) => id === b!.id)?.message, '2 MCP servers went down: "a", "b" (up again)');
+  });
+});
