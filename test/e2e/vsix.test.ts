@@ -258,6 +258,7 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
       await toasts.filter({ hasText: '2 MCP servers are down' }).first().waitFor({ state: 'visible', timeout: 60_000 });
       // The status bar tells the same story as the notification.
       await page.locator('.part.statusbar [aria-label="MCP Health: 1 of 3 monitored servers healthy"]').first().waitFor({ state: 'visible', timeout: 10_000 });
+      await page.mouse.move(700, 300); // no stale hover over the activity bar in the picture
       await readmeScreenshot(page, 'demo-notification.png');
       // Their retries keep failing (the tree still shows them down); one toast for both, none per server.
       const tree = page.locator('.part.sidebar .monaco-list-row');
