@@ -277,6 +277,7 @@ export class ServerMonitor {
     this.stats.startObserving(this.now());
     if (retry && (this.state === 'down' || this.state === 'auth-required')) {
       this.context.logger.info(this.redact(`${this.config.name}: ${reason}`));
+      this.emit({ type: 'status', id: this.id, status: this.status() });
     } else {
       this.transition('connecting', reason);
     }
@@ -712,6 +713,8 @@ export class ServerMonitor {
       this.reconnectTimer = null;
       void this.connectNow('retrying the connection', true);
     }, delayMs);
+    // A failed retry leaves the state `down` (no state event): the views still need the new retry time.
+    this.emit({ type: 'status', id: this.id, status: this.status() });
   }
 
   private clearIdleTimer(): void {
