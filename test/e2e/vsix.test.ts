@@ -199,7 +199,7 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     }
   });
 
-  it('the status bar, the tree badge and the dashboard agree with one down, one flapping and one suspect server', async () => {
+  it('the status bar, the tree badge and the dashboard agree with one down, one flapping and one suspect server; the dashboard survives a reload', async () => {
     assert.ok(server && workbench);
     const { page } = workbench;
     const folder = workspaceWith({
@@ -233,6 +233,13 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
       assert.match(await statusItem.innerText(), /MCP 1\/4/);
       assert.equal(await statusItem.locator('.codicon-error').count(), 1, 'the worst problem shows at a glance');
       await readmeScreenshot(page, 'dashboard.png');
+      // A window reload brings the dashboard back, with live data again (the webview panel serializer).
+      // Through the command, as a user does: the workbench saves its editors (and the panel's state) before reloading.
+      await runCommand(page, 'Developer: Reload Window');
+      await page.waitForLoadState('domcontentloaded');
+      await waitForWorkbench(page, 90_000);
+      await page.frameLocator('iframe.webview.ready').frameLocator('iframe').locator('#summary', { hasText: /monitored servers? healthy/ })
+        .waitFor({ state: 'visible', timeout: 60_000 });
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }
