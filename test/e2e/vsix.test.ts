@@ -65,13 +65,16 @@ async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-/** Saves a screenshot for the README (docs/images) and the test results, after looking for dev-host traces. */
+/**
+ * Saves a README screenshot to the test results, after looking for dev-host traces. With MCP_HEALTH_README_SCREENSHOTS=1
+ * it also replaces docs/images/NAME: look at each before committing it.
+ */
 async function readmeScreenshot(page: Page, name: string): Promise<void> {
   const title = await page.title();
   assert.ok(!title.includes('Extension Development Host'), `window title: ${title}`);
   const file = path.join(screenshots, name);
   await page.screenshot({ path: file });
-  fs.copyFileSync(file, path.join(docsImages, name));
+  if (process.env.MCP_HEALTH_README_SCREENSHOTS === '1') fs.copyFileSync(file, path.join(docsImages, name));
 }
 
 /** The three views' counts at one moment: status bar, the activity-bar badge, the dashboard's summary line. */
