@@ -18,6 +18,7 @@ import { createNodeConnector } from './mcp';
 import { proxiedFetch, proxyEnvironment } from './mcp/httpProxy';
 import { nodeFileSystem } from './mcp/nodeFileSystem';
 import { formatListenAddress, isMetricsListenError, startMetrics, type MetricsExporter } from './metrics';
+import { isHealthy } from './vscode/present/states';
 
 const EXIT_OK = 0;
 const EXIT_UNHEALTHY = 1;
@@ -186,7 +187,7 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
     }
     printServers(reports, diagnostics, options, output, true);
     if (!options.json) for (const line of await describeGuarded(guarded)) output.out(line);
-    return reports.length > 0 && reports.every((report) => report.state === 'up') ? EXIT_OK : EXIT_UNHEALTHY;
+    return reports.length > 0 && reports.every(isHealthy) ? EXIT_OK : EXIT_UNHEALTHY;
   } finally {
     await monitor.dispose();
     // After a Ctrl-C the handlers stay: a child that ignores SIGTERM is still being killed (SIGKILL after a grace
@@ -304,12 +305,16 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
   } else {
     output.out('\n' + formatServerTable(statuses.map(serverReport), style, process.cwd(), true));
   }
-  return statuses.length > 0 && statuses.every((status) => status.state === 'up') ? EXIT_OK : EXIT_UNHEALTHY;
+  return statuses.length > 0 && statuses.every(isHealthy) ? EXIT_OK : EXIT_UNHEALTHY;
 }
 
 export async function main(argv: readonly string[], output: Output = processOutput): Promise<number> {
   // The guard owns stdout as a protocol stream, so it is dispatched before anything could print there.
   if (argv[0] === 'guard') return runGuard(argv.slice(1), output.err, output.out);
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    output.out(CLI_VERSION);
+    return EXIT_OK;
+  }
   let options: CliOptions | 'help';
   try {
     options = parseCliArgs(argv);

@@ -7,14 +7,33 @@ import { McpHealth } from './vscode/mcpHealth';
 let current: McpHealth | undefined;
 
 export function activate(context: vscode.ExtensionContext): McpHealthApi | McpHealthPublicApi {
-  const extension = new McpHealth(context);
+  let extension: McpHealth;
+  try {
+    extension = new McpHealth(context);
+  } catch (error) {
+    // Without this the failure would only reach the developer console, and the user would see an empty view.
+    reportFailure(error, undefined);
+    throw error;
+  }
   current = extension;
   context.subscriptions.push({ dispose: () => void extension.dispose() });
   setImmediate(() => {
-    extension.start().catch((error: unknown) => console.error('MCP Health failed to start', error));
+    extension.start().catch((error: unknown) => reportFailure(error, extension));
   });
   // The internals (resolved secrets, storeInput) only for the test suite; every other extension gets the redacted view.
   return context.extensionMode === vscode.ExtensionMode.Test ? extension.api() : extension.publicApi();
+}
+
+function reportFailure(error: unknown, extension: McpHealth | undefined): void {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error('MCP Health failed to start', error);
+  extension?.logError(`failed to start: ${error instanceof Error ? error.stack ?? message : message}`);
+  const showLog = 'Show Log';
+  void Promise.resolve(vscode.window.showErrorMessage(`MCP Health failed to start: ${message}`, ...(extension ? [showLog] : []))).then((choice) => {
+    if (choice === showLog) {
+      extension?.showLog();
+    }
+  });
 }
 
 export async function deactivate(): Promise<void> {

@@ -36,6 +36,7 @@ export const DEFAULT_TIMEOUT_MS = 5000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 15000;
 
 export const USAGE = `Usage:
+  mcp-health --version | --help
   mcp-health list  [--workspace DIR]... [--config FILE]... [--no-user] [--json]
   mcp-health check [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]... [--timeout-ms N] [--connect-timeout-ms N] [--json]
   mcp-health watch [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]...
@@ -57,8 +58,9 @@ export const USAGE = `Usage:
   --json            machine-readable output (check: one document; watch: JSON lines)
   --no-color        plain output even on a terminal
 
-Exit codes: 0 every selected server is up, 1 otherwise, 2 usage error (also a --config file that does not exist),
-130 interrupted by Ctrl-C (check prints what it had, marked interrupted).`;
+Exit codes: 0 every selected server is healthy (up and not flapping; for watch: when it ends, after --duration-ms or
+Ctrl-C), 1 otherwise, 2 usage error (also a --config file that does not exist), 130 interrupted by Ctrl-C (check
+prints what it had, marked interrupted).`;
 
 function parseNumber(name: string, value: string | undefined, minimum: number, maximum: number): number | undefined {
   if (value === undefined) return undefined;

@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import type { ConfigDiagnostic, ServerState, ServerStatus } from '../core/model';
 import { describeTarget } from '../core/redact';
+import { summarize } from '../vscode/present/summary';
 import { terminalSafe } from './terminalText';
 
 export interface ServerReport {
@@ -98,6 +99,7 @@ function paint(style: Style, code: keyof typeof ANSI, text: string): string {
 const STATE_COLOR: Record<ServerState, keyof typeof ANSI> = {
   up: 'green',
   connecting: 'cyan',
+  verifying: 'cyan',
   idle: 'dim',
   down: 'red',
   suspect: 'yellow',
@@ -187,9 +189,10 @@ export function formatDiagnostics(diagnostics: readonly ConfigDiagnostic[], styl
     .join('\n');
 }
 
+/** The same count as the editor's status bar: healthy (up, not flapping) out of monitored servers. */
 export function summaryLine(reports: readonly ServerReport[], style: Style, interrupted = false): string {
-  const up = reports.filter((report) => report.state === 'up').length;
-  if (interrupted) return paint(style, 'yellow', `interrupted: partial result, ${up}/${reports.length} up so far`);
-  const text = `${up}/${reports.length} up`;
-  return paint(style, up === reports.length ? 'green' : 'red', text);
+  const summary = summarize(reports.map((report) => ({ ...report, lastError: report.error })));
+  if (interrupted) return paint(style, 'yellow', `interrupted: partial result, ${summary.healthy}/${summary.monitored} healthy so far`);
+  const text = `${summary.healthy}/${summary.monitored} healthy`;
+  return paint(style, summary.worst === 'error' ? 'red' : summary.worst === 'warning' ? 'yellow' : 'green', text);
 }

@@ -1,6 +1,6 @@
 // The log interface the core writes to. The extension backs it with a LogOutputChannel, the CLI with stderr.
-// Levels as the ping log uses them: trace = each probe, debug = server stderr, info = state changes,
-// warn = degraded / protocol violations, error = failures. Callers redact secrets before logging.
+// Levels as the ping log uses them: info = each probe and state changes (the channel's default level shows both),
+// debug = server stderr, warn = degraded / protocol violations, error = failures. Callers redact secrets before logging.
 
 export interface Logger {
   trace(message: string): void;

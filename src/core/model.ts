@@ -78,6 +78,7 @@ export interface ConfigDiagnostic {
 export type ServerState =
   | 'idle'          // known, not yet contacted
   | 'connecting'
+  | 'verifying'     // reconnected after a failure; not trusted until its first probe answers
   | 'up'
   | 'down'
   | 'suspect'       // answered, but not as the protocol says
@@ -159,6 +160,10 @@ export interface ServerStatus {
   readonly pid: number | null;
   /** Set when another process (another editor window) runs this server and this status mirrors its report. */
   readonly watchedElsewhere?: string;
+  /** How long the current connection took to open (spawn + handshake); shown until the first probe answers. */
+  readonly handshakeMs?: number | null;
+  /** Wall-clock time of the next automatic reconnect of a `down` server; at or before now while that attempt runs. */
+  readonly nextRetryAt?: number | null;
 }
 
 export interface ProbeStats {
@@ -166,7 +171,7 @@ export interface ProbeStats {
   readonly okCount: number;
   readonly p50Ms: number | null;
   readonly p95Ms: number | null;
-  /** Share of observed time spent `up`, 0..100; null before anything was observed. */
+  /** Share of observed time spent `up` and proven by an answered probe, 0..100; null before anything was observed. */
   readonly uptimePercent: number | null;
   readonly recent: readonly ProbeRecord[];
   readonly restartTimes: readonly number[];

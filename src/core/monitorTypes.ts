@@ -44,6 +44,8 @@ export type MonitorEvent =
   | { readonly type: 'state'; readonly id: string; readonly from: ServerState; readonly to: ServerState; readonly reason: string; readonly status: ServerStatus }
   | { readonly type: 'probe'; readonly id: string; readonly result: ProbeResult; readonly status: ServerStatus }
   | { readonly type: 'stderr'; readonly id: string; readonly text: string }
+  /** A server's details changed without a state change: a `down` server's next retry was scheduled or started. */
+  | { readonly type: 'status'; readonly id: string; readonly status: ServerStatus }
   /** The set of servers or diagnostics changed (added, removed, config edited). */
   | { readonly type: 'servers' };
 

@@ -24,6 +24,8 @@ export interface McpHealthApi {
   readonly onDidDiscover: vscode.Event<void>;
   /** How many failure/recovery notifications were shown for one server. */
   notificationsShown(serverId: string): number;
+  /** Every failure notification shown so far: one entry per toast, with the servers it tells about. */
+  notificationGroups(): ReadonlyArray<{ readonly message: string; readonly ids: readonly string[] }>;
   dashboard(): { readonly open: boolean; readonly renderedServers: number | undefined };
 }
 

@@ -2,6 +2,7 @@
 
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../core/config/types';
+import type { Logger } from '../core/logger';
 import type { ProbeResult, ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { createWorkspaceConfig } from './createConfig';
@@ -9,7 +10,7 @@ import { promptForInputs, type InputStore } from './inputs';
 import { detailsText } from './present/details';
 import { statusReportMarkdown } from './present/report';
 import { formatMs, isMonitored } from './present/states';
-import { pingOutcomeText } from './present/summary';
+import { pingOutcomeStatusText, pingOutcomeText } from './present/summary';
 import { serverIdFromElement } from './present/treeModel';
 import { ALL, pickServer } from './serverPick';
 import type { HealthStatusBar } from './statusBar';
@@ -19,6 +20,7 @@ export interface CommandHost {
   readonly registry: MonitorRegistry;
   readonly statusBar: HealthStatusBar;
   readonly inputs: InputStore;
+  readonly logger: Logger;
   showLog(): void;
   rediscover(): Promise<void>;
   inputDefinitions(): readonly InputDefinition[];
@@ -44,8 +46,10 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     host.statusBar.setBusy(true);
     try {
       const results = await registry.pingNow();
-      const answered = [...results.values()].filter((result) => result.outcome === 'ok').length;
-      host.statusBar.showOutcome(pingOutcomeText(answered, asked));
+      const list = [...results.values()];
+      const text = pingOutcomeText(list, asked);
+      host.logger.info(`ping all: ${text}`);
+      host.statusBar.showOutcome(pingOutcomeStatusText(text, list.length === asked && list.every((result) => result.outcome === 'ok')));
       return results;
     } finally {
       host.statusBar.setBusy(false);

@@ -1,4 +1,5 @@
-// "Show Dashboard": a webview with a heartbeat bar and a latency chart per server, updated live.
+// "Show Dashboard": a webview with a heartbeat bar and a latency chart per server, updated live, and restored after a
+// window reload (a webview panel serializer; package.json activates on `onWebviewPanel:mcpHealth.dashboard`).
 // Strict CSP: the script and style from media/ are inlined under a nonce (remote hosts such as code-server serve
 // webview resources unreliably), nothing else may load, and the page gets data, never HTML.
 
@@ -6,10 +7,11 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
-import { dashboardServers } from './present/dashboardModel';
+import { dashboardView } from './present/dashboardModel';
 import { serverElementId } from './present/treeModel';
 
 const UPDATE_COALESCE_MS = 250;
+const VIEW_TYPE = 'mcpHealth.dashboard';
 
 export class DashboardPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -19,11 +21,16 @@ export class DashboardPanel implements vscode.Disposable {
   private disposed = false;
   private renderedServers: number | undefined;
 
+  private readonly serializer: vscode.Disposable;
+
   constructor(private readonly extensionUri: vscode.Uri, private readonly registry: MonitorRegistry) {
     this.unsubscribe = registry.onEvent((event) => {
       if (this.panel && event.type !== 'stderr') {
         this.postSoon.schedule();
       }
+    });
+    this.serializer = vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+      deserializeWebviewPanel: (panel) => this.adopt(panel),
     });
   }
 
@@ -37,19 +44,38 @@ export class DashboardPanel implements vscode.Disposable {
       this.panel.reveal();
       return;
     }
-    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-    const [script, style] = await Promise.all(['dashboard.js', 'dashboard.css'].map(async (name) =>
-      new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(media, name)))));
+    const page = await this.page();
     if (this.panel || this.disposed) {
       return;
     }
-    const panel = vscode.window.createWebviewPanel('mcpHealth.dashboard', 'MCP Health', vscode.ViewColumn.Active, {
+    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, 'MCP Health', vscode.ViewColumn.Active, {
       enableScripts: true,
       // Everything the page needs is inlined: it loads no resource at all.
       localResourceRoots: [],
     });
-    panel.iconPath = vscode.Uri.joinPath(media, 'mcp-health.svg');
-    panel.webview.html = dashboardHtml(script ?? '', style ?? '');
+    this.attach(panel, page);
+  }
+
+  /** A panel VS Code restored after a reload: it gets a fresh page and live data again. */
+  private async adopt(panel: vscode.WebviewPanel): Promise<void> {
+    if (this.panel || this.disposed) {
+      panel.dispose();
+      return;
+    }
+    panel.webview.options = { enableScripts: true, localResourceRoots: [] };
+    this.attach(panel, await this.page());
+  }
+
+  private async page(): Promise<string> {
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    const [script, style] = await Promise.all(['dashboard.js', 'dashboard.css'].map(async (name) =>
+      new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(media, name)))));
+    return dashboardHtml(script ?? '', style ?? '');
+  }
+
+  private attach(panel: vscode.WebviewPanel, html: string): void {
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'mcp-health.svg');
+    panel.webview.html = html;
     this.panel = panel;
     this.panelDisposables = [
       panel.onDidDispose(() => this.closed()),
@@ -67,13 +93,16 @@ export class DashboardPanel implements vscode.Disposable {
       this.post();
     } else if (type === 'rendered' && typeof (message as { count?: unknown }).count === 'number') {
       this.renderedServers = (message as { count: number }).count;
-    } else if ((type === 'ping' || type === 'reconnect') && typeof id === 'string' && this.registry.get(id)) {
-      void vscode.commands.executeCommand(type === 'ping' ? 'mcpHealth.pingNow' : 'mcpHealth.reconnect', serverElementId(id));
+    } else if (type === 'showLog') {
+      void vscode.commands.executeCommand('mcpHealth.showLog');
+    } else if (typeof type === 'string' && typeof id === 'string' && this.registry.get(id) && Object.hasOwn(SERVER_COMMANDS, type)) {
+      void vscode.commands.executeCommand(SERVER_COMMANDS[type as keyof typeof SERVER_COMMANDS], serverElementId(id));
     }
   }
 
   private post(): void {
-    void this.panel?.webview.postMessage({ type: 'servers', servers: dashboardServers(this.registry.list()), now: Date.now() });
+    const view = dashboardView(this.registry.list());
+    void this.panel?.webview.postMessage({ type: 'servers', servers: view.servers, summary: view.summary, now: Date.now() });
   }
 
   private closed(): void {
@@ -88,11 +117,15 @@ export class DashboardPanel implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     this.unsubscribe();
+    this.serializer.dispose();
     this.postSoon.dispose();
     this.panel?.dispose();
     this.closed();
   }
 }
+
+/** What the page may ask for about one server; anything else it posts is ignored. */
+const SERVER_COMMANDS = { ping: 'mcpHealth.pingNow', reconnect: 'mcpHealth.reconnect', openConfig: 'mcpHealth.openConfig' } as const;
 
 function dashboardHtml(script: string, style: string): string {
   const nonce = randomBytes(16).toString('base64');

@@ -25,6 +25,7 @@ import { createPingLog, type PingLog } from './log';
 import { MetricsEndpoint } from './metricsEndpoint';
 import { isExcluded } from './present/settingsModel';
 import { SettingsStore, type SettingsChangeEvent } from './settings';
+import { badgeFor, summarize } from './present/summary';
 import { HealthStatusBar } from './statusBar';
 import { StateNotifier } from './notifications';
 import { ServerTreeProvider, workspaceFolderRefs } from './treeView';
@@ -64,6 +65,8 @@ export class McpHealth {
     // Logging first, so everything after it can report trouble.
     this.log = this.own(createPingLog());
     this.settings = this.own(new SettingsStore());
+    // What a bug report needs first: which version ran, with which effective settings.
+    this.log.logger.info(`MCP Health ${String(context.extension.packageJSON.version ?? '?')} activating in ${vscode.env.appName} ${vscode.version}; settings: ${JSON.stringify(this.settings.current)}`);
     const consentStore = new ConsentStore(context.globalState, this.log.logger);
     // Test-only pre-seed, documented in test/e2e/harness/README.md: the smoke-test driver hides notifications, so the
     // mocha suite cannot click Allow. Never honoured outside ExtensionMode.Test.
@@ -85,7 +88,7 @@ export class McpHealth {
     this.diagnostics = this.own(new ConfigDiagnostics());
     this.watchers = this.own(new ConfigWatchers());
     this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry));
-    this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger));
+    this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, context.globalState));
     this.shared = new SharedServers({
       path: channelPath(sharedServersTopic(this.vscodeUserDir())),
       registry: this.registry,
@@ -93,6 +96,9 @@ export class McpHealth {
       label: 'another VS Code window',
       logger: this.log.logger,
     });
+    this.own(vscode.commands.registerCommand('mcpHealth.resetNotifications', () => this.notifier.resetMuted()));
+    this.own(vscode.commands.registerCommand('mcpHealth.openWalkthrough', () =>
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#mcpHealth.gettingStarted`, false)));
     this.own(this.discoveredEmitter);
     this.metrics = this.own(new MetricsEndpoint({
       registry: this.registry, extensionPath: context.extensionPath, version: String(context.extension.packageJSON.version ?? '0.0.0'), logger: this.log.logger,
@@ -115,6 +121,7 @@ export class McpHealth {
       registry: this.registry,
       statusBar: this.statusBar,
       inputs: this.inputs,
+      logger: this.log.logger,
       showLog: () => this.log.show(),
       rediscover: () => this.rediscover(),
       inputDefinitions: () => this.inputDefinitions,
@@ -163,6 +170,15 @@ export class McpHealth {
     return this.discovering;
   }
 
+  /** For activation failures: the user is pointed at the log. */
+  logError(message: string): void {
+    this.log.logger.error(message);
+  }
+
+  showLog(): void {
+    this.log.show();
+  }
+
   api(): McpHealthApi {
     return {
       registry: this.registry,
@@ -178,6 +194,7 @@ export class McpHealth {
       onDidDiscover: this.discoveredEmitter.event,
       dashboard: () => this.dashboard.state,
       notificationsShown: (id) => this.notifier.shown.get(id) ?? 0,
+      notificationGroups: () => this.notifier.shownGroups.map((group) => ({ message: group.message, ids: [...group.ids] })),
     };
   }
 
@@ -244,8 +261,8 @@ export class McpHealth {
   }
 
   private updateBadge(): void {
-    const failing = this.registry.list().filter((s) => s.state === 'down' || s.state === 'config-error').length;
-    this.treeView.badge = failing > 0 ? { value: failing, tooltip: `${failing} MCP server(s) down or misconfigured` } : undefined;
+    // The same model as the status bar and the dashboard: the badge counts servers with a problem.
+    this.treeView.badge = badgeFor(summarize(this.registry.list()));
   }
 
   private applySettings({ current, change }: SettingsChangeEvent): void {

@@ -1,25 +1,42 @@
 // Tells the user when a server that was up goes down, suspect or needs authentication, within the rate limit.
+// Failures that arrive together are shown as one notification; each server can be muted ("Don't Show Again for This
+// Server", kept in globalState until "Reset Notifications").
 
 import * as vscode from 'vscode';
-import type { Clock } from '../core/clock';
+import type { Clock, TimerHandle } from '../core/clock';
 import type { Logger } from '../core/logger';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { stripControlSequences } from '../core/controlText';
-import { NotificationPolicy } from './present/notificationPolicy';
+import { GROUP_WINDOW_MS, groupNotices, NotificationPolicy, type NoticeGroup, type PendingNotice } from './present/notificationPolicy';
 import type { NotificationLevel } from './present/settingsModel';
+import { isHealthy } from './present/states';
 import { serverElementId } from './present/treeModel';
 
 const RECONNECT = 'Reconnect';
 const SHOW_LOG = 'Show Log';
 const OPEN_CONFIG = 'Open Config';
+const MUTE_ONE = "Don't Show Again for This Server";
+const MUTE_ALL = "Don't Show Again for These Servers";
+const MUTED_KEY = 'mcpHealth.mutedServers';
 
 export class StateNotifier implements vscode.Disposable {
-  private readonly policy = new NotificationPolicy();
+  private readonly policy: NotificationPolicy;
   private readonly unsubscribe: () => void;
+  private pending: PendingNotice[] = [];
+  private groupTimer: TimerHandle | null = null;
   /** Notifications shown so far, per server id: what the rate limit is judged by. */
   readonly shown = new Map<string, number>();
+  /** Every failure notification shown (one entry per toast), for the end-to-end suite. */
+  readonly shownGroups: NoticeGroup[] = [];
 
-  constructor(registry: MonitorRegistry, private readonly level: () => NotificationLevel, private readonly clock: Clock, private readonly logger: Logger) {
+  constructor(
+    private readonly registry: MonitorRegistry,
+    private readonly level: () => NotificationLevel,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly state: vscode.Memento,
+  ) {
+    this.policy = new NotificationPolicy(undefined, (id) => this.mutedIds().includes(id));
     this.unsubscribe = registry.onEvent((event) => {
       if (event.type !== 'state') {
         return;
@@ -30,20 +47,67 @@ export class StateNotifier implements vscode.Disposable {
       }
       // The status is redacted by the monitor; what remains to remove is what a server could do to the UI.
       const message = stripControlSequences(notice.message);
-      this.logger.info(`notification: ${message}`);
-      this.shown.set(event.id, (this.shown.get(event.id) ?? 0) + 1);
       if (notice.recovery) {
+        this.logger.info(`notification: ${message}`);
+        this.shown.set(event.id, (this.shown.get(event.id) ?? 0) + 1);
         void vscode.window.showInformationMessage(message);
         return;
       }
-      const show = notice.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
-      // Notifications are fire-and-forget: the monitor must never wait on a user.
-      void Promise.resolve(show(message, RECONNECT, SHOW_LOG, OPEN_CONFIG)).then((choice) => runAction(choice, serverElementId(event.id)));
+      this.pending.push({ id: event.id, name: event.status.config.name, to: event.to, notice: { ...notice, message } });
+      // The first failure opens a short window; whatever else fails in it is told in the same notification.
+      this.groupTimer ??= this.clock.setTimeout(() => this.flush(), GROUP_WINDOW_MS);
+    });
+  }
+
+  /** Forgets every "Don't Show Again" choice. */
+  async resetMuted(): Promise<void> {
+    await this.state.update(MUTED_KEY, undefined);
+    this.logger.info('notifications: every server may notify again');
+  }
+
+  private mutedIds(): string[] {
+    return this.state.get<string[]>(MUTED_KEY) ?? [];
+  }
+
+  private async mute(ids: readonly string[]): Promise<void> {
+    await this.state.update(MUTED_KEY, [...new Set([...this.mutedIds(), ...ids])]);
+    this.logger.info(`notifications: muted ${ids.length} server(s); MCP Health: Reset Notifications turns them on again`);
+  }
+
+  private flush(): void {
+    this.groupTimer = null;
+    const group = groupNotices(this.pending, (id) => {
+      const status = this.registry.get(id);
+      return status !== undefined && isHealthy(status);
+    });
+    this.pending = [];
+    if (!group) {
+      return;
+    }
+    this.logger.info(`notification: ${group.message}`);
+    this.shownGroups.push(group);
+    for (const id of group.ids) {
+      this.shown.set(id, (this.shown.get(id) ?? 0) + 1);
+    }
+    const show = group.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+    const single = group.ids.length === 1;
+    const actions = single ? [RECONNECT, SHOW_LOG, OPEN_CONFIG, MUTE_ONE] : [SHOW_LOG, MUTE_ALL];
+    // Notifications are fire-and-forget: the monitor must never wait on a user.
+    void Promise.resolve(show(group.message, ...actions)).then((choice) => {
+      if (choice === MUTE_ONE || choice === MUTE_ALL) {
+        void this.mute(group.ids);
+      } else {
+        runAction(choice, serverElementId(group.ids[0] ?? ''));
+      }
     });
   }
 
   dispose(): void {
     this.unsubscribe();
+    if (this.groupTimer) {
+      this.clock.clearTimeout(this.groupTimer);
+      this.groupTimer = null;
+    }
   }
 }
 

@@ -1,4 +1,5 @@
-// The status bar aggregate: `$(pulse) MCP 5/6`, coloured by the worst state, with a row per server in its tooltip.
+// The status bar aggregate: `$(pulse) MCP 4/5 $(warning)` (healthy/monitored and the worst problem), coloured by the
+// worst state, with a row per server in its tooltip.
 
 import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
@@ -7,7 +8,7 @@ import { coalesce } from './coalesce';
 import { commandUri, escapeMarkdown } from './present/markdown';
 import type { StatusBarVisibility } from './present/settingsModel';
 import { describeState, stateIcon } from './present/states';
-import { statusBarText, summarize } from './present/summary';
+import { healthSentence, statusBarText, summarize } from './present/summary';
 import { serverElementId } from './present/treeModel';
 
 const TOOLTIP_COMMANDS = ['mcpHealth.pingAll', 'mcpHealth.pingNow', 'mcpHealth.reconnect', 'mcpHealth.showLog', 'mcpHealth.servers.focus', 'mcpHealth.copyStatusReport', 'mcpHealth.openConfig'];
@@ -76,8 +77,8 @@ export class HealthStatusBar implements vscode.Disposable {
     this.item.backgroundColor = summary.worst === 'error'
       ? new vscode.ThemeColor('statusBarItem.errorBackground')
       : summary.worst === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.accessibilityInformation = { label: `MCP Health: ${summary.up} of ${summary.monitored} monitored servers up` };
-    this.item.tooltip = tooltipFor(statuses, summary.up, summary.monitored);
+    this.item.accessibilityInformation = { label: `MCP Health: ${healthSentence(summary)}` };
+    this.item.tooltip = tooltipFor(statuses, summary.healthy, summary.monitored);
     const shouldShow = this.visibility === 'always' || (this.visibility === 'whenServers' && statuses.length > 0);
     if (shouldShow !== this.visible) {
       this.visible = shouldShow;
@@ -105,11 +106,11 @@ export class HealthStatusBar implements vscode.Disposable {
   }
 }
 
-function tooltipFor(statuses: readonly ServerStatus[], up: number, monitored: number): vscode.MarkdownString {
+function tooltipFor(statuses: readonly ServerStatus[], healthy: number, monitored: number): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = { enabledCommands: TOOLTIP_COMMANDS };
   md.supportHtml = false;
-  md.appendMarkdown(`**MCP Health** · ${up}/${monitored} up\n\n`);
+  md.appendMarkdown(`**MCP Health** · ${healthy}/${monitored} healthy\n\n`);
   if (statuses.length === 0) {
     md.appendMarkdown('No MCP server configured.\n\n');
   } else {

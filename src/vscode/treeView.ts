@@ -8,7 +8,7 @@ import { coalesce } from './coalesce';
 import { detailRows } from './present/details';
 import { codeBlock, escapeMarkdown } from './present/markdown';
 import { describeState, isMonitored, stateIcon, stateLabels } from './present/states';
-import { buildTree, formatLabels, type TreeModel, type TreeNode, type WorkspaceFolderRef } from './present/treeModel';
+import { buildTree, fileDescription, type TreeModel, type TreeNode, type WorkspaceFolderRef } from './present/treeModel';
 import { isVsCodeSource } from './present/vscodeMcpId';
 
 const REFRESH_COALESCE_MS = 100;
@@ -89,7 +89,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
       case 'file': {
         const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
         item.resourceUri = vscode.Uri.file(node.file);
-        item.description = node.format ? formatLabels[node.format] : undefined;
+        item.description = fileDescription(node.label, node.format);
         item.tooltip = displayPath(node.file);
         item.contextValue = 'file';
         if (node.errorCount > 0) {

@@ -21,6 +21,8 @@ export class ProbeStatistics {
   private observedSince: number | null = null;
   private upSince: number | null = null;
   private upAccumulatedMs = 0;
+  /** Whether the current connection has answered a probe since it went up. */
+  private verified = false;
 
   record(entry: ProbeRecord): void {
     this.records.push(entry);
@@ -41,14 +43,27 @@ export class ProbeStatistics {
     this.observedSince ??= monotonicNow;
   }
 
-  /** Called on every state change so the share of time `up` can be computed. */
+  /**
+   * Called on every state change. Time `up` counts only once a probe answered on that connection: a handshake alone
+   * proves little (a server can answer initialize and then never answer again), so an unproven stretch is dropped.
+   */
   noteUp(isUp: boolean, monotonicNow: number): void {
     if (isUp && this.upSince === null) {
       this.upSince = monotonicNow;
     } else if (!isUp && this.upSince !== null) {
-      this.upAccumulatedMs += monotonicNow - this.upSince;
+      if (this.verified) {
+        this.upAccumulatedMs += monotonicNow - this.upSince;
+      }
       this.upSince = null;
     }
+    if (!isUp) {
+      this.verified = false;
+    }
+  }
+
+  /** A probe answered on the current connection: its time up (from the connect on) is now counted. */
+  noteVerified(): void {
+    this.verified = true;
   }
 
   uptimePercent(monotonicNow: number): number | null {
@@ -56,9 +71,10 @@ export class ProbeStatistics {
       return null;
     }
     const observed = monotonicNow - this.observedSince;
-    const up = this.upAccumulatedMs + (this.upSince === null ? 0 : monotonicNow - this.upSince);
+    const current = this.upSince !== null && this.verified ? monotonicNow - this.upSince : 0;
+    const up = this.upAccumulatedMs + current;
     if (observed <= 0) {
-      return this.upSince === null ? 0 : 100;
+      return current > 0 || (this.upSince !== null && this.verified) ? 100 : 0;
     }
     return Math.min(100, Math.max(0, (up / observed) * 100));
   }

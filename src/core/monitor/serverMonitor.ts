@@ -116,6 +116,9 @@ export class ServerMonitor {
   private reconnectTimer: TimerHandle | null = null;
   private lastActivityAt = 0;
   private connectedAt: number | null = null;
+  /** How long the current connection took to open, until a probe on it answers (then the probe's RTT is shown). */
+  private handshakeMs: number | null = null;
+  private nextRetryAt: number | null = null;
   private probesOnConnection = 0;
   private everEstablished = false;
   private backoffAttempt = 0;
@@ -186,6 +189,8 @@ export class ServerMonitor {
       stats: this.stats.snapshot(this.now()),
       stderrTail: this.stderrTail,
       pid: this.pid,
+      handshakeMs: this.handshakeMs,
+      nextRetryAt: this.state === 'down' || this.state === 'auth-required' ? this.nextRetryAt : null,
     };
   }
 
@@ -278,7 +283,8 @@ export class ServerMonitor {
 
   // --- connecting -------------------------------------------------------------------------------------------------
 
-  private connectNow(reason: string): Promise<void> {
+  /** `retry`: an automatic reconnect of a failed server, which stays `down` meanwhile rather than flicker through `connecting`. */
+  private connectNow(reason: string, retry = false): Promise<void> {
     if (this.disposed || this.gate || this.connection) {
       return Promise.resolve();
     }
@@ -286,7 +292,7 @@ export class ServerMonitor {
       return this.connectAttempt;
     }
     this.clearReconnectTimer();
-    const attempt: Promise<void> = this.runConnect(reason)
+    const attempt: Promise<void> = this.runConnect(reason, retry)
       .catch((error: unknown) => this.logError(`connect of ${this.config.name} failed unexpectedly: ${String(error)}`))
       .finally(() => {
         if (this.connectAttempt === attempt) {
@@ -297,7 +303,7 @@ export class ServerMonitor {
     return attempt;
   }
 
-  private async runConnect(reason: string): Promise<void> {
+  private async runConnect(reason: string, retry: boolean): Promise<void> {
     // Never two children of one server at once: the previous one must be gone first.
     await this.waitForClose();
     if (this.disposed || this.gate || this.connection) {
@@ -305,7 +311,12 @@ export class ServerMonitor {
     }
     const generation = ++this.generation;
     this.stats.startObserving(this.now());
-    this.transition('connecting', reason);
+    if (retry && (this.state === 'down' || this.state === 'auth-required')) {
+      this.context.logger.info(this.redact(`${this.config.name}: ${reason}`));
+      this.emit({ type: 'status', id: this.id, status: this.status() });
+    } else {
+      this.transition('connecting', reason);
+    }
     // The connect timeout starts when a slot is granted: waiting behind other servers is not this server's fault.
     const release = await this.context.connectSlots.acquire();
     try {
@@ -322,6 +333,7 @@ export class ServerMonitor {
     const settings = this.context.settings();
     const abort = new AbortController();
     this.connectAbort = abort;
+    const startedAt = this.now();
     const work = this.context.connector.connect(this.config, {
       timeoutMs: settings.connectTimeoutMs,
       eraHint: this.era,
@@ -355,11 +367,13 @@ export class ServerMonitor {
     }
     this.pendingConnect = null;
     this.connectAbort = null;
-    this.attach(connection, generation);
+    this.attach(connection, generation, this.now() - startedAt);
   }
 
-  private attach(connection: Connection, generation: number): void {
+  private attach(connection: Connection, generation: number, handshakeMs: number): void {
     this.connection = connection;
+    this.handshakeMs = handshakeMs;
+    this.nextRetryAt = null;
     this.era = connection.era;
     this.protocolVersion = connection.protocolVersion;
     this.serverInfo = connection.serverInfo && this.redactInfo(connection.serverInfo);
@@ -377,6 +391,8 @@ export class ServerMonitor {
     if (this.connection !== connection) {
       return; // closed while the listeners were being attached
     }
+    // After a failure a handshake alone proves nothing (a crash loop answers initialize every time): a probe must.
+    const afterFailure = this.consecutiveFailures > 0;
     if (this.everEstablished) {
       this.recordRestart();
     }
@@ -387,11 +403,13 @@ export class ServerMonitor {
       this.transition('suspect', `reconnected (${connection.era}${version}); re-checking after a protocol violation`);
     } else if (this.nonConformantReason !== null) {
       this.transition('suspect', `connected (${connection.era}${version}); non-conformant: ${this.nonConformantReason}`);
+    } else if (afterFailure) {
+      this.transition('verifying', `connected (${connection.era}${version}); waiting for the first probe to answer`);
     } else {
       this.transition('up', `connected (${connection.era}${version})`);
     }
 
-    const verifyNow = this.verifyOnConnect;
+    const verifyNow = this.verifyOnConnect || this.state === 'verifying';
     this.verifyOnConnect = false;
     if (this.mode === 'check') {
       void this.checkOnce(generation);
@@ -664,6 +682,7 @@ export class ServerMonitor {
   }
 
   private onAlive(): void {
+    this.stats.noteVerified();
     this.consecutiveFailures = 0;
     if (this.connectedAt !== null && this.flaps.noteHealthy(this.now(), this.connectedAt, this.context.settings().flapping)) {
       this.context.logger.info(this.redact(`${this.config.name}: stable again, no longer flapping`));
@@ -708,10 +727,14 @@ export class ServerMonitor {
       outcome: result.outcome,
       ...(result.rttMs !== undefined ? { rttMs: result.rttMs } : {}),
     });
-    const rtt = result.rttMs !== undefined ? ` ${Math.round(result.rttMs)} ms` : '';
+    if (answered(result.outcome)) {
+      this.handshakeMs = null;
+    }
+    // At info, the channel's default level: a user who opens the ping log must see that pings happen.
+    const rtt = result.rttMs !== undefined ? ` in ${Math.round(result.rttMs * 10) / 10} ms` : '';
     const detail = result.detail ? ` (${result.detail})` : '';
-    this.context.logger.trace(
-      this.redact(`probe ${this.config.name} id=${result.requestId ?? '-'} ${result.method} ${result.outcome}${rtt}${detail}`),
+    this.context.logger.info(
+      this.redact(`probe ${this.config.name}: ${result.method} id=${result.requestId ?? '-'} ${result.outcome}${rtt}${detail}`),
     );
     // The snapshot (percentiles over the probe history) is built only if a listener reads it: at a thousand servers
     // most probe events are counted, not rendered.
@@ -780,10 +803,13 @@ export class ServerMonitor {
   private scheduleReconnect(delayMs: number): void {
     this.clearReconnectTimer();
     this.context.logger.info(this.redact(`${this.config.name}: reconnecting in ${Math.round(delayMs)} ms`));
+    this.nextRetryAt = this.context.clock.wall() + delayMs;
     this.reconnectTimer = this.context.clock.setTimeout(() => {
       this.reconnectTimer = null;
-      void this.connectNow('reconnecting');
+      void this.connectNow('retrying the connection', true);
     }, delayMs);
+    // A failed retry leaves the state `down` (no state event): the views still need the new retry time.
+    this.emit({ type: 'status', id: this.id, status: this.status() });
   }
 
   private clearIdleTimer(): void {
@@ -797,6 +823,7 @@ export class ServerMonitor {
     if (this.reconnectTimer) {
       this.context.clock.clearTimeout(this.reconnectTimer);
       this.reconnectTimer = null;
+      this.nextRetryAt = null;
     }
   }
 
@@ -818,6 +845,7 @@ export class ServerMonitor {
     const connection = this.connection;
     this.connection = null;
     this.connectedAt = null;
+    this.handshakeMs = null;
     this.pid = null;
     if (connection) {
       const previous = this.closing;

@@ -1,7 +1,8 @@
 // What the dashboard webview receives: plain, redacted data per server, nothing it could execute.
 
-import type { ServerStatus } from '../../core/model';
+import type { ServerError, ServerStatus } from '../../core/model';
 import { describeState, healthOf, type Health } from './states';
+import { healthSentence, summarize } from './summary';
 
 export interface DashboardServer {
   readonly id: string;
@@ -13,6 +14,9 @@ export interface DashboardServer {
   readonly p95Ms: number | null;
   readonly uptimePercent: number | null;
   readonly restarts: number;
+  /** The last error (redacted), while the server is not up; with what to do about it. */
+  readonly lastError: string | null;
+  readonly nextStep: string | null;
   /** False for servers that cannot be probed now (disabled, Restricted Mode, config error, waiting for input). */
   readonly probeable: boolean;
   readonly probes: ReadonlyArray<DashboardBeat>;
@@ -32,6 +36,29 @@ export interface DashboardBeat {
 }
 
 export const DASHBOARD_PROBES = 40;
+
+/** What the page shows above the cards: the same count as the status bar and the tree badge. */
+export interface DashboardView {
+  readonly summary: string;
+  readonly servers: readonly DashboardServer[];
+}
+
+export function dashboardView(statuses: readonly ServerStatus[]): DashboardView {
+  return { summary: statuses.length ? healthSentence(summarize(statuses)) : '', servers: dashboardServers(statuses) };
+}
+
+/** One sentence on what to try for an error, pointing at the card's Open Config / Show Log buttons. */
+export function nextStepFor(error: ServerError, state: ServerStatus['state']): string {
+  switch (error.kind) {
+    case 'exited': return 'The server process exited: Show Log has its stderr; check its command and arguments in Open Config.';
+    case 'timeout': return state === 'down' ? 'No answer in time: the server may be hung or overloaded. Show Log has the probes; Reconnect to retry now.' : 'Show Log has the probes.';
+    case 'unreachable': return 'Could not reach the server: check that it runs and that the command or URL in Open Config is right.';
+    case 'protocol-violation': return 'The server answered against the MCP protocol: report it to its authors; Show Log has the exchange.';
+    case 'auth': return 'The server wants credentials: add the header or token in Open Config.';
+    case 'config': return 'Fix the entry in Open Config; the problem is marked in the file.';
+    case 'input-required': return 'Supply the missing input (MCP Health: Supply Input…).';
+  }
+}
 
 export function dashboardServers(statuses: readonly ServerStatus[]): DashboardServer[] {
   return statuses.map((status) => {
@@ -53,6 +80,8 @@ export function dashboardServers(statuses: readonly ServerStatus[]): DashboardSe
       p95Ms: status.stats.p95Ms,
       uptimePercent: status.stats.uptimePercent,
       restarts: status.restarts,
+      lastError: status.lastError && status.state !== 'up' ? status.lastError.message : null,
+      nextStep: status.lastError && status.state !== 'up' ? nextStepFor(status.lastError, status.state) : null,
       probeable: !['disabled', 'untrusted', 'needs-consent', 'config-error', 'needs-input'].includes(status.state),
       probes,
       beats,

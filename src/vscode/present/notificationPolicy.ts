@@ -30,10 +30,11 @@ export class NotificationPolicy {
   /** Servers whose failure was announced, so their recovery can be announced too (level `all`). */
   private readonly announcedFailures = new Set<string>();
 
-  constructor(private readonly quietMs: number = DEFAULT_QUIET_MS) {}
+  /** `muted`: servers the user chose "Don't Show Again for This Server" for; the views and the log still show them. */
+  constructor(private readonly quietMs: number = DEFAULT_QUIET_MS, private readonly muted: (id: string) => boolean = () => false) {}
 
   decide(change: StateChange, level: NotificationLevel, nowMs: number): Notice | undefined {
-    if (level === 'off') {
+    if (level === 'off' || this.muted(change.id)) {
       return undefined;
     }
     const name = change.status.config.name;
@@ -76,4 +77,62 @@ function failureMessage(name: string, change: StateChange): string {
     case 'suspect': return `MCP server "${name}" answered against the protocol${reason}`;
     default: return `MCP server "${name}" needs authentication${reason}`;
   }
+}
+
+/** Failures that arrive within this window of the first are shown as one notification. */
+export const GROUP_WINDOW_MS = 1_500;
+const GROUP_NAMES_SHOWN = 4;
+
+export interface PendingNotice {
+  readonly id: string;
+  readonly name: string;
+  readonly to: ServerState;
+  readonly notice: Notice;
+}
+
+export interface NoticeGroup {
+  readonly severity: NotificationSeverity;
+  readonly message: string;
+  readonly ids: readonly string[];
+}
+
+/**
+ * "3 MCP servers are down: a, b, c" for failures that arrived together; one notice stays as it was. `recovered` says
+ * which servers are healthy again by the time the notice is shown: the notice then says they came back, so it never
+ * contradicts the status bar.
+ */
+export function groupNotices(pending: readonly PendingNotice[], recovered: (id: string) => boolean = () => false): NoticeGroup | undefined {
+  const [first] = pending;
+  if (!first) {
+    return undefined;
+  }
+  const ids = pending.map((entry) => entry.id);
+  const back = pending.filter((entry) => recovered(entry.id));
+  if (back.length === pending.length) {
+    const names = pending.slice(0, GROUP_NAMES_SHOWN).map((entry) => `"${entry.name}"`).join(', ');
+    const more = pending.length > GROUP_NAMES_SHOWN ? ` and ${pending.length - GROUP_NAMES_SHOWN} more` : '';
+    const message = pending.length === 1
+      ? `${first.notice.message} (up again)`
+      : `${pending.length} MCP servers failed and are up again: ${names}${more}`;
+    return { severity: 'warning', message, ids };
+  }
+  if (pending.length === 1) {
+    return { severity: first.notice.severity, message: first.notice.message, ids };
+  }
+  const allDown = pending.every((entry) => entry.to === 'down');
+  const names = pending.slice(0, GROUP_NAMES_SHOWN).map((entry) => {
+    const state = recovered(entry.id) ? 'up again' : allDown ? undefined : problemWord(entry.to);
+    return state ? `"${entry.name}" (${state})` : `"${entry.name}"`;
+  });
+  const more = pending.length > GROUP_NAMES_SHOWN ? ` and ${pending.length - GROUP_NAMES_SHOWN} more` : '';
+  const what = back.length > 0 ? (allDown ? 'went down' : 'had problems') : allDown ? 'are down' : 'have problems';
+  return {
+    severity: pending.some((entry) => entry.notice.severity === 'error') ? 'error' : 'warning',
+    message: `${pending.length} MCP servers ${what}: ${names.join(', ')}${more}`,
+    ids,
+  };
+}
+
+function problemWord(state: ServerState): string {
+  return state === 'down' ? 'down' : state === 'suspect' ? 'suspect' : 'needs authentication';
 }

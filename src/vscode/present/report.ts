@@ -13,7 +13,7 @@ export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallM
   const lines = [
     `## MCP server health (${formatLocalDate(nowWallMs)} ${formatClockTime(nowWallMs)})`,
     '',
-    `${summary.up}/${summary.monitored} monitored servers up; ${statuses.length} configured.`,
+    `${summary.healthy}/${summary.monitored} monitored servers healthy; ${statuses.length} configured.`,
     '',
   ];
   if (statuses.length === 0) {

@@ -1,4 +1,5 @@
-// How each server state reads and looks. Pure (no editor API) so every view and the report agree and it can be unit-tested.
+// How each server state reads and looks. Pure (no editor API, no vscode import) so every view, the report and the CLI
+// agree and it can be unit-tested.
 
 import type { ServerState, ServerStatus } from '../../core/model';
 
@@ -9,6 +10,7 @@ const healthByState: Readonly<Record<ServerState, Health>> = {
   up: 'ok',
   idle: 'pending',
   connecting: 'pending',
+  verifying: 'pending',
   suspect: 'warning',
   'auth-required': 'warning',
   'needs-input': 'warning',
@@ -23,6 +25,7 @@ export const stateLabels: Readonly<Record<ServerState, string>> = {
   up: 'up',
   idle: 'waiting',
   connecting: 'connecting',
+  verifying: 'verifying',
   suspect: 'suspect',
   'auth-required': 'needs auth',
   'needs-input': 'needs input',
@@ -33,13 +36,24 @@ export const stateLabels: Readonly<Record<ServerState, string>> = {
   'needs-consent': 'waiting for consent',
 };
 
+/** The fields health is judged by: a ServerStatus, or the CLI's report of one. */
+export type HealthInput = Pick<ServerStatus, 'state' | 'flapping'>;
+
 /** A crash-looping server is never "ok", even while its latest probe succeeded. */
-export function healthOf(status: ServerStatus): Health {
+export function healthOf(status: HealthInput): Health {
   const health = healthByState[status.state];
   return health === 'ok' && status.flapping ? 'warning' : health;
 }
 
-export function isMonitored(status: ServerStatus): boolean {
+/**
+ * The one definition of healthy that every view counts (status bar, tree badge, dashboard, notifications, CLI):
+ * up, and not crash-looping. `verifying` (reconnected, no probe answered yet) is not healthy.
+ */
+export function isHealthy(status: HealthInput): boolean {
+  return healthOf(status) === 'ok';
+}
+
+export function isMonitored(status: Pick<ServerStatus, 'state'>): boolean {
   return status.state !== 'disabled' && status.state !== 'untrusted' && status.state !== 'needs-consent';
 }
 
@@ -58,6 +72,7 @@ export function stateIcon(status: ServerStatus): StateIcon {
     case 'up': return { id: 'pass-filled', color: 'testing.iconPassed' };
     case 'idle': return { id: 'circle-large-outline', color: 'testing.iconQueued' };
     case 'connecting': return { id: 'sync', color: 'testing.iconQueued' };
+    case 'verifying': return { id: 'watch', color: 'testing.iconQueued' };
     case 'suspect': return { id: 'warning', color: 'list.warningForeground' };
     case 'auth-required': return { id: 'lock', color: 'list.warningForeground' };
     case 'needs-input': return { id: 'key', color: 'list.warningForeground' };
@@ -84,14 +99,22 @@ export function formatMs(ms: number | null | undefined): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
 
-/** The short line beside a server's name, e.g. `up · 3 ms` or `down · exited (code 1)`. */
-export function describeState(status: ServerStatus): string {
+/**
+ * The short line beside a server's name, e.g. `up · 3 ms`, `up · handshake 40 ms` (no probe answered yet on this
+ * connection) or `down · exited (code 1) · retrying in 8 s`. `nowMs` (wall clock) dates the retry countdown.
+ */
+export function describeState(status: ServerStatus, nowMs: number = Date.now()): string {
   const parts = [stateLabels[status.state]];
-  if (status.state === 'up' && status.lastRttMs !== null) {
+  if (status.state === 'up' && status.handshakeMs !== undefined && status.handshakeMs !== null) {
+    parts.push(`handshake ${formatMs(status.handshakeMs)}`);
+  } else if (status.state === 'up' && status.lastRttMs !== null) {
     parts.push(formatMs(status.lastRttMs));
   }
-  if ((status.state === 'down' || status.state === 'suspect' || status.state === 'auth-required') && status.lastError) {
-    parts.push(shortError(status));
+  if ((status.state === 'down' || status.state === 'suspect' || status.state === 'auth-required' || status.state === 'verifying') && status.lastError) {
+    parts.push(status.state === 'verifying' ? `after ${shortError(status)}` : shortError(status));
+  }
+  if ((status.state === 'down' || status.state === 'auth-required') && status.nextRetryAt !== undefined && status.nextRetryAt !== null) {
+    parts.push(retryText(status.nextRetryAt - nowMs));
   }
   if (status.state === 'needs-input' && status.config.missingInputs?.length) {
     parts.push(status.config.missingInputs.join(', '));
@@ -105,6 +128,10 @@ export function describeState(status: ServerStatus): string {
     parts.push('non-conformant');
   }
   return parts.join(' · ');
+}
+
+export function retryText(inMs: number): string {
+  return inMs <= 0 ? 'retrying now' : `retrying in ${Math.max(1, Math.round(inMs / 1000))} s`;
 }
 
 function shortError(status: ServerStatus): string {

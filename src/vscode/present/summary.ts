@@ -1,12 +1,17 @@
-// The aggregate the status bar shows: how many monitored servers are up, and the worst condition among them.
+// The aggregate every view shows: how many monitored servers are healthy (states.ts `isHealthy`, defined once), the
+// worst problem among them, and the brief feedback after a manual ping. Pure and vscode-free: the CLI shares it.
 
-import type { ServerStatus } from '../../core/model';
-import { healthOf, isMonitored } from './states';
+import type { ProbeResult, ServerStatus } from '../../core/model';
+import { healthOf, isHealthy, isMonitored, plural } from './states';
 
 export type WorstHealth = 'ok' | 'warning' | 'error' | 'none';
 
+/** What the summary needs of a server: a ServerStatus, or the CLI's report of one. */
+export type SummaryInput = Pick<ServerStatus, 'state' | 'flapping' | 'restarts'> & { readonly lastError: unknown };
+
 export interface HealthSummary {
-  readonly up: number;
+  /** Monitored servers that are healthy: up and not flapping. The numerator of every count the user sees. */
+  readonly healthy: number;
   /** Servers under watch: disabled and Restricted-Mode servers do not count. */
   readonly monitored: number;
   readonly total: number;
@@ -14,14 +19,17 @@ export interface HealthSummary {
   readonly starting: number;
   /** Listed but not started until the user allows them. */
   readonly waitingForConsent: number;
+  /** Monitored servers with a problem (health error or warning): the tree badge. Starting and verifying ones are not. */
+  readonly problems: number;
   readonly worst: WorstHealth;
 }
 
-export function summarize(statuses: readonly ServerStatus[]): HealthSummary {
-  let up = 0;
+export function summarize(statuses: readonly SummaryInput[]): HealthSummary {
+  let healthy = 0;
   let monitored = 0;
   let starting = 0;
   let waitingForConsent = 0;
+  let problems = 0;
   let worst: WorstHealth = 'none';
   for (const status of statuses) {
     if (status.state === 'needs-consent') {
@@ -31,12 +39,15 @@ export function summarize(statuses: readonly ServerStatus[]): HealthSummary {
       continue;
     }
     monitored++;
-    if (status.state === 'up') {
-      up++;
+    if (isHealthy(status)) {
+      healthy++;
     } else if ((status.state === 'connecting' || status.state === 'idle') && status.lastError === null && status.restarts === 0) {
       starting++;
     }
     const health = healthOf(status);
+    if (health === 'error' || health === 'warning') {
+      problems++;
+    }
     if (health === 'error') {
       worst = 'error';
     } else if (health === 'warning' && worst !== 'error') {
@@ -45,24 +56,64 @@ export function summarize(statuses: readonly ServerStatus[]): HealthSummary {
       worst = 'ok';
     }
   }
-  return { up, monitored, total: statuses.length, starting, waitingForConsent, worst };
+  return { healthy, monitored, total: statuses.length, starting, waitingForConsent, problems, worst };
 }
 
+/** `$(pulse) MCP 4/5 $(warning)`: the count and the worst problem at a glance. */
 export function statusBarText(summary: HealthSummary, busy: boolean): string {
   // Spinning while servers start: "0/3" alone would read as three servers down.
   const icon = busy || summary.starting > 0 ? '$(loading~spin)' : '$(pulse)';
   if (summary.total === 0) {
     return `${icon} MCP`;
   }
+  const problem = summary.worst === 'error' ? ' $(error)' : summary.worst === 'warning' ? ' $(warning)' : '';
   // "MCP 0/0" alone would hide that servers are there, waiting for the user's Allow.
   const waiting = summary.waitingForConsent > 0 ? ` $(shield) ${summary.waitingForConsent}` : '';
-  return `${icon} MCP ${summary.up}/${summary.monitored}${waiting}`;
+  return `${icon} MCP ${summary.healthy}/${summary.monitored}${problem}${waiting}`;
 }
 
-/** The brief line shown after a manual "ping all". */
-export function pingOutcomeText(answered: number, asked: number): string {
-  if (asked === 0) {
-    return '$(info) MCP: nothing to ping';
+/** "2 of 5 MCP servers healthy": the sentence form, for the dashboard, the tooltip and screen readers. */
+export function healthSentence(summary: HealthSummary): string {
+  return `${summary.healthy} of ${plural(summary.monitored, 'monitored server')} healthy`;
+}
+
+/** The tree badge: the number of servers with a problem, or nothing. */
+export function badgeFor(summary: HealthSummary): { readonly value: number; readonly tooltip: string } | undefined {
+  return summary.problems > 0
+    ? { value: summary.problems, tooltip: `${plural(summary.problems, 'MCP server')} with a problem; ${healthSentence(summary)}` }
+    : undefined;
+}
+
+const outcomeWords: Readonly<Record<ProbeResult['outcome'], string>> = {
+  ok: 'ok',
+  timeout: 'timed out',
+  'error-reply': 'answered with an error',
+  'non-empty': 'answered against the protocol',
+  closed: 'lost the connection',
+  auth: 'refused (auth)',
+  failed: 'failed',
+};
+
+/** After a manual "ping all": "5 pinged: 4 ok, 1 timed out". `asked` counts servers that could be pinged. */
+export function pingOutcomeText(list: readonly ProbeResult[], asked: number): string {
+  if (asked === 0 && list.length === 0) {
+    return 'nothing to ping';
   }
-  return answered === asked ? `$(check) MCP ${answered}/${asked} answered` : `$(warning) MCP ${answered}/${asked} answered`;
+  const counts = new Map<string, number>();
+  for (const result of list) {
+    const word = outcomeWords[result.outcome];
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const notProbed = Math.max(0, asked - list.length);
+  if (notProbed > 0) {
+    counts.set('not probed', notProbed);
+  }
+  // ok first, then the failures in the order they were counted.
+  const parts = [...counts.entries()].sort((a, b) => (a[0] === 'ok' ? -1 : b[0] === 'ok' ? 1 : 0)).map(([word, count]) => `${count} ${word}`);
+  return `${Math.max(asked, list.length)} pinged: ${parts.join(', ')}`;
+}
+
+/** The status bar form of the ping outcome, with an icon saying whether all answered. */
+export function pingOutcomeStatusText(text: string, allOk: boolean): string {
+  return `${allOk ? '$(check)' : '$(warning)'} MCP ${text}`;
 }

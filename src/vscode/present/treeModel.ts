@@ -46,6 +46,12 @@ export const formatLabels: Readonly<Record<ConfigFormat, string>> = {
   zed: 'Zed',
 };
 
+/** A file row's description names its client, unless the label already says it (`.mcp.json` beside `.mcp.json`). */
+export function fileDescription(label: string, format: ConfigFormat | undefined): string | undefined {
+  const name = format ? formatLabels[format] : undefined;
+  return name && !label.endsWith(name) ? name : undefined;
+}
+
 export const serverElementId = (serverId: string) => `server:${serverId}`;
 
 /** A server id from a tree element, a command-link argument or a plain id. */

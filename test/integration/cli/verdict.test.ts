@@ -103,7 +103,7 @@ describe('mcp-health CLI verdicts', () => {
         assert.deepEqual(doc.servers.map((server) => [server.name, server.state]), [['slow', 'connecting']]);
       } else {
         assert.match(run.stdout, /^slow\s+connecting\b/m);
-        assert.match(run.stdout, /interrupted: partial result, 0\/1 up so far/);
+        assert.match(run.stdout, /interrupted: partial result, 0\/1 healthy so far/);
       }
       assert.ok(await waitFor(() => !isAlive(serverPid), 5_000), `server ${serverPid} outlived the CLI`);
     });

@@ -55,6 +55,6 @@ void describe('terminal safety', () => {
   });
 
   void it('an interrupted summary says so', () => {
-    assert.equal(summaryLine([serverReport(hostile)], plain, true), 'interrupted: partial result, 1/1 up so far');
+    assert.equal(summaryLine([serverReport(hostile)], plain, true), 'interrupted: partial result, 1/1 healthy so far');
   });
 });

@@ -65,9 +65,10 @@ void describe('failures and reconnects', () => {
     h.connector.queue(a.id, refuse, refuse, refuse, {}, {});
     h.registry.setServers([a], []);
     h.registry.start();
-    // Attempts at 0, +999, +1998, +3996: the fourth connects; its first probe comes an interval later.
+    // Attempts at 0, +999, +1998, +3996: the fourth connects after failures, so it is verifying until its first
+    // probe (sent at once) answers; it dies before that.
     await h.clock.advance(999 + 1_998 + 3_996);
-    assert.equal(stateOf(h, a.id), 'up');
+    assert.equal(stateOf(h, a.id), 'verifying');
     h.connector.latest(a.id).die({ kind: 'exited', message: 'exited with code 1', exitCode: 1 });
     await h.clock.advance(0);
     const diedAt = h.clock.monotonic();

@@ -132,14 +132,14 @@ void describe('keepalive scheduling', () => {
     await h.registry.dispose();
   });
 
-  void it('logs each probe at trace with server, request id, method, RTT and outcome', async () => {
+  void it('logs each probe at info (the channel default) with server, method, request id, RTT and outcome', async () => {
     const h = harness();
     const a = server('a');
     h.registry.setServers([a], []);
     h.registry.start();
     await h.clock.advance(INTERVAL_MS + 5);
-    const trace = h.logs.filter((line) => line.level === 'trace').map((line) => line.message);
-    assert.deepEqual(trace, ['probe a id=1 ping ok 5 ms']);
+    const probes = h.logs.filter((line) => line.message.startsWith('probe ')).map((line) => `${line.level} ${line.message}`);
+    assert.deepEqual(probes, ['info probe a: ping id=1 ok in 5 ms']);
     const probeEvents = h.events.filter((event) => event.type === 'probe');
     assert.equal(probeEvents.length, 1);
     assert.ok(h.logs.some((line) => line.level === 'info' && line.message === 'a: connecting -> up (connected (handshake 2025-11-25))'));

@@ -96,6 +96,8 @@ void describe('registry', () => {
     await h.clock.advance(1_000);
     assert.equal(h.connector.attempts.length, 5);
     assert.equal((h.connector.attempts[4]?.at ?? 0) - failedAt, 999, 'backoff restarted from the first step');
+    assert.equal(stateOf(h, a.id), 'verifying', 'connected after failures: not trusted until a probe answers');
+    await h.clock.advance(10);
     assert.equal(stateOf(h, a.id), 'up');
     const connection = h.connector.latest(a.id);
     await h.registry.reconnect(a.id);

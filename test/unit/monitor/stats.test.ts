@@ -37,10 +37,24 @@ void describe('probe statistics', () => {
     assert.equal(stats.uptimePercent(0), null, 'nothing observed yet');
     stats.startObserving(1_000);
     stats.noteUp(true, 2_000);
+    stats.noteVerified();
     stats.noteUp(false, 5_000);
     assert.equal(stats.uptimePercent(5_000), 75);
     stats.noteUp(true, 9_000);
+    stats.noteVerified();
     assert.equal(stats.uptimePercent(13_000), (7_000 / 12_000) * 100);
+  });
+
+  void it('counts time up only once a probe answered on that connection', () => {
+    const stats = new ProbeStatistics();
+    stats.startObserving(0);
+    stats.noteUp(true, 0);
+    assert.equal(stats.uptimePercent(4_000), 0, 'a handshake alone is not proof');
+    stats.noteUp(false, 5_000);
+    assert.equal(stats.uptimePercent(10_000), 0, 'an unproven stretch is dropped when it ends');
+    stats.noteUp(true, 10_000);
+    stats.noteVerified();
+    assert.equal(stats.uptimePercent(20_000), 50, 'a proven stretch counts from its connect on');
   });
 
   void it('reports RTT, percentiles, uptime and failures through the registry', async () => {

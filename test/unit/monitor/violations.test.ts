@@ -144,7 +144,7 @@ void describe('protocol violations, other paths', () => {
     assert.equal(h.registry.get(a.id)?.nonConformant, true);
     await h.registry.reconnect(a.id);
     assert.equal(h.registry.get(a.id)?.nonConformant, false);
-    assert.equal(stateOf(h, a.id), 'up');
+    assert.equal(stateOf(h, a.id), 'verifying', 'after the violations, a fresh connection must answer a probe first');
     const results = await Promise.all([h.registry.pingNow(a.id), h.clock.advance(10)]);
     assert.equal(results[0].get(a.id)?.method, 'ping');
     assert.equal(results[0].get(a.id)?.outcome, 'ok');

@@ -21,6 +21,8 @@ void describe('dashboardServers', () => {
       p95Ms: 11,
       uptimePercent: 98.5,
       restarts: 1,
+      lastError: null,
+      nextStep: null,
       probeable: true,
       probes: [
         { at: 1_000, ok: true, rttMs: 2, outcome: 'ok' },

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerState } from '../../../src/core/model';
-import { DEFAULT_QUIET_MS, NotificationPolicy, type StateChange } from '../../../src/vscode/present/notificationPolicy';
+import { DEFAULT_QUIET_MS, groupNotices, NotificationPolicy, type PendingNotice, type StateChange } from '../../../src/vscode/present/notificationPolicy';
 import { status } from './fixtures';
 
 const QUIET_MS = 60_000;
@@ -112,5 +112,51 @@ void describe('NotificationPolicy', () => {
     assert.ok(policy.decide(change('a', 'up', 'down'), 'errors', 0));
     assert.equal(policy.decide(change('a', 'up', 'down'), 'errors', 299_999), undefined);
     assert.ok(policy.decide(change('a', 'up', 'down'), 'errors', 300_000));
+  });
+});
+
+void describe('muting and grouping', () => {
+  void it('never notifies about a server the user muted, and keeps the rate limit of the others', () => {
+    const muted = new Set<string>();
+    const policy = new NotificationPolicy(QUIET_MS, (id) => muted.has(id));
+    const a = change('a', 'up', 'down');
+    muted.add(a.id);
+    assert.equal(policy.decide(a, 'all', 0), undefined);
+    assert.equal(policy.decide(change('a', 'down', 'up'), 'all', 1), undefined, 'nor about its recovery');
+    assert.equal(policy.decide(change('b', 'up', 'down'), 'errors', 0)?.severity, 'error');
+    assert.equal(policy.decide(change('b', 'up', 'down'), 'errors', 1_000), undefined, 'per-server rate limit stays');
+  });
+
+  void it('tells failures that arrived together in one notification', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    const pending: PendingNotice[] = ['a', 'b', 'c'].map((name) => {
+      const c = change(name, 'up', 'down', 'exited (code 3)');
+      return { id: c.id, name, to: c.to, notice: policy.decide(c, 'errors', 0)! };
+    });
+    assert.deepEqual(groupNotices(pending), {
+      severity: 'error',
+      message: '3 MCP servers are down: "a", "b", "c"',
+      ids: pending.map((entry) => entry.id),
+    });
+    assert.equal(groupNotices(pending.slice(0, 1))?.message, 'MCP server "a" is down: exited (code 3)', 'one stays as it was');
+    assert.equal(groupNotices([]), undefined);
+    const s = change('s', 'up', 'suspect');
+    const mixed = groupNotices([pending[0]!, { id: s.id, name: 's', to: 'suspect', notice: policy.decide(s, 'errors', 0)! }]);
+    assert.equal(mixed?.message, '2 MCP servers have problems: "a" (down), "s" (suspect)');
+  });
+});
+
+void describe('a grouped notice of servers that recovered meanwhile', () => {
+  const policy = new NotificationPolicy(QUIET_MS);
+  const pending = (name: string): PendingNotice => {
+    const c = change(name, 'up', 'down', 'exited (code 3)');
+    return { id: c.id, name, to: c.to, notice: policy.decide(c, 'errors', 0)! };
+  };
+
+  void it('says they are up again, so it never contradicts the status bar', () => {
+    const [a, b] = [pending('a'), pending('b')];
+    assert.deepEqual(groupNotices([a!], () => true), { severity: 'warning', message: 'MCP server "a" is down: exited (code 3) (up again)', ids: [a!.id] });
+    assert.equal(groupNotices([a!, b!], () => true)?.message, '2 MCP servers failed and are up again: "a", "b"');
+    assert.equal(groupNotices([a!, b!], (id) => id === b!.id)?.message, '2 MCP servers went down: "a", "b" (up again)');
   });
 });

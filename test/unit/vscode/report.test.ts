@@ -19,7 +19,7 @@ void describe('statusReportMarkdown', () => {
   void it('with no servers says so and has no table', () => {
     const report = statusReportMarkdown([], noon, displayPath);
     assert.match(report, /^## MCP server health \(2024-01-0\d \d\d:\d\d:\d\d\)/);
-    assert.ok(report.includes('0/0 monitored servers up; 0 configured.'));
+    assert.ok(report.includes('0/0 monitored servers healthy; 0 configured.'));
     assert.ok(!report.includes('|'));
   });
 
@@ -33,7 +33,7 @@ void describe('statusReportMarkdown', () => {
       }),
       status('off', { state: 'disabled' }),
     ], noon, displayPath);
-    assert.ok(report.includes('1/2 monitored servers up; 3 configured.'));
+    assert.ok(report.includes('1/2 monitored servers healthy; 3 configured.'));
     assert.ok(report.includes('| Server | State | Transport | Target | RTT | p50 / p95 | Uptime | Restarts | Source | Last error |'));
     const rows = tableRows(report);
     assert.equal(rows.length, 3);

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConfigDiagnostic } from '../../../src/core/model';
-import { buildTree, serverElementId, serverIdFromElement, type TreeModel, type TreeNode, type WorkspaceFolderRef } from '../../../src/vscode/present/treeModel';
+import { buildTree, fileDescription, serverElementId, serverIdFromElement, type TreeModel, type TreeNode, type WorkspaceFolderRef } from '../../../src/vscode/present/treeModel';
 import { status } from './fixtures';
 
 const APP = '/ws/app';
@@ -135,5 +135,15 @@ void describe('serverIdFromElement', () => {
     for (const other of ['group:user', `file:${id}`, `detail:${id}:pid`, 'problem:/x:0', undefined, 42, { id }]) {
       assert.equal(serverIdFromElement(other), undefined, String(other));
     }
+  });
+});
+
+void describe('fileDescription', () => {
+  void it('names the client beside the file, but does not repeat a file name the label already shows', () => {
+    assert.equal(fileDescription('.mcp.json', 'mcp-json'), undefined);
+    assert.equal(fileDescription('sub/.mcp.json', 'mcp-json'), undefined);
+    assert.equal(fileDescription('.vscode/mcp.json', 'vscode'), 'VS Code');
+    assert.equal(fileDescription('~/.cursor/mcp.json', 'cursor'), 'Cursor');
+    assert.equal(fileDescription('x.json', undefined), undefined);
   });
 });
