@@ -14,6 +14,7 @@ import { createNodeConnector } from '../mcp';
 import { createNodeFileSystem } from '../mcp/nodeFileSystem';
 import { registerCommands } from './commands';
 import { DashboardPanel } from './dashboard';
+import { registerGuardCommands } from './guardCommands';
 import { ConfigDiagnostics } from './diagnostics';
 import { InputStore } from './inputs';
 import { createPingLog, type PingLog } from './log';
@@ -94,6 +95,9 @@ export class McpHealth {
       showDashboard: () => this.dashboard.show(),
       wallClock: () => systemClock.wall(),
     })) {
+      this.own(disposable);
+    }
+    for (const disposable of registerGuardCommands({ registry: this.registry, rediscover: () => this.rediscover() })) {
       this.own(disposable);
     }
   }

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
+import { isGuardable, isGuarded } from './present/guardState';
 import { detailRows, redactFor } from './present/details';
 import { escapeMarkdown } from './present/markdown';
 import { describeState, isMonitored, stateIcon, stateLabels } from './present/states';
@@ -135,6 +136,9 @@ function contextValueFor(status: ServerStatus): string {
     parts.push('needsInput');
   }
   parts.push(status.state);
+  // Which of "Guard This Server" / "Unguard" the item's menu offers.
+  if (isGuarded(status)) parts.push('guarded');
+  else if (isGuardable(status)) parts.push('guardable');
   return parts.join(' ');
 }
 

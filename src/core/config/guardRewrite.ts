@@ -384,3 +384,13 @@ function yamlEntries(contents: unknown, name: string): YAMLMap[] {
   }
   return contents.get('name') === name ? [contents] : [];
 }
+
+/** The one span that differs between two texts, so the editor applies (and undoes) just that, not the whole file. */
+export function changedSpan(before: string, after: string): { start: number; end: number; text: string } {
+  let start = 0;
+  const limit = Math.min(before.length, after.length);
+  while (start < limit && before[start] === after[start]) start++;
+  let tail = 0;
+  while (tail < limit - start && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  return { start, end: before.length - tail, text: after.slice(start, after.length - tail) };
+}

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseConfigText } from '../../../src/core/config/discover';
-import { guardEntry, GuardRewriteError, unguardEntry, type RewriteRequest } from '../../../src/core/config/guardRewrite';
+import { changedSpan, guardEntry, GuardRewriteError, unguardEntry, type RewriteRequest } from '../../../src/core/config/guardRewrite';
 import { GUARD_LAUNCHER, guardPrefix } from '../../../src/core/guardLauncher';
 import { guardedName, guardedUpstreamAt } from '../../../src/core/guarded';
 import type { ConfigFormat, ServerConfig } from '../../../src/core/model';
@@ -239,5 +239,16 @@ describe('Guard This Server / Unguard rewrite: fixtures', () => {
     const guarded = roundTrip({ text, file: '/w/.continue/mcpServers/a.yaml', format: 'continue', name: 'a' });
     assert.ok(guarded.includes('    command: "npx" # tool\n    args:\n      - "-y"\n'));
     assert.ok(guarded.includes('      - "--"\n      - uvx\n      - mcp-server-fetch # pinned\n'));
+  });
+});
+
+describe('changedSpan', () => {
+  it('replacing the span it names turns the old text into the new one', () => {
+    fc.assert(fc.property(fc.string(), fc.string(), (before, after) => {
+      const span = changedSpan(before, after);
+      assert.equal(before.slice(0, span.start) + span.text + before.slice(span.end), after);
+      assert.ok(span.start <= span.end);
+    }));
+    assert.deepEqual(changedSpan('{ "a": "node" }', '{ "a": "npx" }'), { start: 9, end: 12, text: 'px' });
   });
 });
