@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseConfigText } from '../../../src/core/config/discover';
 import { changedSpan, guardEntry, GuardRewriteError, unguardEntry, type RewriteRequest } from '../../../src/core/config/guardRewrite';
+import { guardedEntry } from '../../../src/cli/guardConfig';
 import { GUARD_LAUNCHER, guardPrefix } from '../../../src/core/guardLauncher';
 import { guardedName, guardedUpstreamAt } from '../../../src/core/guarded';
 import type { ConfigFormat, ServerConfig } from '../../../src/core/model';
@@ -225,6 +226,27 @@ describe('Guard This Server / Unguard rewrite: fixtures', () => {
     assert.equal(unguardEntry({ text: printed, file: '/p/.mcp.json', format: 'mcp-json', name: 'gh' }), '{ "mcpServers": { "gh": { "command": "node", "args": ["s.js"] } } }');
     const global = '{ "mcpServers": { "gh": { "command": "mcp-health", "args": ["guard", "--", "uvx", "tool"] } } }';
     assert.equal(unguardEntry({ text: global, file: '/p/.mcp.json', format: 'mcp-json', name: 'gh' }), '{ "mcpServers": { "gh": { "command": "uvx", "args": ["tool"] } } }');
+  });
+
+  it('writes the same command line as guard --print-config prints for that server', () => {
+    const [before] = parsed(vscodeText, vscodeFile, 'vscode');
+    const [after] = parsed(guardEntry({ text: vscodeText, file: vscodeFile, format: 'vscode', name: 'everything' }), vscodeFile, 'vscode');
+    const printed = guardedEntry(before!);
+    assert.deepEqual([after!.command, after!.args], [printed.command, printed.args]);
+  });
+
+  it('Zed: the nested { "path", "args" } shape and the flat one', () => {
+    const text = '{\n  "context_servers": {\n    "old": { "command": { "path": "node", "args": ["a.js"], "env": {} } },\n    "new": { "command": "uvx", "args": ["b"] }\n  }\n}\n';
+    const old = roundTrip({ text, file: '/w/.zed/settings.json', format: 'zed', name: 'old' });
+    assert.ok(old.includes('"command": { "path": "npx", "args": ["-y", "mcp-health", "guard", "--name", "old", "--", "node", "a.js"], "env": {} }'));
+    roundTrip({ text, file: '/w/.zed/settings.json', format: 'zed', name: 'new' });
+  });
+
+  it('YAML: a plain command with a flow indicator is not moved into a flow list unquoted', () => {
+    const text = 'mcpServers:\n  - name: a\n    command: run,now\n';
+    assert.throws(() => guardEntry({ text, file: '/c.yaml', format: 'continue', name: 'a' }), /\/c\.yaml:3:14: "command" of server "a" needs quotes/);
+    const block = 'mcpServers:\n  - name: a\n    command: run,now\n    args:\n      - x\n';
+    roundTrip({ text: block, file: '/c.yaml', format: 'continue', name: 'a' });
   });
 
   it('Codex TOML keeps comments, literal strings and the dotted form', () => {
