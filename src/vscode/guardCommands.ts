@@ -54,23 +54,15 @@ export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable
         : 'The entry\'s own command and args are put back exactly as they were.';
       const choice = await vscode.window.showWarningMessage(`${action} "${name}" in ${vscode.workspace.asRelativePath(uri)}?`, { modal: true, detail }, action);
       if (choice !== action) return;
-      if (document.getText() !== before) {
-        void vscode.window.showErrorMessage(`MCP Health: ${vscode.workspace.asRelativePath(uri)} changed while the diff was open; nothing was written. Run "${action}" again.`);
-        return;
-      }
-      const wasDirty = document.isDirty;
-      const span = changedSpan(before, after);
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(uri, new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)), span.text);
-      if (!await vscode.workspace.applyEdit(edit)) {
-        void vscode.window.showErrorMessage(`MCP Health: the editor refused the edit to ${vscode.workspace.asRelativePath(uri)}.`);
-        return;
-      }
-      // Unsaved changes of the user's own stay theirs to save; a clean file is saved so the client sees the entry.
-      if (wasDirty) {
-        void vscode.window.showInformationMessage(`MCP Health: ${action.toLowerCase()}ed "${name}"; the file had unsaved changes, save it to apply.`);
+      const outcome = await applyRewrite(document, before, after);
+      const file = vscode.workspace.asRelativePath(uri);
+      if (outcome === 'changed') {
+        void vscode.window.showErrorMessage(`MCP Health: ${file} changed while the diff was open; nothing was written. Run "${action}" again.`);
+      } else if (outcome === 'refused') {
+        void vscode.window.showErrorMessage(`MCP Health: the editor refused the edit to ${file}.`);
+      } else if (outcome === 'unsaved') {
+        void vscode.window.showInformationMessage(`MCP Health: ${action.toLowerCase()}ed "${name}"; ${file} had unsaved changes, save it to apply.`);
       } else {
-        await document.save();
         await host.rediscover();
       }
     } finally {
@@ -91,6 +83,21 @@ export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable
       if (status) await rewrite(status, 'Unguard');
     }),
   ];
+}
+
+/**
+ * Writes the confirmed text as one edit of the changed span, so Undo takes it back. Unsaved changes of the user's own
+ * stay theirs to save; a clean file is saved so the client sees the new entry.
+ */
+export async function applyRewrite(document: vscode.TextDocument, before: string, after: string): Promise<'saved' | 'unsaved' | 'changed' | 'refused'> {
+  if (document.getText() !== before) return 'changed';
+  const wasDirty = document.isDirty;
+  const span = changedSpan(before, after);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)), span.text);
+  if (!await vscode.workspace.applyEdit(edit)) return 'refused';
+  if (wasDirty) return 'unsaved';
+  return await document.save() ? 'saved' : 'refused';
 }
 
 async function closeProposal(proposed: vscode.Uri): Promise<void> {
