@@ -3,9 +3,9 @@
 import { guardedName } from '../../core/guarded';
 import type { ServerStatus } from '../../core/model';
 
-/** A stdio entry not yet run through the guard (remote entries are not rewritten from the editor). */
+/** A stdio entry with a command, not yet run through the guard (remote entries are not rewritten from the editor). */
 export function isGuardable(status: Pick<ServerStatus, 'config'>): boolean {
-  return status.config.transport === 'stdio' && guardedName(status.config) === null;
+  return status.config.transport === 'stdio' && Boolean(status.config.command) && guardedName(status.config) === null;
 }
 
 export function isGuarded(status: Pick<ServerStatus, 'config'>): boolean {

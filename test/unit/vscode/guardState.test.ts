@@ -13,6 +13,7 @@ describe('guard menu state', () => {
     const [stdio, remote] = servers(text);
     assert.deepEqual([isGuardable(stdio!), isGuarded(stdio!)], [true, false]);
     assert.deepEqual([isGuardable(remote!), isGuarded(remote!)], [false, false]);
+    assert.equal(isGuardable({ config: { ...stdio!.config, command: undefined } }), false, 'an entry without a command (a config error) is not offered');
     const [guarded] = servers(guardEntry({ text, file, format: 'vscode', name: 's' }));
     assert.deepEqual([isGuardable(guarded!), isGuarded(guarded!)], [false, true]);
   });
