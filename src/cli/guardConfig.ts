@@ -2,21 +2,17 @@
 // clients whose config files the extension does not edit. Pure: builds text from a ServerConfig.
 
 import type { ServerConfig } from '../core/model';
+import { GUARD_LAUNCHER, guardPrefix } from '../core/guardLauncher';
 import { MASK } from '../core/redact';
 
-/**
- * `npx -y mcp-health` rather than the absolute path of this CLI: the path of a CLI inside an editor extension
- * contains the extension's version and disappears with the next update, and a Node version manager moves a global
- * install; npx resolves the package on every start, so the entry keeps working after updates.
- */
-export const GUARD_LAUNCHER = { command: 'npx', args: ['-y', 'mcp-health', 'guard'] } as const;
+export { GUARD_LAUNCHER } from '../core/guardLauncher';
 
 export function guardedEntry(server: ServerConfig): { command: string; args: string[]; env?: Record<string, string> } {
-  const args = [...GUARD_LAUNCHER.args, '--name', server.name];
+  const args: string[] = [];
   if (server.transport === 'stdio') {
-    args.push('--', server.command ?? '', ...(server.args ?? []));
+    args.push(...guardPrefix(server.name).args, server.command ?? '', ...(server.args ?? []));
   } else {
-    args.push('--url', server.url ?? '');
+    args.push(...GUARD_LAUNCHER.args, '--name', server.name, '--url', server.url ?? '');
     if (server.transport === 'sse') args.push('--sse');
     // Header values are often tokens: they are masked here and must be copied from the original entry by hand.
     for (const name of Object.keys(server.headers ?? {})) args.push('--header', `${name}: ${MASK}`);

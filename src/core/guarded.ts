@@ -7,15 +7,30 @@ import type { ServerConfig } from './model';
 export function guardedName(server: Pick<ServerConfig, 'name' | 'transport' | 'command' | 'args'>): string | null {
   if (server.transport !== 'stdio' || !server.command) return null;
   const words = [server.command, ...(server.args ?? [])];
-  // Past a `--` the words belong to the server's own command line, whatever they say.
-  const firstSeparator = words.indexOf('--');
-  const head = firstSeparator === -1 ? words : words.slice(0, firstSeparator);
-  const guardAt = head.findIndex((word, index) => word === 'guard' && index > 0 && isOurCli(head[index - 1]!));
+  const guardAt = guardWordAt(words);
   if (guardAt === -1) return null;
   const separator = words.indexOf('--', guardAt);
   const own = separator === -1 ? words.slice(guardAt + 1) : words.slice(guardAt + 1, separator);
   const nameAt = own.indexOf('--name');
   return nameAt !== -1 && own[nameAt + 1] ? own[nameAt + 1]! : server.name;
+}
+
+/**
+ * Where the upstream's own command line starts in `[command, ...args]` of a guarded stdio entry (the word after the
+ * guard's `--`), or null when the words do not run `mcp-health guard -- COMMAND`.
+ */
+export function guardedUpstreamAt(words: readonly string[]): number | null {
+  const guardAt = guardWordAt(words);
+  if (guardAt === -1) return null;
+  const separator = words.indexOf('--', guardAt);
+  return separator === -1 || separator + 1 >= words.length ? null : separator + 1;
+}
+
+function guardWordAt(words: readonly string[]): number {
+  // Past a `--` the words belong to the server's own command line, whatever they say.
+  const firstSeparator = words.indexOf('--');
+  const head = firstSeparator === -1 ? words : words.slice(0, firstSeparator);
+  return head.findIndex((word, index) => word === 'guard' && index > 0 && isOurCli(head[index - 1]!));
 }
 
 /** `mcp-health`, `mcp-health@1.2.3` (npx), or a path to its cli.js / bin. */

@@ -19,6 +19,7 @@ import { ConsentStore } from '../core/consent/consentStore';
 import { ConsentFlow } from './consent';
 import { registerConsentCommands } from './consentCommands';
 import { DashboardPanel } from './dashboard';
+import { registerGuardCommands } from './guardCommands';
 import { ConfigDiagnostics } from './diagnostics';
 import { InputStore } from './inputs';
 import { createPingLog, type PingLog } from './log';
@@ -135,6 +136,9 @@ export class McpHealth {
       this.own(disposable);
     }
     for (const disposable of registerVsCodeMcpCommands(this.registry)) {
+      this.own(disposable);
+    }
+    for (const disposable of registerGuardCommands({ registry: this.registry, rediscover: () => this.rediscover() })) {
       this.own(disposable);
     }
   }

@@ -6,6 +6,7 @@ import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
 import { detailRows } from './present/details';
+import { isGuardable, isGuarded } from './present/guardState';
 import { codeBlock, escapeMarkdown } from './present/markdown';
 import { describeState, isMonitored, stateIcon, stateLabels } from './present/states';
 import { buildTree, fileDescription, type TreeModel, type TreeNode, type WorkspaceFolderRef } from './present/treeModel';
@@ -145,6 +146,9 @@ function contextValueFor(status: ServerStatus): string {
     parts.push('elsewhere');
   }
   parts.push(status.state);
+  // Which of "Guard This Server" / "Unguard" the item's menu offers.
+  if (isGuarded(status)) parts.push('guarded');
+  else if (isGuardable(status)) parts.push('guardable');
   return parts.join(' ');
 }
 

@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 import type { ProbeResult } from '../../../src/core/model';
 import type { McpHealthApi } from '../../../src/vscode/api';
 import { startEverythingHttp, type RunningServer } from '../../helpers/servers';
+import { guardEntry, unguardEntry } from '../../../src/core/config/guardRewrite';
+import { applyRewrite } from '../../../src/vscode/guardCommands';
 import { requestScreenshot } from '../harness/screenshots';
 import { activateExtension, byName, childPids, commandLine, isAlive, sleep, waitFor, waitForState, workspaceRoot } from './util';
 
@@ -246,6 +248,64 @@ export function defineExtensionTests(): void {
       await vscode.commands.executeCommand('mcpHealth.enableMonitoring', `server:${everything.config.id}`);
       const again = await waitForState(api, 'everything', ['up'], 30_000);
       assert.notEqual(again.pid, pid, 'a fresh process');
+    });
+
+    it('Guard This Server proposes the rewrite in a diff and writes nothing without the modal\'s answer; the edit undoes', async function () {
+      this.timeout(90_000);
+      const id = byName(api, 'crashing')?.config.id;
+      assert.ok(id);
+      const original = fs.readFileSync(mcpJson, 'utf8');
+      assert.match(String(item('crashing').contextValue), /\bguardable\b/);
+      // The guarded entry runs `npx -y mcp-health`, which this offline machine cannot fetch: the server stays disabled.
+      await vscode.commands.executeCommand('mcpHealth.disableMonitoring', `server:${id}`);
+      await waitForState(api, 'crashing', ['disabled']);
+      try {
+        const request = { text: original, file: mcpJson, format: 'vscode' as const, name: 'crashing' };
+        const expected = guardEntry(request);
+
+        // The test workbench refuses modal dialogs; the refusal shows the command asked, after showing the diff.
+        const proposals: string[] = [];
+        const opened = vscode.workspace.onDidOpenTextDocument((document) => {
+          if (document.uri.scheme === 'mcp-health-proposed') proposals.push(document.getText());
+        });
+        try {
+          await assert.rejects(Promise.resolve(vscode.commands.executeCommand('mcpHealth.guardServer', `server:${id}`)), /dialog.*Guard "crashing" in \.vscode\/mcp\.json\?/);
+        } finally {
+          opened.dispose();
+        }
+        assert.deepEqual(proposals, [expected], 'the diff showed the rewritten file');
+        assert.equal(fs.readFileSync(mcpJson, 'utf8'), original, 'nothing is written without the confirmation');
+        assert.equal(vscode.window.tabGroups.all.flatMap((group) => group.tabs).some((tab) => tab.input instanceof vscode.TabInputTextDiff), false, 'the proposal is closed');
+
+        // What a confirmed Guard does, on the real document: one edit, saved, seen as guarded; Undo takes it back.
+        const document = await vscode.workspace.openTextDocument(mcpJson);
+        assert.equal(await applyRewrite(document, original, expected), 'saved');
+        assert.equal(fs.readFileSync(mcpJson, 'utf8'), expected);
+        await waitFor('the entry to read as guarded', () => /\bguarded\b/.test(String(item('crashing').contextValue)));
+        await vscode.window.showTextDocument(document);
+        await vscode.commands.executeCommand('undo');
+        assert.equal(document.getText(), original, 'Undo restores the text');
+        await vscode.commands.executeCommand('redo');
+        assert.equal(document.getText(), expected);
+        await document.save();
+
+        // Unguard from the saved guarded file gives the original back byte for byte; a dirty file is left unsaved.
+        const restored = unguardEntry({ ...request, text: expected });
+        assert.equal(restored, original);
+        const editor = await vscode.window.showTextDocument(document);
+        await editor.edit((builder) => builder.insert(document.positionAt(document.getText().length), '\n'));
+        assert.equal(await applyRewrite(document, expected + '\n', restored + '\n'), 'unsaved');
+        assert.equal(fs.readFileSync(mcpJson, 'utf8'), expected, 'unsaved changes stay unsaved');
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+        assert.equal(await applyRewrite(document, expected, restored), 'saved');
+        assert.equal(fs.readFileSync(mcpJson, 'utf8'), original, 'Unguard gives back the file byte for byte');
+        await waitFor('the entry to read as guardable again', () => /\bguardable\b/.test(String(item('crashing').contextValue)));
+      } finally {
+        // A failure must not leave the fixture rewritten for the next run.
+        if (fs.readFileSync(mcpJson, 'utf8') !== original) fs.writeFileSync(mcpJson, original);
+      }
+      await vscode.commands.executeCommand('mcpHealth.enableMonitoring', `server:${id}`);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
     it('copies a Markdown status report and shows the ping log on request', async function () {

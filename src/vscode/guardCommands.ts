@@ -1,0 +1,107 @@
+// "Guard This Server" and "Unguard": rewrite one entry of its config file, after showing the diff and asking. Nothing
+// is written without the command and the confirmation; the edit goes through the editor so Undo works.
+
+import * as vscode from 'vscode';
+import { changedSpan, guardEntry, GuardRewriteError, unguardEntry } from '../core/config/guardRewrite';
+import type { ServerStatus } from '../core/model';
+import type { MonitorRegistry } from '../core/monitorTypes';
+import { isGuardable, isGuarded } from './present/guardState';
+import { serverIdFromElement } from './present/treeModel';
+import { pickServer } from './serverPick';
+
+const PROPOSED_SCHEME = 'mcp-health-proposed';
+
+export interface GuardCommandHost {
+  readonly registry: MonitorRegistry;
+  rediscover(): Promise<void>;
+}
+
+export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable[] {
+  // The proposed text of each pending rewrite, shown read-only on the right of the diff.
+  const proposals = new Map<string, string>();
+  const changed = new vscode.EventEmitter<vscode.Uri>();
+  const provider: vscode.TextDocumentContentProvider = {
+    onDidChange: changed.event,
+    provideTextDocumentContent: (uri) => proposals.get(uri.toString()) ?? '',
+  };
+
+  const target = async (element: unknown, title: string, filter: (status: ServerStatus) => boolean): Promise<ServerStatus | undefined> => {
+    const id = serverIdFromElement(element) ?? await pickServer(host.registry.list(), { title, filter });
+    return typeof id === 'string' ? host.registry.get(id) : undefined;
+  };
+
+  const rewrite = async (status: ServerStatus, action: 'Guard' | 'Unguard'): Promise<void> => {
+    const { name, source } = status.config;
+    const uri = vscode.Uri.file(source.file);
+    const document = await vscode.workspace.openTextDocument(uri);
+    const before = document.getText();
+    let after: string;
+    try {
+      const request = { text: before, file: source.file, format: source.format, name };
+      after = action === 'Guard' ? guardEntry(request) : unguardEntry(request);
+    } catch (error) {
+      if (!(error instanceof GuardRewriteError)) throw error;
+      void vscode.window.showErrorMessage(`MCP Health: cannot ${action.toLowerCase()} "${name}": ${error.message}`);
+      return;
+    }
+    const proposed = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: source.file, query: `${action}:${name}:${Date.now()}` });
+    proposals.set(proposed.toString(), after);
+    changed.fire(proposed);
+    try {
+      await vscode.commands.executeCommand('vscode.diff', uri, proposed, `${name}: ${action === 'Guard' ? 'run through mcp-health guard' : 'remove the guard'} (proposed)`, { preview: true });
+      const detail = action === 'Guard'
+        ? `The entry will run "npx -y mcp-health guard --name ${name} -- <its command>": the client keeps one connection while the guard restarts the server. "Unguard" puts the entry back exactly.`
+        : 'The entry\'s own command and args are put back exactly as they were.';
+      const choice = await vscode.window.showWarningMessage(`${action} "${name}" in ${vscode.workspace.asRelativePath(uri)}?`, { modal: true, detail }, action);
+      if (choice !== action) return;
+      const outcome = await applyRewrite(document, before, after);
+      const file = vscode.workspace.asRelativePath(uri);
+      if (outcome === 'changed') {
+        void vscode.window.showErrorMessage(`MCP Health: ${file} changed while the diff was open; nothing was written. Run "${action}" again.`);
+      } else if (outcome === 'refused') {
+        void vscode.window.showErrorMessage(`MCP Health: the editor refused the edit to ${file}.`);
+      } else if (outcome === 'unsaved') {
+        void vscode.window.showInformationMessage(`MCP Health: ${action.toLowerCase()}ed "${name}"; ${file} had unsaved changes, save it to apply.`);
+      } else {
+        await host.rediscover();
+      }
+    } finally {
+      await closeProposal(proposed);
+      proposals.delete(proposed.toString());
+    }
+  };
+
+  return [
+    changed,
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, provider),
+    vscode.commands.registerCommand('mcpHealth.guardServer', async (element?: unknown) => {
+      const status = await target(element, 'Run which MCP server through mcp-health guard?', isGuardable);
+      if (status) await rewrite(status, 'Guard');
+    }),
+    vscode.commands.registerCommand('mcpHealth.unguardServer', async (element?: unknown) => {
+      const status = await target(element, 'Remove the guard from which MCP server?', isGuarded);
+      if (status) await rewrite(status, 'Unguard');
+    }),
+  ];
+}
+
+/**
+ * Writes the confirmed text as one edit of the changed span, so Undo takes it back. Unsaved changes of the user's own
+ * stay theirs to save; a clean file is saved so the client sees the new entry.
+ */
+export async function applyRewrite(document: vscode.TextDocument, before: string, after: string): Promise<'saved' | 'unsaved' | 'changed' | 'refused'> {
+  if (document.getText() !== before) return 'changed';
+  const wasDirty = document.isDirty;
+  const span = changedSpan(before, after);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)), span.text);
+  if (!await vscode.workspace.applyEdit(edit)) return 'refused';
+  if (wasDirty) return 'unsaved';
+  return await document.save() ? 'saved' : 'refused';
+}
+
+async function closeProposal(proposed: vscode.Uri): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === proposed.toString());
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
+}
