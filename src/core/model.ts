@@ -1,5 +1,7 @@
 // The shared vocabulary of MCP Health. Pure data: no I/O, no SDK, no editor.
 
+import type { Inventory, ToolDrift } from './inventory/types';
+
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
 /** Which client's file format a server came from; decides key names and variable syntax. */
@@ -151,6 +153,10 @@ export interface ServerStatus {
   readonly stderrTail: string;
   /** stdio child pid while connected. */
   readonly pid: number | null;
+  /** Tools, prompts and resources from the latest listing (once per connection); null before the first. */
+  readonly inventory?: Inventory | null;
+  /** How the tools differ from the accepted baseline; null when they match or nothing could be compared. */
+  readonly drift?: ToolDrift | null;
 }
 
 export interface ProbeStats {

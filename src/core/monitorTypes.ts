@@ -1,5 +1,7 @@
 // The contract between the monitor (src/core/monitor) and its front ends (CLI, extension).
 
+import type { InventoryLimits, ToolDrift, ToolsBaseline } from './inventory/types';
+import { defaultInventoryLimits } from './inventory/types';
 import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerState, ServerStatus, TransportKind } from './model';
 
 export interface MonitorSettings {
@@ -15,7 +17,15 @@ export interface MonitorSettings {
   readonly backoff: { readonly initialMs: number; readonly maxMs: number };
   /** Flapping: `restarts` or more restarts within `windowMs`; cleared after `stableMs` up without a restart. */
   readonly flapping: { readonly windowMs: number; readonly restarts: number; readonly stableMs: number };
+  /** The once-per-connection listing of tools, prompts and resources (drift detection). Absent: the defaults. */
+  readonly inventory?: InventorySettings;
 }
+
+export interface InventorySettings extends InventoryLimits {
+  readonly enabled: boolean;
+}
+
+export const defaultInventorySettings: InventorySettings = { enabled: true, ...defaultInventoryLimits };
 
 export const defaultMonitorSettings: MonitorSettings = {
   intervalMs: { stdio: 30_000, http: 20_000, sse: 20_000 },
@@ -24,12 +34,17 @@ export const defaultMonitorSettings: MonitorSettings = {
   connectTimeoutMs: 15_000,
   backoff: { initialMs: 1_000, maxMs: 60_000 },
   flapping: { windowMs: 10 * 60_000, restarts: 3, stableMs: 5 * 60_000 },
+  inventory: defaultInventorySettings,
 };
 
 export type MonitorEvent =
   | { readonly type: 'state'; readonly id: string; readonly from: ServerState; readonly to: ServerState; readonly reason: string; readonly status: ServerStatus }
   | { readonly type: 'probe'; readonly id: string; readonly result: ProbeResult; readonly status: ServerStatus }
   | { readonly type: 'stderr'; readonly id: string; readonly text: string }
+  /** A connection's listing of tools, prompts and resources finished (complete or not). */
+  | { readonly type: 'inventory'; readonly id: string; readonly status: ServerStatus }
+  /** The tools differ from the accepted baseline: announced once per distinct tool set. */
+  | { readonly type: 'tools-changed'; readonly id: string; readonly drift: ToolDrift; readonly status: ServerStatus }
   /** The set of servers or diagnostics changed (added, removed, config edited). */
   | { readonly type: 'servers' };
 
@@ -49,6 +64,12 @@ export interface MonitorRegistry {
   start(): void;
   /** Probes now (all servers, or one); connects first where not connected. Resolves when every probe settled. */
   pingNow(id?: string): Promise<ReadonlyMap<string, ProbeResult>>;
+  /** Resolves once every listing of tools, prompts and resources under way (all servers, or one) has settled. */
+  settleInventory(id?: string): Promise<void>;
+  /** Compares this server's tools against `baseline` from now on (from storage or a file); null forgets it. */
+  setToolsBaseline(id: string, baseline: ToolsBaseline | null): void;
+  /** Accepts the tools the server lists now as its baseline (returned, to be stored); null if there is no whole list. */
+  acceptToolsBaseline(id: string): ToolsBaseline | null;
   /** Tears down and reconnects now (all, or one), resetting backoff and the non-conformant verdict. */
   reconnect(id?: string): Promise<void>;
   /** Turns monitoring of one server off (state `disabled`, connection closed) or back on. */

@@ -4,6 +4,7 @@
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/client';
 import type { CloseInfo, Connection } from '../core/connection';
 import type { Logger } from '../core/logger';
+import type { ListCapabilities, RawReply } from '../core/inventory/types';
 import type { Era, ProbeMethod, ProbeResult, ServerInfo } from '../core/model';
 import { describeFailure, httpBodyOf, httpStatusOf, isConnectionClosed, jsonRpcErrorInBody, messageOf } from './errors';
 import type { ProbeRequest } from './httpProbe';
@@ -34,6 +35,8 @@ interface PendingProbe {
   readonly resolve: (result: ProbeResult | SessionLost) => void;
   readonly timer: NodeJS.Timeout;
   startedAt: number;
+  /** Set for a raw request (the inventory listing): receives the reply as the server sent it. */
+  readonly raw?: (message: JSONRPCMessage) => void;
 }
 
 /** A probe that failed because the server no longer knows our session: worth one fresh session. */
@@ -86,6 +89,35 @@ export class McpConnection implements Connection {
 
   get pid(): number | null {
     return this.driver.pid;
+  }
+
+  get listCapabilities(): ListCapabilities {
+    const declared = this.session.client.getServerCapabilities();
+    return { tools: Boolean(declared?.tools), prompts: Boolean(declared?.prompts), resources: Boolean(declared?.resources) };
+  }
+
+  /** A request outside the probe path, on the same id space, timeout and reply routing as the probes. */
+  request(method: string, params: Record<string, unknown> | undefined, timeoutMs: number): Promise<RawReply> {
+    if (this.ended) return Promise.resolve({ ok: false, error: 'the connection is closed' });
+    const id = this.nextProbeId++;
+    // A modern-era request is refused without the envelope; the cursor goes beside its `_meta`.
+    const merged = this.envelope || params ? { ...this.envelope, ...params } : undefined;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.expire(id, timeoutMs), timeoutMs);
+      const pending: PendingProbe = {
+        id,
+        method: method as ProbeMethod,
+        timer,
+        startedAt: performance.now(),
+        resolve: (failed) => resolve({ ok: false, error: isSessionLost(failed) ? failed.detail : failed.detail ?? failed.outcome }),
+        raw: (message) => {
+          if ('error' in message) resolve({ ok: false, error: `error ${message.error.code}: ${message.error.message}` });
+          else resolve({ ok: true, result: 'result' in message ? message.result : undefined });
+        },
+      };
+      this.pending.set(id, pending);
+      this.session.transport.send({ jsonrpc: '2.0', id, method, ...(merged ? { params: merged } : {}) }).catch((error: unknown) => this.sendFailed(pending, error));
+    });
   }
 
   onActivity(listener: () => void): void {
@@ -207,7 +239,9 @@ export class McpConnection implements Connection {
     if (!probe) return false;
     const rttMs = performance.now() - probe.startedAt;
     this.settle(probe);
-    if ('error' in message) {
+    if (probe.raw) {
+      probe.raw(message);
+    } else if ('error' in message) {
       const { code, message: text } = message.error;
       probe.resolve({ method: probe.method, outcome: 'error-reply', rttMs, requestId: probe.id, detail: `error ${code}: ${text}` });
     } else if ('result' in message && probe.method === 'ping' && !isEmptyResult(message.result)) {

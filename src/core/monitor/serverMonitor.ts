@@ -22,6 +22,9 @@ import { backoffDelay } from './backoff';
 import { FlapDetector } from './flapping';
 import type { Gate } from './gate';
 import { guardWithTimer, type Guarded } from './guard';
+import { InventoryTracker } from './inventoryTracker';
+import type { ToolsBaseline } from '../inventory/types';
+import { defaultInventorySettings } from '../monitorTypes';
 import { probeIntervalFor, probeTimeoutFor } from './intervals';
 import { ProbeStatistics } from './probeStats';
 import { makeRedactor } from './redaction';
@@ -97,6 +100,7 @@ export class ServerMonitor {
   private readonly stats = new ProbeStatistics();
   private readonly flaps = new FlapDetector();
   private readonly redact: (text: string) => string;
+  private readonly inventory: InventoryTracker;
 
   private connection: Connection | null = null;
   /** Bumped whenever a connection is started or torn down, so late callbacks of an old one are ignored. */
@@ -134,6 +138,18 @@ export class ServerMonitor {
     this.state = gate?.state ?? 'idle';
     this.lastError = gate?.error ? this.redactError(gate.error) : null;
     this.lastStateChangeAt = context.clock.wall();
+    this.inventory = new InventoryTracker(context.clock, {
+      listed: (inventory) => {
+        if (inventory.problems.length) {
+          context.logger.warn(this.redact(`${config.name}: listing incomplete: ${inventory.problems.join('; ')}`));
+        }
+        this.emit({ type: 'inventory', id: this.id, status: this.status() });
+      },
+      drifted: (drift, summary) => {
+        context.logger.warn(this.redact(`${config.name}: tools changed since the accepted baseline: ${summary}`));
+        this.emit({ type: 'tools-changed', id: this.id, drift, status: this.status() });
+      },
+    });
   }
 
   get id(): string {
@@ -162,7 +178,30 @@ export class ServerMonitor {
       stats: this.stats.snapshot(this.now()),
       stderrTail: this.stderrTail,
       pid: this.pid,
+      inventory: this.inventory.inventory,
+      drift: this.inventory.currentDrift,
     };
+  }
+
+  /** Resolves once this connection's listing of tools, prompts and resources (if one is under way) settled. */
+  inventorySettled(): Promise<void> {
+    return this.inventory.settled();
+  }
+
+  /** The tool set this server is compared against (accepted, given, or the first whole listing). */
+  toolsBaseline(): ToolsBaseline | null {
+    return this.inventory.accepted;
+  }
+
+  setToolsBaseline(baseline: ToolsBaseline | null): void {
+    this.inventory.setBaseline(baseline);
+  }
+
+  /** Takes the tools listed now as the accepted baseline; null when there is no whole listing to accept. */
+  acceptToolsBaseline(): ToolsBaseline | null {
+    const accepted = this.inventory.acceptCurrent();
+    if (accepted) this.emit({ type: 'inventory', id: this.id, status: this.status() });
+    return accepted;
   }
 
   /** Begins automatic monitoring: connects, or resumes keepalive on a connection opened on request. */
@@ -354,6 +393,9 @@ export class ServerMonitor {
     } else {
       this.transition('up', `connected (${connection.era}${version})`);
     }
+
+    // Once per connection, beside (never inside) the keepalive path.
+    this.inventory.start(connection, this.context.settings().inventory ?? defaultInventorySettings, () => generation === this.generation && !this.disposed);
 
     const verifyNow = this.verifyOnConnect;
     this.verifyOnConnect = false;
