@@ -1,6 +1,7 @@
 // Parses the mcp-health command line. Pure: returns a description of the run or a usage error.
 
 import { parseArgs } from 'node:util';
+import { parseCiFlags, type CiOptions } from './ciArgs';
 
 export type CommandName = 'list' | 'check' | 'watch';
 
@@ -16,6 +17,8 @@ export interface CliOptions {
   readonly durationMs: number | undefined;
   readonly json: boolean;
   readonly color: boolean | undefined;
+  /** check: baselines, JUnit, annotations and exit conditions for CI (see ciArgs.ts). */
+  readonly ci: CiOptions;
 }
 
 export class UsageError extends Error {}
@@ -29,6 +32,8 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 15000;
 export const USAGE = `Usage:
   mcp-health list  [--workspace DIR]... [--config FILE]... [--no-user] [--json]
   mcp-health check [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]... [--timeout-ms N] [--connect-timeout-ms N] [--json]
+                   [--baseline FILE] [--save-baseline FILE] [--junit FILE] [--format table|json|github]
+                   [--fail-on down,suspect,slow,drift] [--slow-ms N]
   mcp-health watch [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]...
                    [--interval-ms N] [--timeout-ms N] [--connect-timeout-ms N] [--duration-ms N] [--json]
 
@@ -43,8 +48,16 @@ export const USAGE = `Usage:
   --duration-ms N   watch: stop after this long (default: until Ctrl-C)
   --json            machine-readable output (check: one document; watch: JSON lines)
   --no-color        plain output even on a terminal
+  --baseline FILE   check: compare each server's tools with this saved baseline; a difference is drift
+  --save-baseline FILE
+                    check: write the tools each server lists now as a baseline document
+  --junit FILE      check: also write a JUnit XML report, one test case per server
+  --format F        check: table (default), json (as --json) or github (workflow annotations at the config line)
+  --fail-on LIST    check: what makes the exit code 1, a comma list of down, suspect, slow, drift
+                    (default: any server not up, and drift when --baseline is given)
+  --slow-ms N       check: a server answering slower than N ms is slow (for --fail-on slow)
 
-Exit codes: 0 every selected server is up, 1 otherwise, 2 usage error.`;
+Exit codes: 0 every selected server is up (or nothing named by --fail-on happened), 1 otherwise, 2 usage error.`;
 
 function parseNumber(name: string, value: string | undefined, minimum: number): number | undefined {
   if (value === undefined) return undefined;
@@ -71,6 +84,12 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
         'interval-ms': { type: 'string' },
         'duration-ms': { type: 'string' },
         json: { type: 'boolean' },
+        baseline: { type: 'string' },
+        'save-baseline': { type: 'string' },
+        junit: { type: 'string' },
+        format: { type: 'string' },
+        'fail-on': { type: 'string' },
+        'slow-ms': { type: 'string' },
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -94,6 +113,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
   if (command === 'list' && (values['timeout-ms'] !== undefined || values['connect-timeout-ms'] !== undefined)) {
     throw new UsageError('--timeout-ms and --connect-timeout-ms do not apply to list');
   }
+  const ci = parseCiFlags(command, values, (name, value) => parseNumber(name, value, 1));
   return {
     command,
     workspaces: values.workspace ?? [],
@@ -104,7 +124,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
     connectTimeoutMs: parseNumber('connect-timeout-ms', values['connect-timeout-ms'], MIN_TIMEOUT_MS) ?? DEFAULT_CONNECT_TIMEOUT_MS,
     intervalMs,
     durationMs,
-    json: values.json ?? false,
+    json: (values.json ?? false) || ci.format === 'json',
     color: values['no-color'] ? false : undefined,
+    ci,
   };
 }

@@ -59,6 +59,10 @@ export class ConnectError extends Error {
       readonly signal?: string | null;
       readonly stderrTail?: string;
       readonly httpStatus?: number;
+      readonly code?: string;
+      readonly authenticate?: string;
+      readonly searchPath?: string;
+      readonly proxy?: string;
     } = {},
   ) {
     super(message);

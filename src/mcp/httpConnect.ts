@@ -5,8 +5,9 @@ import { SSEClientTransport, SseError, StreamableHTTPClientTransport } from '@mo
 import { ConnectError, type CloseInfo, type Connection, type ConnectOptions } from '../core/connection';
 import type { Era, ServerConfig } from '../core/model';
 import { ConnectDeadline } from './connectDeadline';
+import { ChallengeRecorder, httpFailure } from './failureFacts';
 import type { ConnectorSettings } from './connectorSettings';
-import { httpConnectError, httpStatusOf, isModernRefusal, messageOf } from './errors';
+import { httpStatusOf, isModernRefusal, messageOf } from './errors';
 import { HttpProbeSender } from './httpProbe';
 import { McpConnection, type SessionDriver } from './mcpConnection';
 import { settlesWithin } from './settlesWithin';
@@ -28,24 +29,25 @@ const STANDBY_STREAM_RECONNECTION = {
 export async function connectHttp(server: ServerConfig, options: ConnectOptions, settings: ConnectorSettings): Promise<Connection> {
   const url = serverUrl(server);
   const deadline = new ConnectDeadline(options.timeoutMs, options.signal);
+  const challenge = new ChallengeRecorder();
   try {
     const hint = options.eraHint ?? null;
     if (server.transport === 'sse') {
       try {
-        return connection(server, url, 'sse', await open(server, url, 'sse', 'handshake', deadline, settings), settings);
+        return connection(server, url, 'sse', await open(server, url, 'sse', 'handshake', deadline, settings, challenge), settings);
       } catch (error) {
-        throw httpConnectError(error, url.href);
+        throw httpFailure(error, url.href, challenge);
       }
     }
     try {
-      return connection(server, url, 'streamable', await open(server, url, 'streamable', hint, deadline, settings), settings);
+      return connection(server, url, 'streamable', await open(server, url, 'streamable', hint, deadline, settings, challenge), settings);
     } catch (error) {
-      if (!answeredTheLegacyWay(error) || deadline.remainingMs() <= 0) throw httpConnectError(error, url.href);
+      if (!answeredTheLegacyWay(error) || deadline.remainingMs() <= 0) throw httpFailure(error, url.href, challenge);
       settings.logger.debug(`${server.name}: Streamable HTTP refused (HTTP ${httpStatusOf(error)}); trying legacy HTTP+SSE`);
       try {
         return connection(server, url, 'sse', await open(server, url, 'sse', 'handshake', deadline, settings), settings);
       } catch (sseError) {
-        const first = httpConnectError(error, url.href);
+        const first = httpFailure(error, url.href, challenge);
         throw new ConnectError(first.kind, `${first.message} (legacy SSE fallback failed too: ${messageOf(sseError)})`, first.details);
       }
     }
@@ -84,12 +86,14 @@ async function open(
   hint: Era | null,
   deadline: ConnectDeadline,
   settings: ConnectorSettings,
+  challenge?: ChallengeRecorder,
 ): Promise<Session> {
   const requestInit: RequestInit = { headers: { ...server.headers } };
+  const fetchOption = challenge ? { fetch: challenge.fetch } : {};
   const transport =
     flavour === 'streamable'
-      ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: STANDBY_STREAM_RECONNECTION })
-      : new SSEClientTransport(url, { requestInit });
+      ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: STANDBY_STREAM_RECONNECTION, ...fetchOption })
+      : new SSEClientTransport(url, { requestInit, ...fetchOption });
   const budget = deadline.remainingMs();
   // On HTTP silence is an outage, not an era verdict: the probe may use the whole budget.
   const client = createClient(settings.clientInfo, budget);

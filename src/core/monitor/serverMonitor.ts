@@ -23,6 +23,7 @@ import { FlapDetector } from './flapping';
 import type { Gate } from './gate';
 import { guardWithTimer, type Guarded } from './guard';
 import { InventoryTracker } from './inventoryTracker';
+import { classifyFailure } from '../causes';
 import type { ToolsBaseline } from '../inventory/types';
 import { defaultInventorySettings } from '../monitorTypes';
 import { probeIntervalFor, probeTimeoutFor } from './intervals';
@@ -79,9 +80,14 @@ function toServerError(error: unknown): ServerError {
       ...(error.details.signal !== undefined ? { signal: error.details.signal } : {}),
       ...(error.details.stderrTail !== undefined ? { stderrTail: error.details.stderrTail } : {}),
       ...(error.details.httpStatus !== undefined ? { httpStatus: error.details.httpStatus } : {}),
+      ...(error.details.code !== undefined ? { code: error.details.code } : {}),
+      ...(error.details.authenticate !== undefined ? { authenticate: error.details.authenticate } : {}),
+      ...(error.details.searchPath !== undefined ? { searchPath: error.details.searchPath } : {}),
+      ...(error.details.proxy !== undefined ? { proxy: error.details.proxy } : {}),
+      phase: 'connect',
     };
   }
-  return { kind: 'unreachable', message: error instanceof Error ? error.message : String(error) };
+  return { kind: 'unreachable', message: error instanceof Error ? error.message : String(error), phase: 'connect' };
 }
 
 export class ServerMonitor {
@@ -178,6 +184,13 @@ export class ServerMonitor {
       stats: this.stats.snapshot(this.now()),
       stderrTail: this.stderrTail,
       pid: this.pid,
+      cause: classifyFailure({
+        state: this.state,
+        error: this.lastError,
+        transport: this.config.transport,
+        command: this.config.command,
+        nonConformant: this.nonConformantReason !== null,
+      }),
       inventory: this.inventory.inventory,
       drift: this.inventory.currentDrift,
     };
@@ -435,6 +448,7 @@ export class ServerMonitor {
       ...(info.exitCode !== undefined ? { exitCode: info.exitCode } : {}),
       ...(info.signal !== undefined ? { signal: info.signal } : {}),
       ...(info.stderrTail !== undefined ? { stderrTail: info.stderrTail } : {}),
+      phase: 'session',
     });
     if (error.stderrTail) {
       this.stderrTail = error.stderrTail.slice(-STDERR_TAIL_CHARS);
@@ -605,7 +619,7 @@ export class ServerMonitor {
     this.logError(`${this.config.name}: ${message}`);
     // A timed-out probe is never retried: a stalled message loop would hide behind the retry. The connection goes.
     this.teardown();
-    this.transition('down', message, { kind, message });
+    this.transition('down', message, { kind, message, phase: 'probe' });
     this.verifyOnConnect = true;
     this.scheduleBackoffReconnect();
   }
@@ -615,7 +629,7 @@ export class ServerMonitor {
     this.consecutiveFailures += 1;
     this.logError(`${this.config.name}: ${message}`);
     this.teardown();
-    this.transition('auth-required', message, { kind: 'auth', message });
+    this.transition('auth-required', message, { kind: 'auth', message, phase: 'probe' });
     this.scheduleAuthRetry();
   }
 
@@ -819,6 +833,9 @@ export class ServerMonitor {
       ...error,
       message: this.redact(error.message),
       ...(error.stderrTail !== undefined ? { stderrTail: this.redact(error.stderrTail) } : {}),
+      ...(error.searchPath !== undefined ? { searchPath: this.redact(error.searchPath) } : {}),
+      ...(error.proxy !== undefined ? { proxy: this.redact(error.proxy) } : {}),
+      ...(error.authenticate !== undefined ? { authenticate: this.redact(error.authenticate) } : {}),
     };
   }
 

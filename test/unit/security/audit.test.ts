@@ -44,7 +44,9 @@ void describe('code audit', () => {
     assert.match(sender, /const options = \{ \.\.\.this\.target, method: 'POST'/);
     assert.deepEqual(sender.match(/this\.target = .*;/g), ['this.target = urlToHttpOptions(url);']);
     assert.match(code(path.join(SRC, 'mcp', 'httpConnect.ts')), /new HttpProbeSender\(settings\.probeAgents, url, server\.headers\)/);
-    assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), []);
+    // One fetch: the wrapper the SDK transports call to keep a 401's WWW-Authenticate; it forwards their url unchanged.
+    assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), ['src/mcp/failureFacts.ts']);
+    assert.deepEqual(code(path.join(SRC, 'mcp', 'failureFacts.ts')).match(/\bfetch\s*\([^)]*\)/g), ['fetch(url, init)']);
     const transports = hits(/new (StreamableHTTPClientTransport|SSEClientTransport)\s*\(/);
     assert.deepEqual(transports, ['src/mcp/httpConnect.ts']);
     // The URL handed to the transports is the server's own, parsed once.
