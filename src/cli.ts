@@ -1,8 +1,13 @@
 // mcp-health: the terminal front end on the same core as the extension.
 
+import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli/args';
+import { EMPTY_BASELINE, readBaselineFile, runFails, verdicts, writeBaselineFile } from './cli/ci';
+import { githubAnnotations } from './cli/githubAnnotations';
+import { junitXml } from './cli/junit';
+import { describeDrift } from './core/inventory/drift';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { systemClock } from './core/clock';
 import { discover, type DiscoveryResult } from './core/config/discover';
@@ -138,13 +143,33 @@ async function runList(options: CliOptions, output: Output): Promise<number> {
 
 async function runCheck(options: CliOptions, output: Output): Promise<number> {
   const { servers, diagnostics } = await discoverSelection(options);
+  const cwd = process.cwd();
+  const { ci } = options;
+  const baselines = ci.baselineFile !== undefined ? readBaselineFile(path.resolve(cwd, ci.baselineFile)) : null;
   const monitor = createMonitor(options);
+  const startedAt = new Date();
   try {
     monitor.setServers(servers, diagnostics);
-    await closingOnInterrupt(monitor, () => monitor.pingNow());
-    const reports = monitor.list().map(serverReport);
+    for (const server of baselines ? servers : []) monitor.setToolsBaseline(server.id, baselines?.get(server.name) ?? EMPTY_BASELINE);
+    await closingOnInterrupt(monitor, async () => {
+      await monitor.pingNow();
+      // Tools, prompts and resources are listed once per connection, beside the probe: wait for them too.
+      await monitor.settleInventory();
+    });
+    const statuses = monitor.list();
+    const reports = statuses.map(serverReport);
+    const results = verdicts(reports, ci);
+    if (ci.format === 'github') for (const line of githubAnnotations(results, cwd)) output.out(line);
     printServers(reports, diagnostics, options, output, true);
-    return reports.length > 0 && reports.every((report) => report.state === 'up') ? EXIT_OK : EXIT_UNHEALTHY;
+    if (ci.junitFile !== undefined) {
+      const xml = junitXml({ results, startedAt, durationMs: Date.now() - startedAt.getTime(), hostname: os.hostname(), cwd });
+      writeFileSync(path.resolve(cwd, ci.junitFile), xml);
+    }
+    if (ci.saveBaselineFile !== undefined) {
+      const skipped = writeBaselineFile(path.resolve(cwd, ci.saveBaselineFile), statuses, new Date());
+      if (skipped.length) output.err(`mcp-health: left out of the baseline (tools not listed in full): ${skipped.join(', ')}`);
+    }
+    return runFails(results) ? EXIT_UNHEALTHY : EXIT_OK;
   } finally {
     await monitor.dispose();
   }
@@ -167,6 +192,9 @@ function watchSummary(statuses: readonly ServerStatus[], startedAt: number, now:
       restarts: status.restarts,
       flapping: status.flapping,
       lastError: status.lastError ? { kind: status.lastError.kind, message: status.lastError.message } : null,
+      cause: status.cause ? { id: status.cause.id, summary: status.cause.summary } : null,
+      nextStep: status.cause?.nextStep ?? null,
+      tools: status.inventory?.tools ? { count: status.inventory.tools.count, hash: status.inventory.tools.hash } : null,
     })),
   };
 }
@@ -190,9 +218,20 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
       return JSON.stringify({
         ts, server: status.config.name, id: event.id, type: 'state', from: event.from, to: event.to, reason: event.reason,
         ...(status.lastError && event.to !== 'up' ? { error: { kind: status.lastError.kind, message: status.lastError.message }, exitCode: status.lastError.exitCode ?? null } : {}),
+        ...(status.cause ? { cause: { id: status.cause.id, summary: status.cause.summary }, nextStep: status.cause.nextStep } : {}),
       });
     }
     return `${ts.slice(11, 23)}  ${status.config.name}  ${event.from} -> ${stateLabel({ state: event.to, flapping: status.flapping }, style)}  ${event.reason}`;
+  }
+  if (event.type === 'tools-changed') {
+    const { drift, status } = event;
+    if (options.json) {
+      return JSON.stringify({
+        ts, server: status.config.name, id: event.id, type: 'tools-changed',
+        added: drift.added, removed: drift.removed, changed: drift.changed, baselineHash: drift.baselineHash, hash: drift.currentHash,
+      });
+    }
+    return `${ts.slice(11, 23)}  ${status.config.name}  tools changed: ${describeDrift(drift)}`;
   }
   return undefined;
 }

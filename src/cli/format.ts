@@ -3,8 +3,9 @@
 import * as path from 'node:path';
 import type { ConfigDiagnostic, ServerState, ServerStatus } from '../core/model';
 import { describeTarget, redactText } from '../core/redact';
+import { depthFields, toolsCell, type DepthFields } from './depthReport';
 
-export interface ServerReport {
+export interface ServerReport extends DepthFields {
   readonly id: string;
   readonly name: string;
   readonly source: { readonly file: string; readonly line: number; readonly column: number; readonly format: string; readonly scope: string };
@@ -60,6 +61,7 @@ export function serverReport(status: ServerStatus): ServerReport {
     flapping: status.flapping,
     nonConformant: status.nonConformant,
     ...(config.missingInputs?.length ? { missingInputs: config.missingInputs } : {}),
+    ...depthFields(status),
   };
 }
 
@@ -127,13 +129,17 @@ function relativeSource(file: string, line: number, cwd: string): string {
 export function formatServerTable(reports: readonly ServerReport[], style: Style, cwd: string, withHealth: boolean): string {
   if (reports.length === 0) return 'No MCP servers found.';
   const header = withHealth
-    ? ['NAME', 'STATE', 'RTT', 'ERA', 'TRANSPORT', 'SOURCE', 'DETAIL']
+    ? ['NAME', 'STATE', 'RTT', 'ERA', 'TOOLS', 'TRANSPORT', 'SOURCE', 'DETAIL']
     : ['NAME', 'TRANSPORT', 'TARGET', 'SOURCE'];
   const rows = reports.map((report) => {
     const source = plain(relativeSource(report.source.file, report.source.line, cwd));
     if (!withHealth) return [plain(report.name), plain(report.transport), plain(report.target), source];
     const state = report.flapping ? `${report.state} (flapping)` : report.state;
-    const detail = report.error
+    const detail = report.cause && report.nextStep
+      ? `${report.cause.summary}. Next: ${report.nextStep}`
+      : report.drift
+        ? `tools changed: ${report.drift.summary}`
+        : report.error
       ? `${report.error.kind}: ${report.error.message}`
       : report.serverInfo
         ? `${report.serverInfo.name}${report.serverInfo.version ? ' ' + report.serverInfo.version : ''}${report.restarts ? ` · ${report.restarts} restarts` : ''}`
@@ -143,9 +149,10 @@ export function formatServerTable(reports: readonly ServerReport[], style: Style
       { text: state, painted: stateLabel(report, style) },
       plain(report.rttMs === null ? '-' : `${report.rttMs.toFixed(1)} ms`),
       plain(report.era ?? '-'),
+      plain(toolsCell(report)),
       plain(report.transport),
       source,
-      plain(detail.replace(/\s+/g, ' ').slice(0, 160)),
+      plain(detail.replace(/\s+/g, ' ').slice(0, 240)),
     ];
   });
   return table(header, rows, style);
