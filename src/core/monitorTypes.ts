@@ -68,6 +68,8 @@ export interface MonitorRegistry {
   settleInventory(id?: string): Promise<void>;
   /** Compares this server's tools against `baseline` from now on (from storage or a file); null forgets it. */
   setToolsBaseline(id: string, baseline: ToolsBaseline | null): void;
+  /** The tool set this server is compared against: given, accepted, or its first complete listing; null before. */
+  toolsBaseline(id: string): ToolsBaseline | null;
   /** Accepts the tools the server lists now as its baseline (returned, to be stored); null if there is no whole list. */
   acceptToolsBaseline(id: string): ToolsBaseline | null;
   /** Tears down and reconnects now (all, or one), resetting backoff and the non-conformant verdict. */

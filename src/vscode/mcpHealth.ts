@@ -21,6 +21,7 @@ import { isExcluded } from './present/settingsModel';
 import { SettingsStore, type SettingsChangeEvent } from './settings';
 import { HealthStatusBar } from './statusBar';
 import { StateNotifier } from './notifications';
+import { ToolDriftWatcher } from './toolDrift';
 import { ServerTreeProvider, workspaceFolderRefs } from './treeView';
 import { ConfigWatchers } from './watchers';
 import type { McpHealthApi } from './api';
@@ -69,6 +70,7 @@ export class McpHealth {
     this.watchers = this.own(new ConfigWatchers());
     this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry));
     this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger));
+    this.own(new ToolDriftWatcher(this.registry, context.workspaceState, () => this.settings.current.notifications, this.log.logger));
     this.own(this.discoveredEmitter);
     this.own({ dispose: this.registry.onEvent((event) => { if (event.type === 'servers' || event.type === 'state') this.updateBadge(); }) });
 

@@ -6,3 +6,4 @@ export { fingerprintTool, setHash, toolDefinition, toolsInventory } from './fing
 export { describeDrift, diffTools } from './drift';
 export { collectInventory, type InventoryRequester } from './collect';
 export * from './baselineFile';
+export { toolsDocumentText, totalTools } from './toolsDocument';

@@ -185,6 +185,10 @@ export class Registry implements TrustAwareRegistry {
     this.emit({ type: 'inventory', id, status: monitor.status() });
   }
 
+  toolsBaseline(id: string): ToolsBaseline | null {
+    return this.monitors.get(id)?.toolsBaseline() ?? null;
+  }
+
   acceptToolsBaseline(id: string): ToolsBaseline | null {
     return this.disposed ? null : this.monitors.get(id)?.acceptToolsBaseline() ?? null;
   }

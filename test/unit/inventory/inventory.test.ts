@@ -12,7 +12,9 @@ import {
   diffTools,
   parseBaselineDocument,
   toolDefinition,
+  toolsDocumentText,
   toolsInventory,
+  totalTools,
   type RawReply,
 } from '../../../src/core/inventory';
 
@@ -164,5 +166,24 @@ describe('baseline document', () => {
       () => parseBaselineDocument('{"format":"mcp-health-baseline","version":1,"servers":{"a":{"tools":{"items":[{"name":"x"}]}}}}'),
       /servers\.a\.tools\.items\[0\]: tool "x" needs/,
     );
+  });
+});
+
+describe('tools document for the diff editor', () => {
+  it('sorts tools by name and keys canonically, so only real changes show', () => {
+    const text = toolsDocumentText(inventoryOf(lookup, echo));
+    assert.ok(text.indexOf('"echo"') < text.indexOf('"lookup"'));
+    assert.equal(text, toolsDocumentText(inventoryOf(echo, { inputSchema: lookup.inputSchema, name: 'lookup', description: lookup.description })));
+    assert.match(text, /^\[\n {2}\{\n {4}"annotations"/);
+  });
+
+  it('falls back to hashes when the definitions were too large to keep', () => {
+    const text = toolsDocumentText(toolsInventory([toolDefinition(lookup)!], 1));
+    assert.match(text, /"hash": "[0-9a-f]{64}"/);
+    assert.equal(toolsDocumentText(null), '[]\n');
+  });
+
+  it('totals tool counts across servers (VS Code passes at most 128 to a model)', () => {
+    assert.equal(totalTools([100, null, 29, undefined]), 129);
   });
 });
