@@ -193,7 +193,12 @@ export class McpConnection implements Connection {
     transport.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
       if (session !== this.session) return;
       for (const listener of this.activityListeners) listener();
-      if (this.pending.size > 0 && 'id' in message && !('method' in message) && this.answer(message)) return;
+      if ('id' in message && !('method' in message) && isOwnId(message.id)) {
+        // Ours (a probe or a listing request): an answer that comes after its timeout or after close is dropped
+        // here, since the SDK never sent that id and would report it as an error.
+        if (this.pending.size > 0) this.answer(message);
+        return;
+      }
       sdkOnMessage?.(message, extra);
     };
     session.client.onclose = () => {
@@ -292,6 +297,10 @@ export class McpConnection implements Connection {
       probe.resolve({ method: probe.method, outcome, requestId: probe.id, detail });
     }
   }
+}
+
+function isOwnId(id: unknown): boolean {
+  return typeof id === 'number' && id >= PROBE_ID_BASE;
 }
 
 function isSessionLost(value: ProbeResult | SessionLost): value is SessionLost {
