@@ -17,6 +17,8 @@ export interface DepthFields {
   } | null;
   readonly cause: { readonly id: string; readonly summary: string } | null;
   readonly nextStep: string | null;
+  /** Answers kept taking longer than the slow threshold (watch, the extension); check judges --slow-ms itself. */
+  readonly slow: boolean;
 }
 
 export function depthFields(status: ServerStatus): DepthFields {
@@ -31,6 +33,7 @@ export function depthFields(status: ServerStatus): DepthFields {
     drift: drift ? { added: drift.added, removed: drift.removed, changed: drift.changed, summary: describeDrift(drift) } : null,
     cause: cause ? { id: cause.id, summary: cause.summary } : null,
     nextStep: cause?.nextStep ?? null,
+    slow: status.slow ?? false,
   };
 }
 

@@ -168,6 +168,8 @@ export interface ServerStatus {
   readonly inventory?: Inventory | null;
   /** How the tools differ from the accepted baseline; null when they match or nothing could be compared. */
   readonly drift?: ToolDrift | null;
+  /** Answers keep taking longer than the server's slow threshold (off unless configured). */
+  readonly slow?: boolean;
   /** Why it is not up, as a cause the user can act on, with one next step; null while up. */
   readonly cause?: FailureCause | null;
 }

@@ -2,6 +2,7 @@
 
 import type { InventoryLimits, ToolDrift, ToolsBaseline } from './inventory/types';
 import { defaultInventoryLimits } from './inventory/types';
+import type { SlowSettings } from './monitor/slowness';
 import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerState, ServerStatus, TransportKind } from './model';
 
 export interface MonitorSettings {
@@ -19,6 +20,8 @@ export interface MonitorSettings {
   readonly flapping: { readonly windowMs: number; readonly restarts: number; readonly stableMs: number };
   /** The once-per-connection listing of tools, prompts and resources (drift detection). Absent: the defaults. */
   readonly inventory?: InventorySettings;
+  /** The *slow* flag: RTT above a threshold for several probes in a row. Absent: off. */
+  readonly slow?: SlowSettings;
 }
 
 export interface InventorySettings extends InventoryLimits {

@@ -24,6 +24,7 @@ import type { Gate } from './gate';
 import { guardWithTimer, type Guarded } from './guard';
 import { InventoryTracker } from './inventoryTracker';
 import { classifyFailure } from '../causes';
+import { defaultSlowSettings, SlowDetector, slowThresholdFor } from './slowness';
 import type { ToolsBaseline } from '../inventory/types';
 import { defaultInventorySettings } from '../monitorTypes';
 import { probeIntervalFor, probeTimeoutFor } from './intervals';
@@ -105,6 +106,7 @@ export class ServerMonitor {
   private stderrTail = '';
   private readonly stats = new ProbeStatistics();
   private readonly flaps = new FlapDetector();
+  private readonly slowness = new SlowDetector();
   private readonly redact: (text: string) => string;
   private readonly inventory: InventoryTracker;
 
@@ -180,6 +182,7 @@ export class ServerMonitor {
       consecutiveFailures: this.consecutiveFailures,
       restarts: this.restarts,
       flapping: this.flaps.flapping,
+      slow: this.slowness.slow,
       nonConformant: this.nonConformantReason !== null,
       stats: this.stats.snapshot(this.now()),
       stderrTail: this.stderrTail,
@@ -667,6 +670,9 @@ export class ServerMonitor {
     this.lastProbeAt = this.context.clock.wall();
     if (result.rttMs !== undefined && answered(result.outcome)) {
       this.lastRttMs = result.rttMs;
+      this.noteSlowness(this.slowness.record(result.rttMs, slowThresholdFor(this.config, this.context.settings()), this.context.settings().slow ?? defaultSlowSettings));
+    } else {
+      this.noteSlowness(this.slowness.reset());
     }
     this.stats.record({
       at: this.lastProbeAt,
@@ -683,6 +689,15 @@ export class ServerMonitor {
     // most probe events are counted, not rendered.
     const snapshot = () => this.status();
     this.emit({ type: 'probe', id: this.id, result, get status() { return snapshot(); } });
+  }
+
+  private noteSlowness(change: 'entered' | 'cleared' | null): void {
+    if (change === 'entered') {
+      const threshold = slowThresholdFor(this.config, this.context.settings());
+      this.context.logger.warn(this.redact(`${this.config.name}: slow: answers keep taking longer than ${threshold} ms`));
+    } else if (change === 'cleared') {
+      this.context.logger.info(this.redact(`${this.config.name}: no longer slow`));
+    }
   }
 
   private connectFailureResult(): ProbeResult {

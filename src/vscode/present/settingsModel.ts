@@ -2,6 +2,7 @@
 // Pure: the editor adapter passes a reader, so bounds and defaults are checked in one place and testable.
 
 import type { ConfigFormat, TransportKind } from '../../core/model';
+import { defaultSlowSettings } from '../../core/monitor/slowness';
 import { defaultMonitorSettings, type MonitorSettings } from '../../core/monitorTypes';
 
 export type NotificationLevel = 'all' | 'errors' | 'off';
@@ -24,6 +25,9 @@ export type SettingReader = (key: string) => unknown;
 export const INTERVAL_BOUNDS = { min: 5, max: 3600 } as const;
 export const TIMEOUT_BOUNDS = { min: 1, max: 30 } as const;
 
+/** Above the longest probe timeout: a larger threshold could never be reached. */
+const SLOW_MAX_MS = 30_000;
+
 const transports: readonly TransportKind[] = ['stdio', 'http', 'sse'];
 
 export function parseSettings(read: SettingReader, base: MonitorSettings = defaultMonitorSettings): ExtensionSettings {
@@ -31,14 +35,20 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
     transports.map((transport) => [transport, seconds(read(`pingIntervalSeconds.${transport}`), INTERVAL_BOUNDS, base.intervalMs[transport] / 1000) * 1000]),
   ) as Record<TransportKind, number>;
   const serverIntervalMs: Record<string, number> = {};
+  const serverSlowMs: Record<string, number> = {};
   const overrides = read('serverOverrides');
   if (isRecord(overrides)) {
     for (const [name, override] of Object.entries(overrides)) {
       if (isRecord(override) && typeof override.intervalSeconds === 'number' && Number.isFinite(override.intervalSeconds)) {
         serverIntervalMs[name] = seconds(override.intervalSeconds, INTERVAL_BOUNDS, INTERVAL_BOUNDS.min) * 1000;
       }
+      if (isRecord(override) && typeof override.slowThresholdMs === 'number' && Number.isFinite(override.slowThresholdMs) && override.slowThresholdMs > 0) {
+        serverSlowMs[name] = Math.min(SLOW_MAX_MS, override.slowThresholdMs);
+      }
     }
   }
+  const slowSetting = read('slowThresholdMs');
+  const slowThresholdMs = typeof slowSetting === 'number' && Number.isFinite(slowSetting) && slowSetting > 0 ? Math.min(SLOW_MAX_MS, slowSetting) : null;
   const sources: Partial<Record<ConfigFormat, boolean>> = {};
   const sourceSetting = read('discovery.sources');
   if (isRecord(sourceSetting)) {
@@ -55,6 +65,10 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
       intervalMs,
       serverIntervalMs,
       timeoutMs: seconds(read('timeoutSeconds'), TIMEOUT_BOUNDS, base.timeoutMs / 1000) * 1000,
+      // Off unless a threshold is set somewhere: the monitor settings stay the defaults then.
+      ...(slowThresholdMs !== null || Object.keys(serverSlowMs).length
+        ? { slow: { ...(base.slow ?? defaultSlowSettings), thresholdMs: slowThresholdMs, serverThresholdMs: serverSlowMs } }
+        : {}),
     },
     notifications: oneOf(read('notifications'), ['all', 'errors', 'off'] as const, 'errors'),
     statusBar: oneOf(read('statusBar.show'), ['always', 'whenServers', 'never'] as const, 'whenServers'),
