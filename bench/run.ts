@@ -1,6 +1,6 @@
 // `npm run bench` / `npm run bench:quick`: measures the monitor against raw exchanges, protocol bounds and a naive
 // baseline, all in the same run on 127.0.0.1, prints one table and writes bench/results/latest.json.
-// Flags: --quick (under a minute), --only=probe,detection,scale,extension, --profile (CPU profiles of the scale workers).
+// Flags: --quick (under a minute), --only=probe,detection,scale,extension,deep, --profile (CPU profiles of the scale workers).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { loadOurs, type Ours } from './lib/ours';
 import { resultsDir } from './lib/paths';
 import { killAllStarted } from './lib/processes';
 import { figureForJson, held, renderTable } from './lib/report';
+import { deepCheckCost } from './sections/deepCheck';
 import { detectionLatency } from './sections/detection';
 import { extensionCost } from './sections/extension';
 import { probeOverhead } from './sections/probeOverhead';
@@ -23,6 +24,7 @@ const sections: readonly Section[] = [
   { name: 'detection', budgetMs: { quick: 60_000, full: 240_000 }, run: detectionLatency },
   { name: 'scale', budgetMs: { quick: 60_000, full: 420_000 }, run: scale },
   { name: 'extension', budgetMs: { quick: 60_000, full: 120_000 }, run: extensionCost },
+  { name: 'deep', budgetMs: { quick: 60_000, full: 120_000 }, run: deepCheckCost },
 ];
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; profile: boolean } {
