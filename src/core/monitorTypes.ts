@@ -20,6 +20,11 @@ export interface MonitorSettings {
   readonly flapping: { readonly windowMs: number; readonly restarts: number; readonly stableMs: number };
   /** The once-per-connection listing of tools, prompts and resources (drift detection). Absent: the defaults. */
   readonly inventory?: InventorySettings;
+  /**
+   * Consecutive failures (timed-out or failed probes, lost connections, failed reconnects) before a server that was up
+   * is shown down; meanwhile it is shown reconnecting. Absent or 1: the first failure is down (protocol.md).
+   */
+  readonly failuresBeforeDown?: number;
   /** The *slow* flag: RTT above a threshold for several probes in a row. Absent: off. */
   readonly slow?: SlowSettings;
 }

@@ -436,7 +436,7 @@ export class ServerMonitor {
       this.transition('auth-required', `credentials needed: ${serverError.message}`, serverError);
       this.scheduleAuthRetry();
     } else {
-      this.transition('down', `connect failed: ${serverError.message}`, serverError);
+      this.transition(this.failedState(), `connect failed: ${serverError.message}`, serverError);
       this.scheduleBackoffReconnect();
     }
   }
@@ -459,7 +459,7 @@ export class ServerMonitor {
     this.teardown();
     this.consecutiveFailures += 1;
     this.logError(`${this.config.name}: connection ended (${error.kind}): ${error.message}`);
-    this.transition('down', error.message, error);
+    this.transition(this.failedState(), error.message, error);
     this.scheduleBackoffReconnect();
   }
 
@@ -622,7 +622,7 @@ export class ServerMonitor {
     this.logError(`${this.config.name}: ${message}`);
     // A timed-out probe is never retried: a stalled message loop would hide behind the retry. The connection goes.
     this.teardown();
-    this.transition('down', message, { kind, message, phase: 'probe' });
+    this.transition(this.failedState(), message, { kind, message, phase: 'probe' });
     this.verifyOnConnect = true;
     this.scheduleBackoffReconnect();
   }
@@ -689,6 +689,16 @@ export class ServerMonitor {
     // most probe events are counted, not rendered.
     const snapshot = () => this.status();
     this.emit({ type: 'probe', id: this.id, result, get status() { return snapshot(); } });
+  }
+
+  /**
+   * Down, unless the failure threshold allows a server that was up a few failures before it is called down: it is
+   * reconnected either way (a timed-out probe is never retried), only shown as reconnecting meanwhile.
+   */
+  private failedState(): ServerState {
+    const threshold = Math.max(1, this.context.settings().failuresBeforeDown ?? 1);
+    const wasUp = this.state === 'up' || (this.state === 'connecting' && this.everEstablished);
+    return wasUp && this.consecutiveFailures < threshold ? 'connecting' : 'down';
   }
 
   private noteSlowness(change: 'entered' | 'cleared' | null): void {

@@ -27,6 +27,7 @@ export const TIMEOUT_BOUNDS = { min: 1, max: 30 } as const;
 
 /** Above the longest probe timeout: a larger threshold could never be reached. */
 const SLOW_MAX_MS = 30_000;
+const FAILURES_MAX = 10;
 
 const transports: readonly TransportKind[] = ['stdio', 'http', 'sse'];
 
@@ -65,6 +66,7 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
       intervalMs,
       serverIntervalMs,
       timeoutMs: seconds(read('timeoutSeconds'), TIMEOUT_BOUNDS, base.timeoutMs / 1000) * 1000,
+      ...failureThreshold(read('failuresBeforeDown')),
       // Off unless a threshold is set somewhere: the monitor settings stay the defaults then.
       ...(slowThresholdMs !== null || Object.keys(serverSlowMs).length
         ? { slow: { ...(base.slow ?? defaultSlowSettings), thresholdMs: slowThresholdMs, serverThresholdMs: serverSlowMs } }
@@ -100,6 +102,12 @@ export function compareSettings(previous: ExtensionSettings, next: ExtensionSett
 /** Whether a server is excluded by name (as written in its file) or by its full id. */
 export function isExcluded(settings: ExtensionSettings, server: { readonly id: string; readonly name: string }): boolean {
   return settings.excludedServers.includes(server.name) || settings.excludedServers.includes(server.id);
+}
+
+/** 1 (the protocol's rule: the first failure is down) is the default and adds nothing to the monitor settings. */
+function failureThreshold(value: unknown): { failuresBeforeDown?: number } {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 1) return {};
+  return { failuresBeforeDown: Math.min(FAILURES_MAX, Math.floor(value)) };
 }
 
 function seconds(value: unknown, bounds: { readonly min: number; readonly max: number }, fallback: number): number {
