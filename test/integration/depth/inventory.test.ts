@@ -12,7 +12,7 @@ import type { ServerConfig } from '../../../src/core/model';
 import { createRegistry } from '../../../src/core/monitor';
 import { defaultMonitorSettings, type MonitorEvent } from '../../../src/core/monitorTypes';
 import { createNodeConnector } from '../../../src/mcp';
-import { everythingStdio, FIXTURES, modernStdio } from '../../helpers/servers';
+import { everythingStdio, FIXTURES, modernStdio, startEverythingHttp, startModernHttp, type RunningServer } from '../../helpers/servers';
 
 const source = { file: '/tmp/mcp-health-depth.json', line: 1, column: 1, format: 'vscode', scope: 'user' } as const;
 const dir = mkdtempSync(path.join(tmpdir(), 'mcp-health-drift-'));
@@ -109,6 +109,35 @@ describe('inventory of real servers', { timeout: 60_000 }, () => {
       assert.equal(fresh.inventory!.prompts, null, 'no prompts capability declared: not listed');
     } finally {
       await registry.dispose();
+    }
+  });
+
+  it('lists over Streamable HTTP (both eras) and legacy SSE', async () => {
+    const running: RunningServer[] = [];
+    try {
+      running.push(await startEverythingHttp('streamableHttp'), await startEverythingHttp('sse'), await startModernHttp());
+      const [streamable, sse, modern] = running;
+      const configs: ServerConfig[] = [
+        { id: `${source.file}#http`, name: 'http', source, transport: 'http', url: streamable.url },
+        { id: `${source.file}#sse`, name: 'sse', source, transport: 'sse', url: sse.url },
+        { id: `${source.file}#modern-http`, name: 'modern-http', source, transport: 'http', url: modern.url },
+      ];
+      const registry = registryFor(configs);
+      try {
+        await connectAndList(registry);
+        for (const config of configs) {
+          const status = registry.get(config.id)!;
+          assert.equal(status.state, 'up', `${config.name}: ${JSON.stringify(status.lastError)}`);
+          assert.equal(status.inventory?.complete, true, `${config.name}: ${status.inventory?.problems.join('; ')}`);
+          assert.ok((status.inventory?.tools?.count ?? 0) >= 1, config.name);
+        }
+        assert.equal(registry.get(configs[2].id)!.era, 'modern');
+        assert.equal(registry.get(configs[0].id)!.inventory!.tools!.hash, registry.get(configs[1].id)!.inventory!.tools!.hash, 'the same server over two transports lists the same tools');
+      } finally {
+        await registry.dispose();
+      }
+    } finally {
+      await Promise.all(running.map((server) => server.stop()));
     }
   });
 
