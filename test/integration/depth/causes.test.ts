@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -67,6 +67,15 @@ describe('causes produced by real failures', { timeout: 90_000 }, () => {
     assert.equal(status.cause?.id, 'command-not-found');
     assert.match(status.cause!.summary, /"npx" was not found on the PATH it saw \(\/nonexistent\/bin\)/);
     assert.match(status.cause!.nextStep, /Install Node\.js/);
+  });
+
+  it('permission denied on a command that is not executable', async () => {
+    const script = path.join(dir, 'server.sh');
+    writeFileSync(script, '#!/bin/sh\nexit 0\n', { mode: 0o644 });
+    const status = await statusOf(config('not-executable', { command: script }));
+    assert.equal(status.lastError?.code, 'EACCES');
+    assert.equal(status.cause?.id, 'permission-denied');
+    assert.match(status.cause!.nextStep, /chmod \+x/);
   });
 
   it('exits at start, with the exit code and the last stderr line', async () => {
