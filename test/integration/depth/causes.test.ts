@@ -84,6 +84,27 @@ describe('causes produced by real failures', { timeout: 90_000 }, () => {
     assert.match(status.cause!.summary, /exited with code 3 while starting/);
   });
 
+  it('a server that ignores ping but answers tools/list', async () => {
+    const server = config('ignores-ping', faultStdio('ignore-ping'));
+    const registry = createRegistry({
+      connector: createNodeConnector(),
+      clock: systemClock,
+      logger: silentLogger,
+      settings: { ...defaultMonitorSettings, timeoutMs: 300, connectTimeoutMs: 10_000, backoff: { initialMs: 50, maxMs: 100 }, intervalMs: { stdio: 1_000, http: 1_000, sse: 1_000 } },
+    });
+    try {
+      registry.setServers([server], []);
+      registry.start();
+      const deadline = Date.now() + 30_000;
+      while (!registry.get(server.id)?.nonConformant && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const status = registry.get(server.id)!;
+      assert.equal(status.state, 'suspect');
+      assert.equal(status.cause?.id, 'ignores-ping', JSON.stringify(status.lastError));
+    } finally {
+      await registry.dispose();
+    }
+  });
+
   it('a self-signed certificate on an HTTPS server', async () => {
     const status = await statusOf(config('tls', { transport: 'http', url: `https://127.0.0.1:${tlsPort}/mcp` }));
     assert.equal(status.state, 'down');
