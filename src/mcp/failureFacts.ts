@@ -24,10 +24,25 @@ export function errorCodeOf(error: unknown): string | undefined {
 
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy'];
 
-/** `HTTPS_PROXY=http://proxy:3128 NO_PROXY=localhost`, with any user:password in a proxy url masked. */
-export function proxyVariables(env: NodeJS.ProcessEnv = process.env): string | undefined {
+/**
+ * `HTTPS_PROXY=http://proxy:3128 NO_PROXY=localhost`, with any user:password in a proxy url masked; undefined when no
+ * proxy variable is set or when the target is loopback or listed in NO_PROXY (no proxy is in the way then).
+ */
+export function proxyVariables(target: URL, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'].some((name) => env[name]);
+  if (!proxied || isLoopback(target.hostname) || bypassed(target.hostname, env.NO_PROXY ?? env.no_proxy ?? '')) return undefined;
   const set = PROXY_VARIABLES.filter((name) => env[name]).map((name) => `${name}=${String(env[name]).replace(/\/\/[^/@\s]*@/, '//***@')}`);
-  return set.length ? set.join(' ') : undefined;
+  return set.join(' ');
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
+}
+
+/** NO_PROXY as curl reads it: `*`, exact hosts, and domain suffixes (with or without a leading dot). */
+function bypassed(host: string, noProxy: string): boolean {
+  return noProxy.split(',').map((entry) => entry.trim().toLowerCase().replace(/:\d+$/, '')).filter(Boolean).some((entry) =>
+    entry === '*' || host === entry.replace(/^\./, '') || host.endsWith(entry.startsWith('.') ? entry : `.${entry}`));
 }
 
 /** Wraps fetch to remember the last 401's WWW-Authenticate challenge, which the SDK's errors do not carry. */
@@ -45,7 +60,7 @@ export function httpFailure(error: unknown, url: string, challenge?: ChallengeRe
   const base = httpConnectError(error, url);
   const code = base.details.code ?? errorCodeOf(error);
   const authenticate = base.details.httpStatus === 401 ? challenge?.last : undefined;
-  const proxy = proxyVariables();
+  const proxy = proxyVariables(new URL(url));
   if (!code && !authenticate && !proxy) return base;
   return new ConnectError(base.kind, base.message, {
     ...base.details,
