@@ -114,6 +114,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
     throw new UsageError('--timeout-ms and --connect-timeout-ms do not apply to list');
   }
   const ci = parseCiFlags(command, values, (name, value) => parseNumber(name, value, 1));
+  if (values.json && values.format !== undefined && ci.format !== 'json') throw new UsageError(`--json and --format ${ci.format} exclude each other`);
   return {
     command,
     workspaces: values.workspace ?? [],

@@ -35,6 +35,7 @@ describe('check CI flags', () => {
     assert.throws(() => parseCliArgs(['check', '--fail-on', 'slow']), /--fail-on slow needs --slow-ms/);
     assert.throws(() => parseCliArgs(['check', '--format', 'xml']), /--format expects/);
     assert.throws(() => parseCliArgs(['watch', '--junit', 'x.xml']), /--junit applies to check only/);
+    assert.throws(() => parseCliArgs(['check', '--json', '--format', 'github']), /exclude each other/);
   });
 
   it('without --fail-on keeps the old rule: every server up', () => {
