@@ -25,6 +25,11 @@ export interface MonitorSettings {
    * is shown down; meanwhile it is shown reconnecting. Absent or 1: the first failure is down (protocol.md).
    */
   readonly failuresBeforeDown?: number;
+  /**
+   * Probes answered in a row before a server that failed is shown up again; meanwhile it is shown reconnecting
+   * ("recovering"). Absent or 1: up as soon as it is connected again.
+   */
+  readonly successesBeforeUp?: number;
   /** The *slow* flag: RTT above a threshold for several probes in a row. Absent: off. */
   readonly slow?: SlowSettings;
 }

@@ -132,6 +132,8 @@ export class ServerMonitor {
   private pendingViolation: Violation | null = null;
   private nonConformantReason: string | null = null;
   private firstProbeTimeoutStreak = 0;
+  /** Probes still to be answered in a row before a recovering server is shown up again. */
+  private recoveringLeft = 0;
   private ignoredPingChecked = false;
   private disposed = false;
 
@@ -406,7 +408,14 @@ export class ServerMonitor {
       this.transition('suspect', `reconnected (${connection.era}${version}); re-checking after a protocol violation`);
     } else if (this.nonConformantReason !== null) {
       this.transition('suspect', `connected (${connection.era}${version}); non-conformant: ${this.nonConformantReason}`);
+    } else if (this.consecutiveFailures > 0 && this.recoveryThreshold() > 1) {
+      // After a failure, up only once enough probes in a row have answered (the recovery threshold).
+      this.recoveringLeft = this.recoveryThreshold();
+      this.verifyOnConnect = true;
+      this.transition('connecting', `reconnected (${connection.era}${version}); recovering`);
+      this.context.logger.info(this.redact(`${this.config.name}: reconnected; recovering: 0/${this.recoveringLeft} probes answered`));
     } else {
+      this.recoveringLeft = 0;
       this.transition('up', `connected (${connection.era}${version})`);
     }
 
@@ -552,7 +561,14 @@ export class ServerMonitor {
         this.ignoredPingChecked = false;
         this.pendingViolation = null;
         this.onAlive();
-        this.transition('up', `${result.method} answered`);
+        if (this.recoveringLeft > 1) {
+          this.recoveringLeft -= 1;
+          const needed = this.recoveryThreshold();
+          this.context.logger.info(this.redact(`${this.config.name}: recovering: ${needed - this.recoveringLeft}/${needed} probes answered`));
+        } else {
+          this.recoveringLeft = 0;
+          this.transition('up', `${result.method} answered`);
+        }
         this.scheduleIdleProbe();
         return;
       case 'error-reply':
@@ -695,6 +711,10 @@ export class ServerMonitor {
    * Down, unless the failure threshold allows a server that was up a few failures before it is called down: it is
    * reconnected either way (a timed-out probe is never retried), only shown as reconnecting meanwhile.
    */
+  private recoveryThreshold(): number {
+    return Math.max(1, Math.floor(this.context.settings().successesBeforeUp ?? 1));
+  }
+
   private failedState(): ServerState {
     const threshold = Math.max(1, this.context.settings().failuresBeforeDown ?? 1);
     const wasUp = this.state === 'up' || (this.state === 'connecting' && this.everEstablished);

@@ -67,6 +67,7 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
       serverIntervalMs,
       timeoutMs: seconds(read('timeoutSeconds'), TIMEOUT_BOUNDS, base.timeoutMs / 1000) * 1000,
       ...failureThreshold(read('failuresBeforeDown')),
+      ...recoveryThreshold(read('successesBeforeUp')),
       // Off unless a threshold is set somewhere: the monitor settings stay the defaults then.
       ...(slowThresholdMs !== null || Object.keys(serverSlowMs).length
         ? { slow: { ...(base.slow ?? defaultSlowSettings), thresholdMs: slowThresholdMs, serverThresholdMs: serverSlowMs } }
@@ -108,6 +109,12 @@ export function isExcluded(settings: ExtensionSettings, server: { readonly id: s
 function failureThreshold(value: unknown): { failuresBeforeDown?: number } {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 1) return {};
   return { failuresBeforeDown: Math.min(FAILURES_MAX, Math.floor(value)) };
+}
+
+/** Likewise 1 (up as soon as it is connected again) is the default. */
+function recoveryThreshold(value: unknown): { successesBeforeUp?: number } {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 1) return {};
+  return { successesBeforeUp: Math.min(FAILURES_MAX, Math.floor(value)) };
 }
 
 function seconds(value: unknown, bounds: { readonly min: number; readonly max: number }, fallback: number): number {

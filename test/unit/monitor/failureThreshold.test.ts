@@ -55,5 +55,42 @@ describe('failuresBeforeDown setting', () => {
     assert.equal(parseSettings((key) => (key === 'failuresBeforeDown' ? 3 : undefined)).monitor.failuresBeforeDown, 3);
     assert.equal(parseSettings((key) => (key === 'failuresBeforeDown' ? 99 : undefined)).monitor.failuresBeforeDown, 10);
     assert.equal('failuresBeforeDown' in parseSettings((key) => (key === 'failuresBeforeDown' ? 1 : undefined)).monitor, false);
+    assert.equal(parseSettings((key) => (key === 'successesBeforeUp' ? 2 : undefined)).monitor.successesBeforeUp, 2);
+  });
+});
+
+describe('successes before up', () => {
+  it('shows a server that failed as recovering until three probes in a row have answered', async () => {
+    const h = harness({ settings: { ...testSettings, successesBeforeUp: 3 }, random: () => 0.5 });
+    const a = server('a');
+    h.registry.setServers([a], []);
+    h.registry.start();
+    await h.clock.advance(1);
+    assert.equal(h.registry.get(a.id)?.state, 'up', 'the first connect is up at once: nothing failed yet');
+    h.connector.latest(a.id).die({ kind: 'exited', message: 'Process exited with code 1', exitCode: 1 });
+    assert.equal(h.registry.get(a.id)?.state, 'down');
+    await h.clock.advance(testSettings.backoff.initialMs + 10);
+    assert.equal(h.connector.connectionsFor(a.id).length, 2);
+    const recovering = h.registry.get(a.id);
+    assert.equal(recovering?.state, 'connecting', 'reconnected and one probe answered, but not three yet');
+    await h.clock.advance(INTERVAL_MS + 10);
+    assert.equal(h.registry.get(a.id)?.state, 'connecting');
+    await h.clock.advance(INTERVAL_MS + 10);
+    assert.equal(h.registry.get(a.id)?.state, 'up');
+    const progress = h.logs.filter((line) => line.level === 'info' && /recovering: \d\/3 probes answered/.test(line.message)).map((line) => line.message);
+    assert.deepEqual(progress, ['a: reconnected; recovering: 0/3 probes answered', 'a: recovering: 1/3 probes answered', 'a: recovering: 2/3 probes answered']);
+    await h.registry.dispose();
+  });
+
+  it('is up as soon as it is connected again by default', async () => {
+    const h = harness({ random: () => 0.5 });
+    const a = server('a');
+    h.registry.setServers([a], []);
+    h.registry.start();
+    await h.clock.advance(1);
+    h.connector.latest(a.id).die({ kind: 'exited', message: 'Process exited with code 1', exitCode: 1 });
+    await h.clock.advance(testSettings.backoff.initialMs + 10);
+    assert.equal(h.registry.get(a.id)?.state, 'up');
+    await h.registry.dispose();
   });
 });
