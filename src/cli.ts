@@ -4,9 +4,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli/args';
-import { terminalSafe, terminalSafeJson } from './cli/terminalText';
+import { EMPTY_BASELINE, readBaselineFile, runFails, verdicts, writeBaselineFile } from './cli/ci';
+import { githubAnnotations } from './cli/githubAnnotations';
 import { runGuard } from './cli/guard';
 import { describeGuarded, splitGuarded } from './cli/guarded';
+import { junitXml } from './cli/junit';
+import { terminalSafe, terminalSafeJson } from './cli/terminalText';
+import { describeDrift } from './core/inventory/drift';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { systemClock } from './core/clock';
 import { discover, type DiscoveryResult } from './core/config/discover';
@@ -172,22 +176,45 @@ async function runList(options: CliOptions, output: Output): Promise<number> {
 
 async function runCheck(options: CliOptions, output: Output): Promise<number> {
   const { servers, guarded, diagnostics } = await discoverSelection(options);
+  const cwd = process.cwd();
+  const { ci } = options;
+  const baselines = ci.baselineFile !== undefined ? readBaselineFile(path.resolve(cwd, ci.baselineFile)) : null;
   const monitor = createMonitor(options);
+  const startedAt = new Date();
   const interrupt = interruption();
   let signal: NodeJS.Signals | undefined;
   try {
     monitor.setServers(servers, diagnostics);
-    signal = await Promise.race([monitor.pingNow().then(() => undefined), interrupt.signal]);
+    for (const server of baselines ? servers : []) monitor.setToolsBaseline(server.id, baselines?.get(server.name) ?? EMPTY_BASELINE);
+    const checked = (async () => {
+      await monitor.pingNow();
+      // Tools, prompts and resources are listed once per connection, beside the probe: wait for them too.
+      await monitor.settleInventory();
+    })();
+    signal = await Promise.race([checked.then(() => undefined), interrupt.signal]);
     // Read before dispose(), which forgets the servers: an interrupted check shows what it had, marked as such,
     // never an empty list that reads as "nothing configured".
-    const reports = monitor.list().map(serverReport);
+    const statuses = monitor.list();
+    const reports = statuses.map(serverReport);
     if (signal !== undefined) {
       printServers(reports, diagnostics, options, output, true, true);
       return signal === 'SIGINT' ? EXIT_INTERRUPTED : EXIT_TERMINATED;
     }
+    const results = verdicts(reports, ci);
+    if (ci.format === 'github') for (const line of githubAnnotations(results, cwd)) output.out(line);
     printServers(reports, diagnostics, options, output, true);
     if (!options.json) for (const line of await describeGuarded(guarded)) output.out(line);
-    return reports.length > 0 && reports.every(isHealthy) ? EXIT_OK : EXIT_UNHEALTHY;
+    if (ci.junitFile !== undefined) {
+      const xml = junitXml({ results, startedAt, durationMs: Date.now() - startedAt.getTime(), hostname: os.hostname(), cwd });
+      fs.writeFileSync(path.resolve(cwd, ci.junitFile), xml);
+    }
+    if (ci.saveBaselineFile !== undefined) {
+      const skipped = writeBaselineFile(path.resolve(cwd, ci.saveBaselineFile), statuses, new Date());
+      if (skipped.length) output.err(`mcp-health: left out of the baseline (tools not listed in full): ${skipped.join(', ')}`);
+    }
+    // Without --fail-on, healthy means what it means in every view: up and not flapping.
+    const unhealthy = ci.failOn === undefined && !reports.every(isHealthy);
+    return runFails(results) || unhealthy ? EXIT_UNHEALTHY : EXIT_OK;
   } finally {
     await monitor.dispose();
     // After a Ctrl-C the handlers stay: a child that ignores SIGTERM is still being killed (SIGKILL after a grace
@@ -214,6 +241,9 @@ function watchSummary(statuses: readonly ServerStatus[], startedAt: number, now:
       flapping: status.flapping,
       lastError: status.lastError ? { kind: status.lastError.kind, message: status.lastError.message } : null,
       stderrTail: serverReport(status).stderrTail,
+      cause: status.cause ? { id: status.cause.id, summary: status.cause.summary } : null,
+      nextStep: status.cause?.nextStep ?? null,
+      tools: status.inventory?.tools ? { count: status.inventory.tools.count, hash: status.inventory.tools.hash } : null,
     })),
   };
 }
@@ -237,9 +267,20 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
       return terminalSafeJson({
         ts, server: status.config.name, id: event.id, type: 'state', from: event.from, to: event.to, reason: event.reason,
         ...(status.lastError && event.to !== 'up' ? { error: { kind: status.lastError.kind, message: status.lastError.message }, exitCode: status.lastError.exitCode ?? null } : {}),
+        ...(status.cause ? { cause: { id: status.cause.id, summary: status.cause.summary }, nextStep: status.cause.nextStep } : {}),
       });
     }
     return `${ts.slice(11, 23)}  ${terminalSafe(status.config.name)}  ${event.from} -> ${stateLabel({ state: event.to, flapping: status.flapping }, style)}  ${terminalSafe(event.reason.replace(/\s+/g, ' '))}`;
+  }
+  if (event.type === 'tools-changed') {
+    const { drift, status } = event;
+    if (options.json) {
+      return JSON.stringify({
+        ts, server: status.config.name, id: event.id, type: 'tools-changed',
+        added: drift.added, removed: drift.removed, changed: drift.changed, baselineHash: drift.baselineHash, hash: drift.currentHash,
+      });
+    }
+    return `${ts.slice(11, 23)}  ${status.config.name}  tools changed: ${describeDrift(drift)}`;
   }
   return undefined;
 }

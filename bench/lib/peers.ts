@@ -24,8 +24,8 @@ export interface PeerStats {
   readonly sessions: number;
 }
 
-export async function startHttpPeer(port = 0, startTimeoutMs = 15_000): Promise<HttpPeer> {
-  const child = spawnTracked(process.execPath, [httpPeerScript, '--port', String(port)]);
+export async function startHttpPeer(port = 0, startTimeoutMs = 15_000, tools = 0): Promise<HttpPeer> {
+  const child = spawnTracked(process.execPath, [httpPeerScript, '--port', String(port), ...(tools > 0 ? ['--tools', String(tools)] : [])]);
   const boundPort = await waitForListening(child, startTimeoutMs);
   const origin = `http://127.0.0.1:${boundPort}`;
   return {

@@ -3,7 +3,8 @@
 // the bench measures the client. Handshake era only: initialize (session id), notifications/initialized, ping, DELETE.
 // JSON responses, never SSE; GET gets 405, so no client keeps a standby stream open.
 // It runs as its own process so its CPU is never counted against the monitor being measured.
-// Usage: node handshake-http-peer.mjs [--port N]   (prints "LISTENING <port>" once bound to 127.0.0.1)
+// Usage: node handshake-http-peer.mjs [--port N] [--tools N]   (prints "LISTENING <port>" once bound to 127.0.0.1)
+// --tools N declares the tools capability and lists N tools with a description and a schema each (deep-check bench).
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
@@ -19,6 +20,20 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.stderr.write(`bad --port\n`);
   process.exit(2);
 }
+
+const toolsFlag = process.argv.indexOf('--tools');
+const toolCount = toolsFlag === -1 ? 0 : Number(process.argv[toolsFlag + 1]);
+if (!Number.isInteger(toolCount) || toolCount < 0) {
+  process.stderr.write(`bad --tools\n`);
+  process.exit(2);
+}
+const TOOLS = Array.from({ length: toolCount }, (_, i) => ({
+  name: `tool_${i}`,
+  description: `Tool number ${i}: looks something up in the bench's imaginary catalogue and returns what it found.`,
+  inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'what to look for' }, limit: { type: 'number' } }, required: ['query'] },
+  annotations: { readOnlyHint: true },
+}));
+const CAPABILITIES = toolCount > 0 ? { tools: {} } : {};
 
 const sessions = new Set();
 // How the client uses HTTP: many TCP connections per request means keep-alive is not being reused.
@@ -71,7 +86,7 @@ function handleMessage(message, sessionId, res) {
     return sendJson(
       res,
       200,
-      { jsonrpc: '2.0', id, result: { protocolVersion, capabilities: {}, serverInfo: { name: 'bench-peer', version: '1.0.0' } } },
+      { jsonrpc: '2.0', id, result: { protocolVersion, capabilities: CAPABILITIES, serverInfo: { name: 'bench-peer', version: '1.0.0' } } },
       { 'mcp-session-id': newSession },
     );
   }
@@ -83,7 +98,7 @@ function handleMessage(message, sessionId, res) {
     return;
   }
   if (message.method === 'ping') return sendJson(res, 200, { jsonrpc: '2.0', id, result: {} });
-  if (message.method === 'tools/list') return sendJson(res, 200, { jsonrpc: '2.0', id, result: { tools: [] } });
+  if (message.method === 'tools/list') return sendJson(res, 200, { jsonrpc: '2.0', id, result: { tools: TOOLS } });
   return sendError(res, 200, id, -32601, `Method not found: ${message.method}`);
 }
 

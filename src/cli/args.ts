@@ -2,6 +2,7 @@
 
 import { parseArgs } from 'node:util';
 import { parseListenAddress, type ListenAddress } from '../metrics/listenAddress';
+import { parseCiFlags, type CiOptions } from './ciArgs';
 
 export type CommandName = 'list' | 'check' | 'watch';
 
@@ -19,6 +20,8 @@ export interface CliOptions {
   readonly color: boolean | undefined;
   /** watch: serve Prometheus /metrics here. */
   readonly metrics: ListenAddress | undefined;
+  /** check: baselines, JUnit, annotations and exit conditions for CI (see ciArgs.ts). */
+  readonly ci: CiOptions;
 }
 
 export class UsageError extends Error {}
@@ -39,6 +42,8 @@ export const USAGE = `Usage:
   mcp-health --version | --help
   mcp-health list  [--workspace DIR]... [--config FILE]... [--no-user] [--json]
   mcp-health check [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]... [--timeout-ms N] [--connect-timeout-ms N] [--json]
+                   [--baseline FILE] [--save-baseline FILE] [--junit FILE] [--format table|json|github]
+                   [--fail-on down,suspect,slow,drift] [--slow-ms N]
   mcp-health watch [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]...
                    [--interval-ms N] [--timeout-ms N] [--connect-timeout-ms N] [--duration-ms N] [--json]
                    [--metrics HOST:PORT]
@@ -57,10 +62,18 @@ export const USAGE = `Usage:
                     is configured by the OTEL_EXPORTER_OTLP_* environment variables
   --json            machine-readable output (check: one document; watch: JSON lines)
   --no-color        plain output even on a terminal
+  --baseline FILE   check: compare each server's tools with this saved baseline; a difference is drift
+  --save-baseline FILE
+                    check: write the tools each server lists now as a baseline document
+  --junit FILE      check: also write a JUnit XML report, one test case per server
+  --format F        check: table (default), json (as --json) or github (workflow annotations at the config line)
+  --fail-on LIST    check: what makes the exit code 1, a comma list of down, suspect, slow, drift
+                    (default: any server not up, and drift when --baseline is given)
+  --slow-ms N       check: a server answering slower than N ms is slow (for --fail-on slow)
 
 Exit codes: 0 every selected server is healthy (up and not flapping; for watch: when it ends, after --duration-ms or
-Ctrl-C), 1 otherwise, 2 usage error (also a --config file that does not exist), 130 interrupted by Ctrl-C (check
-prints what it had, marked interrupted).`;
+Ctrl-C; for check with --fail-on: nothing it names happened), 1 otherwise, 2 usage error (also a --config file that
+does not exist), 130 interrupted by Ctrl-C (check prints what it had, marked interrupted).`;
 
 function parseNumber(name: string, value: string | undefined, minimum: number, maximum: number): number | undefined {
   if (value === undefined) return undefined;
@@ -90,6 +103,12 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
         'duration-ms': { type: 'string' },
         json: { type: 'boolean' },
         metrics: { type: 'string' },
+        baseline: { type: 'string' },
+        'save-baseline': { type: 'string' },
+        junit: { type: 'string' },
+        format: { type: 'string' },
+        'fail-on': { type: 'string' },
+        'slow-ms': { type: 'string' },
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -116,6 +135,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
   const metrics = values.metrics === undefined ? undefined : parseListenAddress(values.metrics);
   if (typeof metrics === 'string') throw new UsageError(`--metrics: ${metrics}`);
   if (command !== 'watch' && metrics !== undefined) throw new UsageError('--metrics applies to watch only');
+  const ci = parseCiFlags(command, values, (name, value) => parseNumber(name, value, 1, MAX_TIMEOUT_MS));
+  if (values.json && values.format !== undefined && ci.format !== 'json') throw new UsageError(`--json and --format ${ci.format} exclude each other`);
   return {
     command,
     workspaces: values.workspace ?? [],
@@ -126,8 +147,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
     connectTimeoutMs: parseNumber('connect-timeout-ms', values['connect-timeout-ms'], MIN_TIMEOUT_MS, MAX_TIMEOUT_MS) ?? DEFAULT_CONNECT_TIMEOUT_MS,
     intervalMs,
     durationMs,
-    json: values.json ?? false,
+    json: (values.json ?? false) || ci.format === 'json',
     color: values['no-color'] ? false : undefined,
     metrics,
+    ci,
   };
 }

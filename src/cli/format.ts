@@ -4,9 +4,10 @@ import * as path from 'node:path';
 import type { ConfigDiagnostic, ServerState, ServerStatus } from '../core/model';
 import { describeTarget } from '../core/redact';
 import { summarize } from '../vscode/present/summary';
+import { depthFields, toolsCell, type DepthFields } from './depthReport';
 import { terminalSafe } from './terminalText';
 
-export interface ServerReport {
+export interface ServerReport extends DepthFields {
   readonly id: string;
   readonly name: string;
   readonly source: { readonly file: string; readonly line: number; readonly column: number; readonly format: string; readonly scope: string };
@@ -70,6 +71,7 @@ export function serverReport(status: ServerStatus): ServerReport {
     nonConformant: status.nonConformant,
     stderrTail: tail.trim().length > 0 ? tail : null,
     ...(config.missingInputs?.length ? { missingInputs: config.missingInputs } : {}),
+    ...depthFields(status),
   };
 }
 
@@ -158,13 +160,17 @@ function relativeSource(file: string, line: number, cwd: string): string {
 export function formatServerTable(reports: readonly ServerReport[], style: Style, cwd: string, withHealth: boolean): string {
   if (reports.length === 0) return 'No MCP servers found.';
   const header = withHealth
-    ? ['NAME', 'STATE', 'RTT', 'ERA', 'TRANSPORT', 'SOURCE', 'DETAIL']
+    ? ['NAME', 'STATE', 'RTT', 'ERA', 'TOOLS', 'TRANSPORT', 'SOURCE', 'DETAIL']
     : ['NAME', 'TRANSPORT', 'TARGET', 'SOURCE'];
   const rows = reports.map((report) => {
     const source = plain(relativeSource(report.source.file, report.source.line, cwd));
     if (!withHealth) return { cells: [plain(report.name), plain(report.transport), plain(report.target), source] };
     const state = report.flapping ? `${report.state} (flapping)` : report.state;
-    const detail = report.error
+    const detail = report.cause && report.nextStep
+      ? `${report.cause.summary}. Next: ${report.nextStep}`
+      : report.drift
+        ? `tools changed: ${report.drift.summary}`
+        : report.error
       ? `${report.error.kind}: ${report.error.message}`
       : report.serverInfo
         ? `${report.serverInfo.name}${report.serverInfo.version ? ' ' + report.serverInfo.version : ''}${report.restarts ? ` · ${report.restarts} restarts` : ''}`
@@ -174,6 +180,7 @@ export function formatServerTable(reports: readonly ServerReport[], style: Style
       { text: state, painted: stateLabel(report, style) },
       plain(report.rttMs === null ? '-' : `${report.rttMs.toFixed(1)} ms`),
       plain(report.era ?? '-'),
+      plain(toolsCell(report)),
       plain(report.transport),
       source,
       plain(oneLine(detail).slice(0, CELL_CHARS)),

@@ -1,5 +1,6 @@
 // The seam between the pure monitor (src/core) and the MCP I/O (src/mcp). The monitor only sees these interfaces.
 
+import type { ListCapabilities, RawReply } from './inventory/types';
 import type { Era, ErrorKind, ProbeMethod, ProbeResult, ServerConfig, ServerInfo } from './model';
 
 export interface ConnectOptions {
@@ -31,6 +32,13 @@ export interface Connection {
    * fallback method (e.g. tools/list) for servers that are known not to answer ping correctly.
    */
   probe(timeoutMs: number, method?: ProbeMethod): Promise<ProbeResult>;
+  /** The list requests the server declared (tools, prompts, resources); absent when unknown. */
+  readonly listCapabilities?: ListCapabilities;
+  /**
+   * One raw request outside the probe path, for the once-per-connection listing of tools, prompts and resources.
+   * Carries the era's envelope itself; never throws.
+   */
+  request?(method: string, params: Record<string, unknown> | undefined, timeoutMs: number): Promise<RawReply>;
   /** Called on any traffic from the server (responses, notifications, requests): resets the idle timer. */
   onActivity(listener: () => void): void;
   /** Called once when the connection ends without close() being called (child exit, stream loss). */
@@ -51,6 +59,10 @@ export class ConnectError extends Error {
       readonly signal?: string | null;
       readonly stderrTail?: string;
       readonly httpStatus?: number;
+      readonly code?: string;
+      readonly authenticate?: string;
+      readonly searchPath?: string;
+      readonly proxy?: string;
     } = {},
   ) {
     super(message);

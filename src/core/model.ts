@@ -1,5 +1,8 @@
 // The shared vocabulary of MCP Health. Pure data: no I/O, no SDK, no editor.
 
+import type { FailureCause } from './causes';
+import type { Inventory, ToolDrift } from './inventory/types';
+
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
 /** Which client's file format a server came from; decides key names and variable syntax. */
@@ -109,6 +112,16 @@ export interface ServerError {
   readonly stderrTail?: string;
   /** HTTP status, when the failure carried one. */
   readonly httpStatus?: number;
+  /** The system or TLS error code underneath (ENOENT, ECONNREFUSED, ENOTFOUND, DEPTH_ZERO_SELF_SIGNED_CERT, ...). */
+  readonly code?: string;
+  /** The `WWW-Authenticate` challenge of a 401, e.g. `Bearer resource_metadata="..."`. */
+  readonly authenticate?: string;
+  /** stdio: the PATH the server was started with, when its command was not found. */
+  readonly searchPath?: string;
+  /** HTTP: the proxy variables in force (credentials masked), when any is set. */
+  readonly proxy?: string;
+  /** When it happened: while connecting, on a keepalive probe, or to a running session. */
+  readonly phase?: 'connect' | 'probe' | 'session';
 }
 
 export interface ServerInfo {
@@ -164,6 +177,14 @@ export interface ServerStatus {
   readonly handshakeMs?: number | null;
   /** Wall-clock time of the next automatic reconnect of a `down` server; at or before now while that attempt runs. */
   readonly nextRetryAt?: number | null;
+  /** Tools, prompts and resources from the latest listing (once per connection); null before the first. */
+  readonly inventory?: Inventory | null;
+  /** How the tools differ from the accepted baseline; null when they match or nothing could be compared. */
+  readonly drift?: ToolDrift | null;
+  /** Answers keep taking longer than the server's slow threshold (off unless configured). */
+  readonly slow?: boolean;
+  /** Why it is not up, as a cause the user can act on, with one next step; null while up. */
+  readonly cause?: FailureCause | null;
 }
 
 export interface ProbeStats {

@@ -1,5 +1,8 @@
 // The contract between the monitor (src/core/monitor) and its front ends (CLI, extension).
 
+import type { InventoryLimits, ToolDrift, ToolsBaseline } from './inventory/types';
+import { defaultInventoryLimits } from './inventory/types';
+import type { SlowSettings } from './monitor/slowness';
 import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerState, ServerStatus, TransportKind } from './model';
 
 /** watch: stay connected with keepalive probes; check: connect, probe once, disconnect; off: list only. */
@@ -26,7 +29,27 @@ export interface MonitorSettings {
   readonly serverMode?: Readonly<Record<string, MonitorMode>>;
   /** How often a server in `check` mode is checked again (default 10 minutes). */
   readonly checkIntervalMs?: number;
+  /** The once-per-connection listing of tools, prompts and resources (drift detection). Absent: the defaults. */
+  readonly inventory?: InventorySettings;
+  /**
+   * Consecutive failures (timed-out or failed probes, lost connections, failed reconnects) before a server that was up
+   * is shown down; meanwhile it is shown reconnecting. Absent or 1: the first failure is down (protocol.md).
+   */
+  readonly failuresBeforeDown?: number;
+  /**
+   * Probes answered in a row before a server that failed is shown up again; meanwhile it is shown reconnecting
+   * ("recovering"). Absent or 1: up as soon as it is connected again.
+   */
+  readonly successesBeforeUp?: number;
+  /** The *slow* flag: RTT above a threshold for several probes in a row. Absent: off. */
+  readonly slow?: SlowSettings;
 }
+
+export interface InventorySettings extends InventoryLimits {
+  readonly enabled: boolean;
+}
+
+export const defaultInventorySettings: InventorySettings = { enabled: true, ...defaultInventoryLimits };
 
 export const defaultMonitorSettings: MonitorSettings = {
   intervalMs: { stdio: 30_000, http: 20_000, sse: 20_000 },
@@ -38,6 +61,7 @@ export const defaultMonitorSettings: MonitorSettings = {
   mode: 'watch',
   serverMode: {},
   checkIntervalMs: 10 * 60_000,
+  inventory: defaultInventorySettings,
 };
 
 export type MonitorEvent =
@@ -45,7 +69,11 @@ export type MonitorEvent =
   | { readonly type: 'probe'; readonly id: string; readonly result: ProbeResult; readonly status: ServerStatus }
   | { readonly type: 'stderr'; readonly id: string; readonly text: string }
   /** A server's details changed without a state change: a `down` server's next retry was scheduled or started. */
-  | { readonly type: 'status'; readonly id: string; readonly status: ServerStatus }
+  | { readonly type: 'status'; readonly id: string; readonly status: ServerStatus; /** A reconnect attempt starts now. */ readonly reconnecting?: true }
+  /** A connection's listing of tools, prompts and resources finished (complete or not). */
+  | { readonly type: 'inventory'; readonly id: string; readonly status: ServerStatus }
+  /** The tools differ from the accepted baseline: announced once per distinct tool set. */
+  | { readonly type: 'tools-changed'; readonly id: string; readonly drift: ToolDrift; readonly status: ServerStatus }
   /** The set of servers or diagnostics changed (added, removed, config edited). */
   | { readonly type: 'servers' };
 
@@ -65,6 +93,14 @@ export interface MonitorRegistry {
   start(): void;
   /** Probes now (all servers, or one); connects first where not connected. Resolves when every probe settled. */
   pingNow(id?: string): Promise<ReadonlyMap<string, ProbeResult>>;
+  /** Resolves once every listing of tools, prompts and resources under way (all servers, or one) has settled. */
+  settleInventory(id?: string): Promise<void>;
+  /** Compares this server's tools against `baseline` from now on (from storage or a file); null forgets it. */
+  setToolsBaseline(id: string, baseline: ToolsBaseline | null): void;
+  /** The tool set this server is compared against: given, accepted, or its first complete listing; null before. */
+  toolsBaseline(id: string): ToolsBaseline | null;
+  /** Accepts the tools the server lists now as its baseline (returned, to be stored); null if there is no whole list. */
+  acceptToolsBaseline(id: string): ToolsBaseline | null;
   /** Tears down and reconnects now (all, or one), resetting backoff and the non-conformant verdict. */
   reconnect(id?: string): Promise<void>;
   /** Turns monitoring of one server off (state `disabled`, connection closed) or back on. */

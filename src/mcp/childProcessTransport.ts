@@ -112,7 +112,7 @@ export class ChildProcessTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) return Promise.reject(new Error('ChildProcessTransport already started'));
-    const { command } = this.launch;
+    const { command, env } = this.launch;
     const child = spawnServer(this.launch);
     this.child = child;
     return new Promise<void>((resolve, reject) => {
@@ -122,7 +122,7 @@ export class ChildProcessTransport implements Transport {
         resolve();
       });
       child.once('error', (error: NodeJS.ErrnoException) => {
-        if (child.pid === undefined) reject(spawnFailure(command, error));
+        if (child.pid === undefined) reject(spawnFailure(command, error, env?.PATH ?? env?.Path));
         else this.options.logger.debug(`${this.options.label}: child process error: ${error.message}`);
       });
     });
@@ -240,14 +240,17 @@ export function spawnServer(launch: StdioLaunch): ChildProcess {
   });
 }
 
-function spawnFailure(command: string, error: NodeJS.ErrnoException): ConnectError {
+function spawnFailure(command: string, error: NodeJS.ErrnoException, searchPath: string | undefined): ConnectError {
   const reason =
     error.code === 'ENOENT'
       ? 'command not found (ENOENT); check the command name and PATH'
       : error.code === 'EACCES'
         ? 'permission denied (EACCES); is the file executable?'
         : error.message;
-  return new ConnectError('unreachable', `Cannot start "${command}": ${reason}`);
+  return new ConnectError('unreachable', `Cannot start "${command}": ${reason}`, {
+    ...(error.code ? { code: error.code } : {}),
+    ...(error.code === 'ENOENT' && searchPath !== undefined ? { searchPath } : {}),
+  });
 }
 
 export function describeExit(code: number | null, signal: NodeJS.Signals | string | null): string {

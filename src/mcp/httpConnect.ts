@@ -5,8 +5,9 @@ import { SdkError, SdkErrorCode, SdkHttpError, SSEClientTransport, SseError, Str
 import { ConnectError, type CloseInfo, type Connection, type ConnectOptions } from '../core/connection';
 import type { Era, ServerConfig } from '../core/model';
 import { ConnectDeadline } from './connectDeadline';
+import { ChallengeRecorder, httpFailure } from './failureFacts';
 import type { ConnectorSettings } from './connectorSettings';
-import { httpConnectError, httpStatusOf, isModernRefusal, messageOf } from './errors';
+import { httpStatusOf, isModernRefusal, messageOf } from './errors';
 import { McpConnection, type SessionDriver } from './mcpConnection';
 import { settlesWithin } from './settlesWithin';
 import { connectClient, createClient, sdkConnectOptions, type Session } from './session';
@@ -45,24 +46,25 @@ export async function connectHttp(server: ServerConfig, options: ConnectOptions,
   const { url, headers } = serverEndpoint(server);
   server = { ...server, headers };
   const deadline = new ConnectDeadline(options.timeoutMs, options.signal);
+  const challenge = new ChallengeRecorder(settings.fetch);
   try {
     const hint = options.eraHint ?? null;
     if (server.transport === 'sse') {
       try {
-        return connection(server, url, 'sse', await open(server, url, 'sse', 'handshake', deadline, settings), settings);
+        return connection(server, url, 'sse', await open(server, url, 'sse', 'handshake', deadline, settings, challenge), settings);
       } catch (error) {
-        throw httpConnectError(error, url.href);
+        throw httpFailure(error, url.href, challenge);
       }
     }
     try {
-      return connection(server, url, 'streamable', await openStreamable(server, url, hint, deadline, settings), settings);
+      return connection(server, url, 'streamable', await openStreamable(server, url, hint, deadline, settings, challenge), settings);
     } catch (error) {
-      if (!answeredTheLegacyWay(error) || deadline.remainingMs() <= 0) throw httpConnectError(error, url.href);
+      if (!answeredTheLegacyWay(error) || deadline.remainingMs() <= 0) throw httpFailure(error, url.href, challenge);
       settings.logger.debug(`${server.name}: Streamable HTTP refused (HTTP ${httpStatusOf(error)}); trying legacy HTTP+SSE`);
       try {
         return connection(server, url, 'sse', await open(server, url, 'sse', 'handshake', deadline, settings), settings);
       } catch (sseError) {
-        const first = httpConnectError(error, url.href);
+        const first = httpFailure(error, url.href, challenge);
         throw new ConnectError(first.kind, `${first.message} (legacy SSE fallback failed too: ${messageOf(sseError)})`, first.details);
       }
     }
@@ -118,14 +120,21 @@ const DISCOVER_MAX_MS = 5000;
  * `server/discover` (what servers on common web frameworks answer an unknown method) or no answer at all. Only if
  * `initialize` fails too is the server down.
  */
-async function openStreamable(server: ServerConfig, url: URL, hint: Era | null, deadline: ConnectDeadline, settings: ConnectorSettings): Promise<Session> {
+async function openStreamable(
+  server: ServerConfig,
+  url: URL,
+  hint: Era | null,
+  deadline: ConnectDeadline,
+  settings: ConnectorSettings,
+  challenge: ChallengeRecorder,
+): Promise<Session> {
   try {
-    return await open(server, url, 'streamable', hint, deadline, settings);
+    return await open(server, url, 'streamable', hint, deadline, settings, challenge);
   } catch (error) {
     const why = hint === null ? handshakeEraSign(error) : undefined;
     if (why === undefined || deadline.remainingMs() <= 0) throw error;
     settings.logger.debug(`${server.name}: ${why}; trying the initialize handshake`);
-    return await open(server, url, 'streamable', 'handshake', deadline, settings);
+    return await open(server, url, 'streamable', 'handshake', deadline, settings, challenge);
   }
 }
 
@@ -156,8 +165,9 @@ async function open(
   hint: Era | null,
   deadline: ConnectDeadline,
   settings: ConnectorSettings,
+  challenge?: ChallengeRecorder,
 ): Promise<Session> {
-  const transport = createHttpTransport(url, server.headers ?? {}, flavour, { fetch: settings.fetch });
+  const transport = createHttpTransport(url, server.headers ?? {}, flavour, { fetch: challenge?.fetch ?? settings.fetch });
   const budget = deadline.remainingMs();
   // The probe gets a share of the budget, so a server that never answers it is still tried with initialize in time.
   const client = createClient(settings.clientInfo, Math.min(DISCOVER_MAX_MS, Math.max(200, budget * DISCOVER_SHARE)));

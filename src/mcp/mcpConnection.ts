@@ -5,6 +5,7 @@
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/client';
 import type { CloseInfo, Connection } from '../core/connection';
 import type { Logger } from '../core/logger';
+import type { ListCapabilities, RawReply } from '../core/inventory/types';
 import type { Era, ProbeMethod, ProbeResult, ServerInfo } from '../core/model';
 import { describeFailure, httpBodyOf, httpStatusOf, isConnectionClosed, isUnusableReply, jsonRpcErrorInBody, messageOf } from './errors';
 import { modernEnvelope, sessionEra, sessionServerInfo, type ClientIdentity, type Session } from './session';
@@ -39,6 +40,8 @@ interface PendingProbe {
   /** Cuts the probe's own HTTP request and reply stream once it is settled (request-per-probe transports only). */
   readonly release: AbortController | null;
   startedAt: number;
+  /** Set for a raw request (the inventory listing): receives the reply as the server sent it. */
+  readonly raw?: (message: JSONRPCMessage) => void;
 }
 
 /** A probe that failed because the server no longer knows our session: worth one fresh session. */
@@ -91,6 +94,42 @@ export class McpConnection implements Connection {
 
   get pid(): number | null {
     return this.driver.pid;
+  }
+
+  get listCapabilities(): ListCapabilities {
+    const declared = this.session.client.getServerCapabilities();
+    return { tools: Boolean(declared?.tools), prompts: Boolean(declared?.prompts), resources: Boolean(declared?.resources) };
+  }
+
+  /** A request outside the probe path, on the same id space, timeout and reply routing as the probes. */
+  request(method: string, params: Record<string, unknown> | undefined, timeoutMs: number): Promise<RawReply> {
+    if (this.ended) return Promise.resolve({ ok: false, error: 'the connection is closed' });
+    const id = this.nextProbeId++;
+    // A modern-era request is refused without the envelope; the cursor goes beside its `_meta`.
+    const merged = this.envelope || params ? { ...this.envelope, ...params } : undefined;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.expire(id, timeoutMs), timeoutMs);
+      // Released once answered, like a probe: a listing's event stream left open must not hold a socket.
+      const release = this.driver.requestPerProbe ? new AbortController() : null;
+      const pending: PendingProbe = {
+        id,
+        method: method as ProbeMethod,
+        timer,
+        release,
+        startedAt: performance.now(),
+        resolve: (failed) => resolve({ ok: false, error: isSessionLost(failed) ? failed.detail : failed.detail ?? failed.outcome }),
+        raw: (message) => {
+          if ('error' in message) resolve({ ok: false, error: `error ${message.error.code}: ${message.error.message}` });
+          else resolve({ ok: true, result: 'result' in message ? message.result : undefined });
+        },
+      };
+      this.pending.set(id, pending);
+      const message = { jsonrpc: '2.0' as const, id, method, ...(merged ? { params: merged } : {}) };
+      const sent = release
+        ? this.session.transport.send(message, { requestSignal: release.signal, onRequestStreamEnd: () => this.streamEnded(pending) })
+        : this.session.transport.send(message);
+      sent.catch((error: unknown) => this.sendFailed(pending, error));
+    });
   }
 
   onActivity(listener: () => void): void {
@@ -169,7 +208,12 @@ export class McpConnection implements Connection {
     transport.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
       if (session !== this.session) return;
       for (const listener of this.activityListeners) listener();
-      if (this.pending.size > 0 && 'id' in message && !('method' in message) && this.answer(message)) return;
+      if ('id' in message && !('method' in message) && isOwnId(message.id)) {
+        // Ours (a probe or a listing request): an answer that comes after its timeout or after close is dropped
+        // here, since the SDK never sent that id and would report it as an error.
+        if (this.pending.size > 0) this.answer(message);
+        return;
+      }
       sdkOnMessage?.(message, extra);
     };
     session.client.onclose = () => {
@@ -215,7 +259,9 @@ export class McpConnection implements Connection {
     if (!probe) return false;
     const rttMs = performance.now() - probe.startedAt;
     this.settle(probe);
-    if ('error' in message) {
+    if (probe.raw) {
+      probe.raw(message);
+    } else if ('error' in message) {
       const { code, message: text } = message.error;
       probe.resolve({ method: probe.method, outcome: 'error-reply', rttMs, requestId: probe.id, detail: `error ${code}: ${text}` });
     } else if ('result' in message && probe.method === 'ping' && !isEmptyResult(message.result)) {
@@ -287,6 +333,10 @@ export class McpConnection implements Connection {
 
 function releaseProbe(release: AbortController): void {
   release.abort();
+}
+
+function isOwnId(id: unknown): boolean {
+  return typeof id === 'number' && id >= PROBE_ID_BASE;
 }
 
 function isSessionLost(value: ProbeResult | SessionLost): value is SessionLost {

@@ -75,7 +75,7 @@ export class OtlpSink implements MetricsSink {
       restarts: meter.createCounter('mcp_health.restarts', { description: 'Restarts of the MCP server.' }),
       reconnects: meter.createCounter('mcp_health.reconnects', { description: 'Connect attempts after the first one.' }),
       violations: meter.createCounter('mcp_health.protocol_violations', { description: 'Replies against the MCP protocol.' }),
-      toolsChanged: meter.createCounter('mcp_health.tools_changed', { description: 'notifications/tools/list_changed received.' }),
+      toolsChanged: meter.createCounter('mcp_health.tools_changed', { description: 'Changes of the tool set from the accepted baseline (tool drift).' }),
     };
     const gauge = (name: string, description: string, unit: string | undefined, read: (sample: ServerSample) => number | null) => {
       meter.createObservableGauge(name, { description, ...(unit ? { unit } : {}) }).addCallback((result) => {

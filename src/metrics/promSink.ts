@@ -62,7 +62,7 @@ export class PromSink implements MetricsSink {
       restarts: counter(PROM.restarts, 'Restarts of the MCP server (a connection that was up died and was reopened).'),
       reconnects: counter(PROM.reconnects, 'Connect attempts after the first one.'),
       violations: counter(PROM.violations, 'Replies against the MCP protocol (error or non-empty result to a ping, bad handshake).'),
-      toolsChanged: counter(PROM.toolsChanged, 'notifications/tools/list_changed received from the MCP server.'),
+      toolsChanged: counter(PROM.toolsChanged, 'Changes of the tool set from the accepted baseline (tool drift).'),
     };
   }
 

@@ -59,10 +59,7 @@ export class HealthTracker {
     }));
   }
 
-  /**
-   * Counts a `notifications/tools/list_changed` of one server. The monitor emits no such event yet: this is the hook
-   * the event will call; until then `mcp_health_tools_changed_total` has no samples.
-   */
+  /** Counts a change of one server's tools from the accepted baseline (the monitor's `tools-changed` event). */
   toolsChanged(id: string): void {
     const entry = this.entries.get(id);
     if (entry) this.count('toolsChanged', entry.labels, 1);
@@ -91,7 +88,17 @@ export class HealthTracker {
         if (isViolation(result.outcome)) this.count('violations', entry.labels, 1);
         return;
       }
+      case 'tools-changed':
+        this.toolsChanged(event.id);
+        return;
+      case 'status': {
+        // A down server retrying stays down (no state event): its attempts are announced here.
+        const entry = event.reconnecting ? this.entries.get(event.id) : undefined;
+        if (entry) this.count('reconnects', entry.labels, 1);
+        return;
+      }
       case 'stderr':
+      case 'inventory':
         return;
     }
   }

@@ -29,6 +29,7 @@ import { SettingsStore, type SettingsChangeEvent } from './settings';
 import { badgeFor, summarize } from './present/summary';
 import { HealthStatusBar } from './statusBar';
 import { StateNotifier } from './notifications';
+import { ToolDriftWatcher } from './toolDrift';
 import { ServerTreeProvider, workspaceFolderRefs } from './treeView';
 import { registerVsCodeMcpCommands } from './vscodeMcp';
 import { ConfigWatchers } from './watchers';
@@ -100,6 +101,7 @@ export class McpHealth {
     this.own(vscode.commands.registerCommand('mcpHealth.resetNotifications', () => this.notifier.resetMuted()));
     this.own(vscode.commands.registerCommand('mcpHealth.openWalkthrough', () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#mcpHealth.gettingStarted`, false)));
+    this.own(new ToolDriftWatcher(this.registry, context.workspaceState, () => this.settings.current.notifications, this.log.logger));
     this.own(this.discoveredEmitter);
     this.metrics = this.own(new MetricsEndpoint({
       registry: this.registry, extensionPath: context.extensionPath, version: String(context.extension.packageJSON.version ?? '0.0.0'), logger: this.log.logger,

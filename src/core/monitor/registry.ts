@@ -3,6 +3,7 @@
 import type { Clock } from '../clock';
 import type { Connector } from '../connection';
 import type { Logger } from '../logger';
+import type { ToolsBaseline } from '../inventory/types';
 import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerError, ServerStatus } from '../model';
 import type { MonitorEvent, MonitorRegistry, MonitorSettings, Unsubscribe } from '../monitorTypes';
 import { deepEqual } from './deepEqual';
@@ -134,6 +135,9 @@ export class Registry implements TrustAwareRegistry {
         this.retire(existing);
       }
       const monitor = new ServerMonitor(config, configError, this.gateOf(config, configError), this.context);
+      // An edited entry is still the same server: its tools are still judged against what was accepted.
+      const baseline = existing?.toolsBaseline() ?? null;
+      if (baseline) monitor.setToolsBaseline(baseline);
       next.set(config.id, monitor);
       added.push(monitor);
     }
@@ -209,6 +213,27 @@ export class Registry implements TrustAwareRegistry {
       }),
     );
     return results;
+  }
+
+  async settleInventory(id?: string): Promise<void> {
+    await Promise.all(this.select(id).map((monitor) => monitor.inventorySettled()));
+  }
+
+  setToolsBaseline(id: string, baseline: ToolsBaseline | null): void {
+    const monitor = this.monitors.get(id);
+    if (!monitor || this.disposed) {
+      return;
+    }
+    monitor.setToolsBaseline(baseline);
+    this.emit({ type: 'inventory', id, status: monitor.status() });
+  }
+
+  toolsBaseline(id: string): ToolsBaseline | null {
+    return this.monitors.get(id)?.toolsBaseline() ?? null;
+  }
+
+  acceptToolsBaseline(id: string): ToolsBaseline | null {
+    return this.disposed ? null : this.monitors.get(id)?.acceptToolsBaseline() ?? null;
   }
 
   async reconnect(id?: string): Promise<void> {

@@ -22,6 +22,11 @@ import { backoffDelay } from './backoff';
 import { FlapDetector } from './flapping';
 import type { Gate } from './gate';
 import { guardWithTimer, type Guarded } from './guard';
+import { InventoryTracker } from './inventoryTracker';
+import { classifyFailure } from '../causes';
+import { defaultSlowSettings, SlowDetector, slowThresholdFor } from './slowness';
+import type { ToolsBaseline } from '../inventory/types';
+import { defaultInventorySettings } from '../monitorTypes';
 import { checkIntervalFor, modeFor, probeIntervalFor, probeTimeoutFor } from './intervals';
 import { ProbeStatistics } from './probeStats';
 import { makeRedactor } from '../redact';
@@ -81,9 +86,14 @@ function toServerError(error: unknown): ServerError {
       ...(error.details.signal !== undefined ? { signal: error.details.signal } : {}),
       ...(error.details.stderrTail !== undefined ? { stderrTail: error.details.stderrTail } : {}),
       ...(error.details.httpStatus !== undefined ? { httpStatus: error.details.httpStatus } : {}),
+      ...(error.details.code !== undefined ? { code: error.details.code } : {}),
+      ...(error.details.authenticate !== undefined ? { authenticate: error.details.authenticate } : {}),
+      ...(error.details.searchPath !== undefined ? { searchPath: error.details.searchPath } : {}),
+      ...(error.details.proxy !== undefined ? { proxy: error.details.proxy } : {}),
+      phase: 'connect',
     };
   }
-  return { kind: 'unreachable', message: error instanceof Error ? error.message : String(error) };
+  return { kind: 'unreachable', message: error instanceof Error ? error.message : String(error), phase: 'connect' };
 }
 
 export class ServerMonitor {
@@ -101,7 +111,9 @@ export class ServerMonitor {
   private stderrTail = '';
   private readonly stats = new ProbeStatistics();
   private readonly flaps = new FlapDetector();
+  private readonly slowness = new SlowDetector();
   private readonly redact: (text: string) => string;
+  private readonly inventory: InventoryTracker;
 
   private connection: Connection | null = null;
   /** Bumped whenever a connection is started or torn down, so late callbacks of an old one are ignored. */
@@ -130,6 +142,8 @@ export class ServerMonitor {
   /** When a non-conformant server's own probe is tried again (monotonic ms). */
   private pingRetestAt = 0;
   private firstProbeTimeoutStreak = 0;
+  /** Probes still to be answered in a row before a recovering server is shown up again. */
+  private recoveringLeft = 0;
   private ignoredPingChecked = false;
   private disposed = false;
   /** watch keeps the connection; check connects, probes once and disconnects until the next check. */
@@ -146,6 +160,18 @@ export class ServerMonitor {
     this.state = gate?.state ?? 'idle';
     this.lastError = gate?.error ? this.redactError(gate.error) : null;
     this.lastStateChangeAt = context.clock.wall();
+    this.inventory = new InventoryTracker(context.clock, {
+      listed: (inventory) => {
+        if (inventory.problems.length) {
+          context.logger.warn(this.redact(`${this.config.name}: listing incomplete: ${inventory.problems.join('; ')}`));
+        }
+        this.emit({ type: 'inventory', id: this.id, status: this.status() });
+      },
+      drifted: (drift, summary) => {
+        context.logger.warn(this.redact(`${this.config.name}: tools changed since the accepted baseline: ${summary}`));
+        this.emit({ type: 'tools-changed', id: this.id, drift, status: this.status() });
+      },
+    });
     this.mode = modeFor(currentConfig, context.settings());
   }
 
@@ -185,13 +211,44 @@ export class ServerMonitor {
       consecutiveFailures: this.consecutiveFailures,
       restarts: this.restarts,
       flapping: this.flaps.flapping,
+      slow: this.slowness.slow,
       nonConformant: this.nonConformantReason !== null,
       stats: this.stats.snapshot(this.now()),
       stderrTail: this.stderrTail,
       pid: this.pid,
       handshakeMs: this.handshakeMs,
       nextRetryAt: this.state === 'down' || this.state === 'auth-required' ? this.nextRetryAt : null,
+      cause: classifyFailure({
+        state: this.state,
+        error: this.lastError,
+        transport: this.config.transport,
+        command: this.config.command,
+        nonConformant: this.nonConformantReason !== null,
+      }),
+      inventory: this.inventory.inventory,
+      drift: this.inventory.currentDrift,
     };
+  }
+
+  /** Resolves once this connection's listing of tools, prompts and resources (if one is under way) settled. */
+  inventorySettled(): Promise<void> {
+    return this.inventory.settled();
+  }
+
+  /** The tool set this server is compared against (accepted, given, or the first whole listing). */
+  toolsBaseline(): ToolsBaseline | null {
+    return this.inventory.accepted;
+  }
+
+  setToolsBaseline(baseline: ToolsBaseline | null): void {
+    this.inventory.setBaseline(baseline);
+  }
+
+  /** Takes the tools listed now as the accepted baseline; null when there is no whole listing to accept. */
+  acceptToolsBaseline(): ToolsBaseline | null {
+    const accepted = this.inventory.acceptCurrent();
+    if (accepted) this.emit({ type: 'inventory', id: this.id, status: this.status() });
+    return accepted;
   }
 
   /** Begins automatic monitoring: connects, or resumes keepalive on a connection opened on request. */
@@ -313,7 +370,7 @@ export class ServerMonitor {
     this.stats.startObserving(this.now());
     if (retry && (this.state === 'down' || this.state === 'auth-required')) {
       this.context.logger.info(this.redact(`${this.config.name}: ${reason}`));
-      this.emit({ type: 'status', id: this.id, status: this.status() });
+      this.emit({ type: 'status', id: this.id, status: this.status(), reconnecting: true });
     } else {
       this.transition('connecting', reason);
     }
@@ -404,10 +461,17 @@ export class ServerMonitor {
     } else if (this.nonConformantReason !== null) {
       this.transition('suspect', `connected (${connection.era}${version}); non-conformant: ${this.nonConformantReason}`);
     } else if (afterFailure) {
-      this.transition('verifying', `connected (${connection.era}${version}); waiting for the first probe to answer`);
+      // With a recovery threshold above one, that many probes in a row must answer before it counts as up again.
+      this.recoveringLeft = this.recoveryThreshold();
+      const waitingFor = this.recoveringLeft > 1 ? `recovering: 0/${this.recoveringLeft} probes answered` : 'waiting for the first probe to answer';
+      this.transition('verifying', `connected (${connection.era}${version}); ${waitingFor}`);
     } else {
+      this.recoveringLeft = 0;
       this.transition('up', `connected (${connection.era}${version})`);
     }
+
+    // Once per connection, beside (never inside) the keepalive path.
+    this.inventory.start(connection, this.context.settings().inventory ?? defaultInventorySettings, () => generation === this.generation && !this.disposed);
 
     const verifyNow = this.verifyOnConnect || this.state === 'verifying';
     this.verifyOnConnect = false;
@@ -449,7 +513,7 @@ export class ServerMonitor {
       this.transition('auth-required', `credentials needed: ${serverError.message}`, serverError);
       this.scheduleAuthRetry();
     } else {
-      this.transition('down', `connect failed: ${serverError.message}`, serverError);
+      this.transition(this.failedState(), `connect failed: ${serverError.message}`, serverError);
       this.scheduleBackoffReconnect();
     }
   }
@@ -464,6 +528,7 @@ export class ServerMonitor {
       ...(info.exitCode !== undefined ? { exitCode: info.exitCode } : {}),
       ...(info.signal !== undefined ? { signal: info.signal } : {}),
       ...(info.stderrTail !== undefined ? { stderrTail: info.stderrTail } : {}),
+      phase: 'session',
     });
     if (error.stderrTail) {
       this.stderrTail = error.stderrTail.slice(-STDERR_TAIL_CHARS);
@@ -471,7 +536,7 @@ export class ServerMonitor {
     this.teardown();
     this.consecutiveFailures += 1;
     this.logError(`${this.config.name}: connection ended (${error.kind}): ${error.message}`);
-    this.transition('down', error.message, error);
+    this.transition(this.failedState(), error.message, error);
     this.scheduleBackoffReconnect();
   }
 
@@ -596,7 +661,14 @@ export class ServerMonitor {
         this.ignoredPingChecked = false;
         this.pendingViolation = null;
         this.onAlive();
-        this.transition('up', `${result.method} answered`);
+        if (this.recoveringLeft > 1) {
+          this.recoveringLeft -= 1;
+          const needed = this.recoveryThreshold();
+          this.context.logger.info(this.redact(`${this.config.name}: recovering: ${needed - this.recoveringLeft}/${needed} probes answered`));
+        } else {
+          this.recoveringLeft = 0;
+          this.transition('up', `${result.method} answered`);
+        }
         this.scheduleIdleProbe();
         return;
       case 'error-reply':
@@ -667,7 +739,7 @@ export class ServerMonitor {
     this.logError(`${this.config.name}: ${message}`);
     // A timed-out probe is never retried: a stalled message loop would hide behind the retry. The connection goes.
     this.teardown();
-    this.transition('down', message, { kind, message });
+    this.transition(this.failedState(), message, { kind, message, phase: 'probe' });
     this.verifyOnConnect = true;
     this.scheduleBackoffReconnect();
   }
@@ -677,7 +749,7 @@ export class ServerMonitor {
     this.consecutiveFailures += 1;
     this.logError(`${this.config.name}: ${message}`);
     this.teardown();
-    this.transition('auth-required', message, { kind: 'auth', message });
+    this.transition('auth-required', message, { kind: 'auth', message, phase: 'probe' });
     this.scheduleAuthRetry();
   }
 
@@ -720,6 +792,9 @@ export class ServerMonitor {
     this.lastProbeAt = this.context.clock.wall();
     if (result.rttMs !== undefined && answered(result.outcome)) {
       this.lastRttMs = result.rttMs;
+      this.noteSlowness(this.slowness.record(result.rttMs, slowThresholdFor(this.config, this.context.settings()), this.context.settings().slow ?? defaultSlowSettings));
+    } else {
+      this.noteSlowness(this.slowness.reset());
     }
     this.stats.record({
       at: this.lastProbeAt,
@@ -740,6 +815,30 @@ export class ServerMonitor {
     // most probe events are counted, not rendered.
     const snapshot = () => this.status();
     this.emit({ type: 'probe', id: this.id, result, get status() { return snapshot(); } });
+  }
+
+  private recoveryThreshold(): number {
+    return Math.max(1, Math.floor(this.context.settings().successesBeforeUp ?? 1));
+  }
+
+  /**
+   * Down, unless the failure threshold allows a server that was up a few failures before it is called down: it is
+   * reconnected either way (a timed-out probe is never retried), only shown as reconnecting meanwhile. A reconnection
+   * still verifying its first probe is part of that same stretch.
+   */
+  private failedState(): ServerState {
+    const threshold = Math.max(1, this.context.settings().failuresBeforeDown ?? 1);
+    const wasUp = this.state === 'up' || ((this.state === 'connecting' || this.state === 'verifying') && this.everEstablished);
+    return wasUp && this.consecutiveFailures < threshold ? 'connecting' : 'down';
+  }
+
+  private noteSlowness(change: 'entered' | 'cleared' | null): void {
+    if (change === 'entered') {
+      const threshold = slowThresholdFor(this.config, this.context.settings());
+      this.context.logger.warn(this.redact(`${this.config.name}: slow: answers keep taking longer than ${threshold} ms`));
+    } else if (change === 'cleared') {
+      this.context.logger.info(this.redact(`${this.config.name}: no longer slow`));
+    }
   }
 
   private connectFailureResult(): ProbeResult {
@@ -900,6 +999,9 @@ export class ServerMonitor {
       ...error,
       message: this.redact(error.message),
       ...(error.stderrTail !== undefined ? { stderrTail: this.redact(error.stderrTail) } : {}),
+      ...(error.searchPath !== undefined ? { searchPath: this.redact(error.searchPath) } : {}),
+      ...(error.proxy !== undefined ? { proxy: this.redact(error.proxy) } : {}),
+      ...(error.authenticate !== undefined ? { authenticate: this.redact(error.authenticate) } : {}),
     };
   }
 

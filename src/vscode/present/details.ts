@@ -41,6 +41,9 @@ export function detailRows(status: ServerStatus): DetailRow[] {
     const info = status.serverInfo;
     rows.push({ key: 'server', label: 'server', value: [info.title ?? info.name, info.version].filter(Boolean).join(' ') });
   }
+  if (status.inventory) {
+    rows.push({ key: 'tools', label: 'tools', value: inventorySummary(status) });
+  }
   const lastProbe = status.stats.recent.at(-1);
   if (lastProbe && status.lastProbeAt !== null) {
     const rtt = lastProbe.rttMs !== undefined ? ` · ${formatMs(lastProbe.rttMs)}` : '';
@@ -98,6 +101,19 @@ function oneLine(text: string, max = 160): string {
 }
 
 /** Plain text for "Copy Details". */
+/** `7 tools · 1 prompt · 2 resources`, with `(incomplete)` and `· changed since the accepted baseline` when so. */
+function inventorySummary(status: ServerStatus): string {
+  const inventory = status.inventory;
+  if (!inventory) return '';
+  const parts: string[] = [];
+  if (inventory.tools) parts.push(plural(inventory.tools.count, 'tool'));
+  if (inventory.prompts) parts.push(plural(inventory.prompts.count, 'prompt'));
+  if (inventory.resources) parts.push(plural(inventory.resources.count, 'resource'));
+  const counts = parts.join(' · ') || 'none declared';
+  const incomplete = inventory.complete ? '' : ' (incomplete)';
+  return `${counts}${incomplete}${status.drift ? ' · changed since the accepted baseline' : ''}`;
+}
+
 export function detailsText(status: ServerStatus): string {
   const lines = [`${status.config.name}: ${stateLabels[status.state]}`, `source: ${status.config.source.file}:${status.config.source.line}`];
   for (const row of detailRows(status)) {

@@ -2,6 +2,7 @@
 // Pure: the editor adapter passes a reader, so bounds and defaults are checked in one place and testable.
 
 import type { ConfigFormat, TransportKind } from '../../core/model';
+import { defaultSlowSettings } from '../../core/monitor/slowness';
 import { defaultMonitorSettings, MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../../core/monitorTypes';
 
 export type NotificationLevel = 'all' | 'errors' | 'off';
@@ -27,6 +28,10 @@ export const INTERVAL_BOUNDS = { min: 5, max: 3600 } as const;
 export const TIMEOUT_BOUNDS = { min: 1, max: 30 } as const;
 export const CHECK_INTERVAL_MINUTES_BOUNDS = { min: 1, max: 1440 } as const;
 
+/** Above the longest probe timeout: a larger threshold could never be reached. */
+const SLOW_MAX_MS = 30_000;
+const FAILURES_MAX = 10;
+
 const transports: readonly TransportKind[] = ['stdio', 'http', 'sse'];
 
 export function parseSettings(read: SettingReader, base: MonitorSettings = defaultMonitorSettings): ExtensionSettings {
@@ -35,6 +40,7 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
   ) as Record<TransportKind, number>;
   const serverIntervalMs: Record<string, number> = {};
   const serverMode: Record<string, MonitorMode> = {};
+  const serverSlowMs: Record<string, number> = {};
   const overrides = read('serverOverrides');
   if (isRecord(overrides)) {
     for (const [name, override] of Object.entries(overrides)) {
@@ -44,8 +50,13 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
       if (isRecord(override) && MONITOR_MODES.includes(override.mode as MonitorMode)) {
         serverMode[name] = override.mode as MonitorMode;
       }
+      if (isRecord(override) && typeof override.slowThresholdMs === 'number' && Number.isFinite(override.slowThresholdMs) && override.slowThresholdMs > 0) {
+        serverSlowMs[name] = Math.min(SLOW_MAX_MS, override.slowThresholdMs);
+      }
     }
   }
+  const slowSetting = read('slowThresholdMs');
+  const slowThresholdMs = typeof slowSetting === 'number' && Number.isFinite(slowSetting) && slowSetting > 0 ? Math.min(SLOW_MAX_MS, slowSetting) : null;
   const sources: Partial<Record<ConfigFormat, boolean>> = {};
   const sourceSetting = read('discovery.sources');
   if (isRecord(sourceSetting)) {
@@ -65,6 +76,12 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
       mode: oneOf(read('monitoringMode'), MONITOR_MODES, 'watch'),
       serverMode,
       checkIntervalMs: seconds(read('checkIntervalMinutes'), CHECK_INTERVAL_MINUTES_BOUNDS, (base.checkIntervalMs ?? 600_000) / 60_000) * 60_000,
+      ...failureThreshold(read('failuresBeforeDown')),
+      ...recoveryThreshold(read('successesBeforeUp')),
+      // Off unless a threshold is set somewhere: the monitor settings stay the defaults then.
+      ...(slowThresholdMs !== null || Object.keys(serverSlowMs).length
+        ? { slow: { ...(base.slow ?? defaultSlowSettings), thresholdMs: slowThresholdMs, serverThresholdMs: serverSlowMs } }
+        : {}),
     },
     notifications: oneOf(read('notifications'), ['all', 'errors', 'off'] as const, 'errors'),
     statusBar: oneOf(read('statusBar.show'), ['always', 'whenServers', 'never'] as const, 'whenServers'),
@@ -100,6 +117,18 @@ export function compareSettings(previous: ExtensionSettings, next: ExtensionSett
 /** Whether a server is excluded by name (as written in its file) or by its full id. */
 export function isExcluded(settings: ExtensionSettings, server: { readonly id: string; readonly name: string }): boolean {
   return settings.excludedServers.includes(server.name) || settings.excludedServers.includes(server.id);
+}
+
+/** 1 (the protocol's rule: the first failure is down) is the default and adds nothing to the monitor settings. */
+function failureThreshold(value: unknown): { failuresBeforeDown?: number } {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 1) return {};
+  return { failuresBeforeDown: Math.min(FAILURES_MAX, Math.floor(value)) };
+}
+
+/** Likewise 1 (up as soon as it is connected again) is the default. */
+function recoveryThreshold(value: unknown): { successesBeforeUp?: number } {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 1) return {};
+  return { successesBeforeUp: Math.min(FAILURES_MAX, Math.floor(value)) };
 }
 
 function seconds(value: unknown, bounds: { readonly min: number; readonly max: number }, fallback: number): number {

@@ -107,6 +107,22 @@ void describe('metrics tracker', () => {
     assert.match(body, /mcp_health_reconnects_total\{[^}]*\} 2\n/);
   });
 
+  void it('counts the retries of a server that stays down, and tool drift', async () => {
+    const a = config('a');
+    const { source, text } = setup([status(a, 'idle', { era: 'handshake' })]);
+    const down = status(a, 'down', { era: 'handshake' });
+    source.emit({ type: 'state', id: a.id, from: 'idle', to: 'connecting', reason: '', status: status(a, 'connecting', { era: 'handshake' }) });
+    source.emit({ type: 'state', id: a.id, from: 'connecting', to: 'down', reason: '', status: down });
+    // Scheduling a retry is not an attempt; starting one is.
+    source.emit({ type: 'status', id: a.id, status: down });
+    source.emit({ type: 'status', id: a.id, status: down, reconnecting: true });
+    source.emit({ type: 'status', id: a.id, status: down, reconnecting: true });
+    source.emit({ type: 'tools-changed', id: a.id, status: down, drift: { added: ['x'], removed: [], changed: [], summary: 'added x', baselineHash: 'b', hash: 'h' } as never });
+    const body = await text();
+    assert.match(body, /mcp_health_reconnects_total\{[^}]*\} 2\n/);
+    assert.match(body, /mcp_health_tools_changed_total\{[^}]*\} 1\n/);
+  });
+
   void it('drops every series of a removed server, and stops listening on dispose', async () => {
     const a = config('a');
     const b = config('b', { transport: 'http', url: 'https://user:hunter2@example.test/mcp?token=s3cret', command: undefined });

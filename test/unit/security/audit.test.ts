@@ -47,8 +47,10 @@ void describe('code audit', () => {
     assert.deepEqual(hits(/from ['"](node:)?(http|https)['"]/), ['src/metrics/httpServer.ts']);
     const metricsServer = code(path.join(SRC, 'metrics', 'httpServer.ts'));
     assert.deepEqual(metricsServer.match(/\bhttp\.\w+\(/g), ['http.createServer(']);
-    // The CLI's proxy-aware fetch is handed to the transports; it only forwards the request the transport makes.
-    assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), ['src/mcp/httpProxy.ts']);
+    // Two fetch wrappers, both handed to the SDK transports and forwarding their request unchanged: the CLI's
+    // proxy-aware fetch, and the one that keeps a 401's WWW-Authenticate for the cause table.
+    assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), ['src/mcp/failureFacts.ts', 'src/mcp/httpProxy.ts']);
+    assert.deepEqual(code(path.join(SRC, 'mcp', 'failureFacts.ts')).match(/\bfetch\s*\([^)]*\)/g), ['fetch(url, init)']);
     const proxy = code(path.join(SRC, 'mcp', 'httpProxy.ts'));
     assert.deepEqual(proxy.match(/\b(fetch|send)\(\w+/g), ['fetch(url', 'send(target']);
     const transports = hits(/new (StreamableHTTPClientTransport|SSEClientTransport)\s*\(/);

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { detailRows, detailsText, formatClockTime, formatPercent, lastLines } from '../../../src/vscode/present/details';
+import { diffTools, toolDefinition, toolsInventory } from '../../../src/core/inventory';
 import { probes, status } from './fixtures';
 
 const rowMap = (rows: ReturnType<typeof detailRows>) => new Map(rows.map((row) => [row.key, row]));
@@ -117,5 +118,16 @@ void describe('formatting helpers', () => {
   void it('takes the last lines ignoring trailing blank lines and CRLF', () => {
     assert.equal(lastLines('a\r\nb\r\nc\r\n\r\n', 2), 'b\nc');
     assert.equal(lastLines('only', 5), 'only');
+  });
+});
+
+void describe('the tools row', () => {
+  void it('counts tools, prompts and resources and says when the tools changed', () => {
+    const tools = (text: string) => toolsInventory([toolDefinition({ name: 'a', description: text })!, toolDefinition({ name: 'b' })!], 1e6);
+    const inventory = { tools: tools('new'), prompts: { count: 1 }, resources: { count: 2 }, complete: true, problems: [], listedAt: 0 };
+    const plain = detailRows(status('s', { inventory })).find((row) => row.key === 'tools');
+    assert.equal(plain?.value, '2 tools · 1 prompt · 2 resources');
+    const drifted = detailRows(status('s', { inventory, drift: diffTools(tools('old'), tools('new')) })).find((row) => row.key === 'tools');
+    assert.equal(drifted?.value, '2 tools · 1 prompt · 2 resources · changed since the accepted baseline');
   });
 });

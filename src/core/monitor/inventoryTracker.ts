@@ -1,0 +1,103 @@
+// One server's inventory and tool baseline: lists once per connection (never on the keepalive path), compares the
+// tools with the accepted baseline and says when they drifted, once per distinct tool set.
+
+import type { Clock } from '../clock';
+import type { Connection } from '../connection';
+import { collectInventory } from '../inventory/collect';
+import { describeDrift, diffTools } from '../inventory/drift';
+import type { Inventory, ToolDrift, ToolsBaseline } from '../inventory/types';
+import type { InventorySettings } from '../monitorTypes';
+
+export interface InventoryListener {
+  listed(inventory: Inventory): void;
+  drifted(drift: ToolDrift, summary: string): void;
+}
+
+const NO_LIST_CAPABILITIES = { tools: false, prompts: false, resources: false };
+
+export class InventoryTracker {
+  private current: Inventory | null = null;
+  private baseline: ToolsBaseline | null = null;
+  private drift: ToolDrift | null = null;
+  /** The tool-set hash last announced as drift, so a reconnect to the same drifted set is not announced again. */
+  private announcedHash: string | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly listener: InventoryListener,
+  ) {}
+
+  get inventory(): Inventory | null {
+    return this.current;
+  }
+
+  get currentDrift(): ToolDrift | null {
+    return this.drift;
+  }
+
+  get accepted(): ToolsBaseline | null {
+    return this.baseline;
+  }
+
+  /** Resolves once the listing under way (if any) settled. */
+  settled(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+
+  /** Starts the listing of a fresh connection; `isCurrent` turns false when that connection is gone. */
+  start(connection: Connection, settings: InventorySettings, isCurrent: () => boolean): void {
+    if (!settings.enabled || !connection.request) return;
+    const request = connection.request.bind(connection);
+    const run = collectInventory(
+      { request },
+      connection.listCapabilities ?? NO_LIST_CAPABILITIES,
+      settings,
+      () => this.clock.monotonic(),
+      () => this.clock.wall(),
+    )
+      .then((inventory) => {
+        if (isCurrent()) this.accept(inventory);
+      })
+      .finally(() => {
+        if (this.running === run) this.running = null;
+      });
+    this.running = run;
+  }
+
+  /** A baseline from storage or a file (null forgets it: the next complete listing becomes the baseline). */
+  setBaseline(baseline: ToolsBaseline | null): void {
+    this.baseline = baseline;
+    this.announcedHash = null;
+    this.drift = baseline && this.current?.tools && this.current.complete ? diffTools(baseline, this.current.tools) : null;
+  }
+
+  /** The user accepts what the server lists now as the new baseline. */
+  acceptCurrent(): ToolsBaseline | null {
+    const tools = this.current?.tools;
+    if (!tools || !this.current?.complete) return null;
+    this.baseline = tools;
+    this.drift = null;
+    this.announcedHash = null;
+    return tools;
+  }
+
+  private accept(inventory: Inventory): void {
+    this.current = inventory;
+    const tools = inventory.tools;
+    // An incomplete listing would look like removed tools: drift is only judged on a whole list.
+    if (tools && inventory.complete) {
+      // The first whole list seen is the baseline until the user accepts another (trust on first use).
+      this.baseline ??= tools;
+      this.drift = diffTools(this.baseline, tools);
+    }
+    this.listener.listed(inventory);
+    const drift = this.drift;
+    if (drift && tools && drift.currentHash !== this.announcedHash) {
+      this.announcedHash = drift.currentHash;
+      this.listener.drifted(drift, describeDrift(drift));
+    } else if (!drift) {
+      this.announcedHash = null;
+    }
+  }
+}
