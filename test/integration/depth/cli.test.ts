@@ -129,9 +129,12 @@ describe('mcp-health check for CI', { timeout: 120_000 }, () => {
 
   it('causes and next steps, a JUnit report valid against the JUnit schema, and GitHub annotations at the config line', async () => {
     const port = await freePort();
+    // A folder that exists (so the PATH is no secret and may be shown) and holds no npx.
+    const emptyBin = path.join(dir, 'empty-bin');
+    fs.mkdirSync(emptyBin, { recursive: true });
     const config = writeConfig('broken.json', {
       dict: drift(),
-      'npx-missing': { command: 'npx', args: ['-y', 'some-mcp-server'], env: { PATH: '/nonexistent/bin' } },
+      'npx-missing': { command: 'npx', args: ['-y', 'some-mcp-server'], env: { PATH: emptyBin } },
       refused: { type: 'http', url: `http://127.0.0.1:${port}/mcp` },
     });
     const junit = path.join(dir, 'report.xml');
@@ -140,7 +143,7 @@ describe('mcp-health check for CI', { timeout: 120_000 }, () => {
     const reports = (JSON.parse(json.stdout) as { servers: Report[] }).servers;
     const byName = new Map(reports.map((report) => [report.name, report]));
     assert.equal(byName.get('npx-missing')?.cause?.id, 'command-not-found');
-    assert.match(byName.get('npx-missing')!.cause!.summary, /\/nonexistent\/bin/);
+    assert.ok(byName.get('npx-missing')!.cause!.summary.includes(emptyBin), byName.get('npx-missing')!.cause!.summary);
     assert.match(byName.get('npx-missing')!.nextStep ?? '', /Install Node\.js/);
     assert.equal(byName.get('refused')?.cause?.id, 'connection-refused');
     assert.equal(byName.get('dict')?.cause, null);
