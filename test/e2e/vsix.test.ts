@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import type { Page } from 'playwright-core';
 import { launchWorkbenchBrowser, waitForWorkbench, type Workbench } from './harness/browser';
 import { startCodeServer, type CodeServer } from './harness/codeServer';
-import { clickNotificationButton } from './harness/notifications';
+import { clickNotificationButton, consentQuestion } from './harness/notifications';
 import { repoRoot } from './harness/paths';
 import { workbenchUrl } from './harness/workbenchUrl';
 
@@ -220,6 +220,8 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     try {
       await page.goto(workbenchUrl(server, folder));
       await waitForWorkbench(page, 90_000);
+      // The installed extension asks before it starts a new workspace's servers, as it would for a user.
+      await clickNotificationButton(page, consentQuestion, 'Allow', 90_000);
       await page.locator('.part.activitybar [aria-label^="MCP Health"]').first().click();
       const tree = page.locator('.part.sidebar .monaco-list-row');
       await tree.filter({ hasText: /flapping, \d+ restarts/ }).first().waitFor({ state: 'visible', timeout: 90_000 });
@@ -267,6 +269,8 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     try {
       await page.goto(workbenchUrl(server, folder));
       await waitForWorkbench(page, 90_000);
+      // The installed extension asks before it starts a new workspace's servers, as it would for a user.
+      await clickNotificationButton(page, consentQuestion, 'Allow', 90_000);
       await page.locator('.part.activitybar [aria-label^="MCP Health"]').first().click();
       const toasts = page.locator('.notification-toast');
       await toasts.filter({ hasText: '2 MCP servers are down' }).first().waitFor({ state: 'visible', timeout: 60_000 });
