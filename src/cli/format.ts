@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import type { ConfigDiagnostic, ServerState, ServerStatus } from '../core/model';
 import { describeTarget } from '../core/redact';
-import { summarize } from '../vscode/present/summary';
+import { summarize } from '../present/summary';
 import { depthFields, toolsCell, type DepthFields } from './depthReport';
 import { terminalSafe } from './terminalText';
 

@@ -7,14 +7,14 @@ import type { ProbeResult, ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { createWorkspaceConfig } from './createConfig';
 import { promptForInputs, type InputStore } from './inputs';
-import { detailsText } from './present/details';
-import { statusReportMarkdown } from './present/report';
-import { formatMs, isMonitored } from './present/states';
-import { pingOutcomeStatusText, pingOutcomeText } from './present/summary';
-import { serverIdFromElement } from './present/treeModel';
+import { detailsText } from '../present/details';
+import { statusReportMarkdown } from '../present/report';
+import { formatMs, isMonitored } from '../present/states';
+import { pingOutcomeStatusText, pingOutcomeText } from '../present/summary';
+import { serverIdFromElement } from '../present/treeModel';
 import { ALL, pickServer } from './serverPick';
 import type { HealthStatusBar } from './statusBar';
-import { displayPath } from './treeView';
+import { displayPath } from '../present/paths';
 
 export interface CommandHost {
   readonly registry: MonitorRegistry;

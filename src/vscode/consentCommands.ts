@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import type { ConsentFlow } from './consent';
-import { serverIdFromElement } from './present/treeModel';
+import { serverIdFromElement } from '../present/treeModel';
 import { ALL, pickServer } from './serverPick';
 
 export function registerConsentCommands(flow: ConsentFlow, registry: MonitorRegistry): vscode.Disposable[] {

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
-import { dashboardView } from './present/dashboardModel';
-import { serverElementId } from './present/treeModel';
+import { dashboardView } from '../present/dashboardModel';
+import { serverElementId } from '../present/treeModel';
 
 const UPDATE_COALESCE_MS = 250;
 const VIEW_TYPE = 'mcpHealth.dashboard';

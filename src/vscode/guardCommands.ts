@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import { changedSpan, guardEntry, GuardRewriteError, unguardEntry } from '../core/config/guardRewrite';
 import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
-import { isGuardable, isGuarded } from './present/guardState';
-import { serverIdFromElement } from './present/treeModel';
+import { isGuardable, isGuarded } from '../present/guardState';
+import { serverIdFromElement } from '../present/treeModel';
 import { pickServer } from './serverPick';
 
 const PROPOSED_SCHEME = 'mcp-health-proposed';

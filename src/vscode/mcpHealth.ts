@@ -24,13 +24,14 @@ import { ConfigDiagnostics } from './diagnostics';
 import { InputStore } from './inputs';
 import { createPingLog, type PingLog } from './log';
 import { MetricsEndpoint } from './metricsEndpoint';
-import { isExcluded } from './present/settingsModel';
+import { workspaceFolderRefs } from '../present/paths';
+import { isExcluded } from '../present/settingsModel';
 import { SettingsStore, type SettingsChangeEvent } from './settings';
-import { badgeFor, summarize } from './present/summary';
+import { badgeFor, summarize } from '../present/summary';
 import { HealthStatusBar } from './statusBar';
 import { StateNotifier } from './notifications';
 import { ToolDriftWatcher } from './toolDrift';
-import { ServerTreeProvider, workspaceFolderRefs } from './treeView';
+import { ServerTreeProvider } from './treeView';
 import { registerVsCodeMcpCommands } from './vscodeMcp';
 import { ConfigWatchers } from './watchers';
 import { createPublicApi, type McpHealthApi, type McpHealthPublicApi } from './api';
@@ -215,7 +216,7 @@ export class McpHealth {
     const settings = this.settings.current;
     const globalStorage = this.context.globalStorageUri.fsPath;
     const options: DiscoveryOptions = {
-      workspaceFolders: workspaceFolderRefs().map((folder) => folder.path),
+      workspaceFolders: workspaceFolderRefs(vscode.workspace.workspaceFolders).map((folder) => folder.path),
       userHome: os.homedir(),
       vscodeUserDir: this.vscodeUserDir(),
       globalStorageDir: path.dirname(globalStorage),

@@ -7,10 +7,10 @@ import type { Clock, TimerHandle } from '../core/clock';
 import type { Logger } from '../core/logger';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { stripControlSequences } from '../core/controlText';
-import { GROUP_WINDOW_MS, groupNotices, NotificationPolicy, type NoticeGroup, type PendingNotice } from './present/notificationPolicy';
-import type { NotificationLevel } from './present/settingsModel';
-import { isHealthy } from './present/states';
-import { serverElementId } from './present/treeModel';
+import { GROUP_WINDOW_MS, groupNotices, NotificationPolicy, type NoticeGroup, type PendingNotice } from '../present/notificationPolicy';
+import type { NotificationLevel } from '../present/settingsModel';
+import { isHealthy } from '../present/states';
+import { serverElementId } from '../present/treeModel';
 
 const RECONNECT = 'Reconnect';
 const SHOW_LOG = 'Show Log';

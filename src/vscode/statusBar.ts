@@ -5,11 +5,11 @@ import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
-import { commandUri, escapeMarkdown } from './present/markdown';
-import type { StatusBarVisibility } from './present/settingsModel';
-import { describeState, stateIcon } from './present/states';
-import { healthSentence, statusBarText, summarize } from './present/summary';
-import { serverElementId } from './present/treeModel';
+import { commandUri, escapeMarkdown } from '../present/markdown';
+import type { StatusBarVisibility } from '../present/settingsModel';
+import { describeState, stateIcon } from '../present/states';
+import { healthSentence, statusBarText, summarize } from '../present/summary';
+import { serverElementId } from '../present/treeModel';
 
 const TOOLTIP_COMMANDS = ['mcpHealth.pingAll', 'mcpHealth.pingNow', 'mcpHealth.reconnect', 'mcpHealth.showLog', 'mcpHealth.servers.focus', 'mcpHealth.copyStatusReport', 'mcpHealth.openConfig'];
 const OUTCOME_VISIBLE_MS = 4000;

@@ -9,8 +9,8 @@ import type { ToolsBaseline } from '../core/inventory/types';
 import type { Logger } from '../core/logger';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { redactText } from '../core/redact';
-import type { NotificationLevel } from './present/settingsModel';
-import { serverIdFromElement } from './present/treeModel';
+import type { NotificationLevel } from '../present/settingsModel';
+import { serverIdFromElement } from '../present/treeModel';
 import { pickServer } from './serverPick';
 
 const BASELINES_KEY = 'mcpHealth.toolBaselines';

@@ -4,8 +4,8 @@
 
 import * as vscode from 'vscode';
 import type { MonitorRegistry } from '../core/monitorTypes';
-import { serverIdFromElement } from './present/treeModel';
-import { isVsCodeSource, vscodeMcpServerId } from './present/vscodeMcpId';
+import { serverIdFromElement } from '../present/treeModel';
+import { isVsCodeSource, vscodeMcpServerId } from '../present/vscodeMcpId';
 import { pickServer } from './serverPick';
 
 export const VSCODE_RESTART_COMMAND = 'workbench.mcp.restartServer';

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatServerTable, serverReport, STDERR_TAIL_CHARS, summaryLine } from '../../../src/cli/format';
 import { terminalSafeJson } from '../../../src/cli/terminalText';
-import { status } from '../vscode/fixtures';
+import { status } from '../present/fixtures';
 
 const plain = { color: false };
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { commandUri, escapeMarkdown } from '../../../src/vscode/present/markdown';
+import { commandUri, escapeMarkdown } from '../../../src/present/markdown';
 
 void describe('escapeMarkdown', () => {
   void it('neutralises a link to a command hidden in a server name', () => {
