@@ -35,6 +35,7 @@ import { ServerTreeProvider } from './treeView';
 import { registerVsCodeMcpCommands } from './vscodeMcp';
 import { ConfigWatchers } from './watchers';
 import { createPublicApi, type McpHealthApi, type McpHealthPublicApi } from './api';
+import { Commands } from '../present/commandIds';
 
 const DISABLED_KEY = 'mcpHealth.disabledServers';
 const RESTRICTED_MESSAGE = 'Restricted Mode: servers from workspace files are listed but not started. Trust this workspace to monitor them.';
@@ -99,8 +100,8 @@ export class McpHealth {
       label: 'another VS Code window',
       logger: this.log.logger,
     });
-    this.own(vscode.commands.registerCommand('mcpHealth.resetNotifications', () => this.notifier.resetMuted()));
-    this.own(vscode.commands.registerCommand('mcpHealth.openWalkthrough', () =>
+    this.own(vscode.commands.registerCommand(Commands.resetNotifications, () => this.notifier.resetMuted()));
+    this.own(vscode.commands.registerCommand(Commands.openWalkthrough, () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#mcpHealth.gettingStarted`, false)));
     this.own(new ToolDriftWatcher(this.registry, context.workspaceState, () => this.settings.current.notifications, this.log.logger));
     this.own(this.discoveredEmitter);

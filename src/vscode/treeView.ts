@@ -11,6 +11,7 @@ import { describeState, isMonitored, stateIcon, stateLabels } from '../present/s
 import { buildTree, fileDescription, type TreeModel, type TreeNode } from '../present/treeModel';
 import { displayPath, workspaceFolderRefs } from '../present/paths';
 import { isVsCodeSource } from '../present/vscodeMcpId';
+import { Commands } from '../present/commandIds';
 
 const REFRESH_COALESCE_MS = 100;
 
@@ -85,7 +86,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
         if (node.errorCount > 0) {
           item.iconPath = new vscode.ThemeIcon('bracket-error', new vscode.ThemeColor('list.errorForeground'));
         }
-        item.command = { command: 'mcpHealth.openConfig', title: 'Open Config', arguments: [node.id] };
+        item.command = { command: Commands.openConfig, title: 'Open Config', arguments: [node.id] };
         return item;
       }
       case 'server': {
