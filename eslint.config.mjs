@@ -64,4 +64,28 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // One presentation layer for every front end: the editor views and the CLI both draw on src/present, so neither
+    // it nor the CLI may reach the editor API or the editor adapters.
+    files: ['src/present/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode'], message: 'src/present is shared with the CLI: no vscode.' },
+          { group: ['../vscode/*', '../../vscode/*', '../cli/*', '../cli'], message: 'src/present must not depend on a front end.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts', 'src/cli.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode'], message: 'The CLI runs outside the editor: no vscode.' },
+          { group: ['../vscode/*', './vscode/*'], message: 'The CLI must not depend on the editor adapters; shared views live in src/present.' },
+        ],
+      }],
+    },
+  },
 );

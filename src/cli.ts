@@ -22,7 +22,7 @@ import { createNodeConnector } from './mcp';
 import { proxiedFetch, proxyEnvironment } from './mcp/httpProxy';
 import { nodeFileSystem } from './mcp/nodeFileSystem';
 import { formatListenAddress, isMetricsListenError, startMetrics, type MetricsExporter } from './metrics';
-import { isHealthy } from './vscode/present/states';
+import { isHealthy } from './present/states';
 
 const EXIT_OK = 0;
 const EXIT_UNHEALTHY = 1;

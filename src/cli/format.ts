@@ -3,7 +3,8 @@
 import * as path from 'node:path';
 import type { ConfigDiagnostic, ServerState, ServerStatus } from '../core/model';
 import { describeTarget } from '../core/redact';
-import { summarize } from '../vscode/present/summary';
+import { healthOf, type Health } from '../present/states';
+import { summarize } from '../present/summary';
 import { depthFields, toolsCell, type DepthFields } from './depthReport';
 import { terminalSafe } from './terminalText';
 
@@ -98,24 +99,20 @@ function paint(style: Style, code: keyof typeof ANSI, text: string): string {
   return style.color ? `${ANSI[code]}${text}${ANSI.reset}` : text;
 }
 
-const STATE_COLOR: Record<ServerState, keyof typeof ANSI> = {
-  up: 'green',
-  connecting: 'cyan',
-  verifying: 'cyan',
-  idle: 'dim',
-  down: 'red',
-  suspect: 'yellow',
-  'auth-required': 'yellow',
-  'needs-input': 'yellow',
-  'config-error': 'red',
-  disabled: 'dim',
-  untrusted: 'dim',
-  'needs-consent': 'dim',
+/** The terminal colour of each health, the same judgement the editor's icons and status bar colour by. */
+const HEALTH_COLOR: Record<Health, keyof typeof ANSI> = {
+  ok: 'green',
+  pending: 'cyan',
+  warning: 'yellow',
+  error: 'red',
+  inactive: 'dim',
 };
 
+/** The raw state name (stable for scripts that read the table), coloured by its health. */
 export function stateLabel(report: Pick<ServerReport, 'state' | 'flapping'>, style: Style): string {
   const label = report.flapping ? `${report.state} (flapping)` : report.state;
-  return paint(style, report.flapping && report.state === 'up' ? 'yellow' : STATE_COLOR[report.state], label);
+  // A lazy server nobody has asked for yet is pending for the editor, but in a terminal nothing is under way: dim.
+  return paint(style, report.state === 'idle' ? 'dim' : HEALTH_COLOR[healthOf(report)], label);
 }
 
 type Cell = { text: string; painted: string };
@@ -201,5 +198,5 @@ export function summaryLine(reports: readonly ServerReport[], style: Style, inte
   const summary = summarize(reports.map((report) => ({ ...report, lastError: report.error })));
   if (interrupted) return paint(style, 'yellow', `interrupted: partial result, ${summary.healthy}/${summary.monitored} healthy so far`);
   const text = `${summary.healthy}/${summary.monitored} healthy`;
-  return paint(style, summary.worst === 'error' ? 'red' : summary.worst === 'warning' ? 'yellow' : 'green', text);
+  return paint(style, summary.worst === 'error' || summary.worst === 'warning' ? HEALTH_COLOR[summary.worst] : 'green', text);
 }

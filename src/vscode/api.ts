@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ServerState } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
-import type { ExtensionSettings } from './present/settingsModel';
+import type { ExtensionSettings } from '../present/settingsModel';
 
 /** Test mode only: never handed to other extensions in normal use. */
 export interface McpHealthApi {

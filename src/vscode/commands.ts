@@ -7,14 +7,15 @@ import type { ProbeResult, ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { createWorkspaceConfig } from './createConfig';
 import { promptForInputs, type InputStore } from './inputs';
-import { detailsText } from './present/details';
-import { statusReportMarkdown } from './present/report';
-import { formatMs, isMonitored } from './present/states';
-import { pingOutcomeStatusText, pingOutcomeText } from './present/summary';
-import { serverIdFromElement } from './present/treeModel';
+import { detailsText } from '../present/details';
+import { statusReportMarkdown } from '../present/report';
+import { formatMs, isMonitored } from '../present/states';
+import { pingOutcomeStatusText, pingOutcomeText } from '../present/summary';
+import { serverIdFromElement } from '../present/treeModel';
 import { ALL, pickServer } from './serverPick';
 import type { HealthStatusBar } from './statusBar';
-import { displayPath } from './treeView';
+import { displayPath } from '../present/paths';
+import { Commands } from '../present/commandIds';
 
 export interface CommandHost {
   readonly registry: MonitorRegistry;
@@ -68,15 +69,15 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
   };
 
   return [
-    register('mcpHealth.pingAll', pingAll),
-    register('mcpHealth.pingNow', async (element?: unknown) => {
+    register(Commands.pingAll, pingAll),
+    register(Commands.pingNow, async (element?: unknown) => {
       const target = await resolve(element, 'Ping which MCP server?', isMonitored, 'All servers');
       if (target === ALL) {
         return pingAll();
       }
       return target === undefined ? undefined : pingOne(target);
     }),
-    register('mcpHealth.reconnect', async (element?: unknown) => {
+    register(Commands.reconnect, async (element?: unknown) => {
       const target = await resolve(element, 'Reconnect which MCP server?', isMonitored, 'All servers');
       if (target === undefined) {
         return;
@@ -85,11 +86,11 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Reconnecting ${name}` },
         () => registry.reconnect(target === ALL ? undefined : target));
     }),
-    register('mcpHealth.reconnectAll', () => vscode.window.withProgress(
+    register(Commands.reconnectAll, () => vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'Reconnecting all MCP servers' }, () => registry.reconnect())),
-    register('mcpHealth.showLog', () => host.showLog()),
-    register('mcpHealth.refresh', () => host.rediscover()),
-    register('mcpHealth.openConfig', async (element?: unknown) => {
+    register(Commands.showLog, () => host.showLog()),
+    register(Commands.refresh, () => host.rediscover()),
+    register(Commands.openConfig, async (element?: unknown) => {
       if (typeof element === 'string' && element.startsWith('file:')) {
         await vscode.window.showTextDocument(vscode.Uri.file(element.slice('file:'.length)));
         return;
@@ -102,19 +103,19 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       const position = new vscode.Position(Math.max(0, status.config.source.line - 1), Math.max(0, status.config.source.column - 1));
       await vscode.window.showTextDocument(vscode.Uri.file(status.config.source.file), { selection: new vscode.Range(position, position) });
     }),
-    register('mcpHealth.enableMonitoring', async (element?: unknown) => {
+    register(Commands.enableMonitoring, async (element?: unknown) => {
       const target = await resolve(element, 'Monitor which MCP server again?', (s) => s.state === 'disabled', 'All disabled servers');
       for (const id of target === ALL ? registry.list().filter((s) => s.state === 'disabled').map((s) => s.config.id) : target ? [target] : []) {
         host.setMonitoringEnabled(id, true);
       }
     }),
-    register('mcpHealth.disableMonitoring', async (element?: unknown) => {
+    register(Commands.disableMonitoring, async (element?: unknown) => {
       const target = await resolve(element, 'Stop monitoring which MCP server?', isMonitored);
       if (typeof target === 'string') {
         host.setMonitoringEnabled(target, false);
       }
     }),
-    register('mcpHealth.copyDetails', async (element?: unknown) => {
+    register(Commands.copyDetails, async (element?: unknown) => {
       const target = await resolve(element, 'Copy the details of which MCP server?');
       const status = typeof target === 'string' ? registry.get(target) : undefined;
       if (status) {
@@ -122,11 +123,11 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         vscode.window.setStatusBarMessage(`$(copy) Copied the details of ${status.config.name}`, 3000);
       }
     }),
-    register('mcpHealth.copyStatusReport', async () => {
+    register(Commands.copyStatusReport, async () => {
       await vscode.env.clipboard.writeText(statusReportMarkdown(registry.list(), host.wallClock(), displayPath));
       vscode.window.setStatusBarMessage('$(markdown) Copied the MCP status report (Markdown)', 3000);
     }),
-    register('mcpHealth.supplyInput', async (element?: unknown) => {
+    register(Commands.supplyInput, async (element?: unknown) => {
       const target = await resolve(element, 'Supply inputs for which MCP server?', (s) => (s.config.missingInputs?.length ?? 0) > 0);
       const status = typeof target === 'string' ? registry.get(target) : undefined;
       if (!status) {
@@ -137,7 +138,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         await host.rediscover();
       }
     }),
-    register('mcpHealth.clearInputs', async () => {
+    register(Commands.clearInputs, async () => {
       const forget = 'Forget';
       const choice = await vscode.window.showWarningMessage('Forget every ${input:…} value MCP Health stored? Servers that need them will wait for input again.', { modal: true }, forget);
       if (choice === forget) {
@@ -145,7 +146,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         await host.rediscover();
       }
     }),
-    register('mcpHealth.createConfig', () => createWorkspaceConfig()),
-    register('mcpHealth.showDashboard', () => host.showDashboard()),
+    register(Commands.createConfig, () => createWorkspaceConfig()),
+    register(Commands.showDashboard, () => host.showDashboard()),
   ];
 }

@@ -9,9 +9,9 @@ import type { ServerConfig, ServerStatus } from '../core/model';
 import type { TrustAwareRegistry } from '../core/monitor';
 import { modeFor } from '../core/monitor/intervals';
 import { MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../core/monitorTypes';
-import { ConsentPromptPolicy, consentMessage, modeLabels, nextMode, whatWouldRun } from './present/consentModel';
+import { ConsentPromptPolicy, consentMessage, modeLabels, nextMode, whatWouldRun } from '../present/consentModel';
 import { SECTION } from './settings';
-import { displayPath } from './treeView';
+import { displayPath } from '../present/paths';
 
 const ALLOW = 'Allow';
 const REVIEW = 'Review…';

@@ -4,8 +4,9 @@ import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import type { ConsentFlow } from './consent';
-import { serverIdFromElement } from './present/treeModel';
+import { serverIdFromElement } from '../present/treeModel';
 import { ALL, pickServer } from './serverPick';
+import { Commands } from '../present/commandIds';
 
 export function registerConsentCommands(flow: ConsentFlow, registry: MonitorRegistry): vscode.Disposable[] {
   const waiting = (status: ServerStatus) => status.state === 'needs-consent';
@@ -20,18 +21,18 @@ export function registerConsentCommands(flow: ConsentFlow, registry: MonitorRegi
     return status ? [status] : [];
   };
   return [
-    vscode.commands.registerCommand('mcpHealth.allow', async (element?: unknown) => {
+    vscode.commands.registerCommand(Commands.allow, async (element?: unknown) => {
       const chosen = await targets(element, 'Allow which MCP server to start?', waiting, 'All servers waiting for consent');
       await flow.allow(chosen.filter(waiting).map((status) => status.config));
     }),
-    vscode.commands.registerCommand('mcpHealth.reviewConsent', () => flow.review()),
-    vscode.commands.registerCommand('mcpHealth.withdrawConsent', async (element?: unknown) => {
+    vscode.commands.registerCommand(Commands.reviewConsent, () => flow.review()),
+    vscode.commands.registerCommand(Commands.withdrawConsent, async (element?: unknown) => {
       const chosen = await targets(element, 'Withdraw consent for which MCP server?', given, 'All allowed servers');
       if (chosen.length > 0) {
         await flow.withdraw(chosen.map((status) => status.config.id));
       }
     }),
-    vscode.commands.registerCommand('mcpHealth.resetConsent', async () => {
+    vscode.commands.registerCommand(Commands.resetConsent, async () => {
       const reset = 'Reset';
       const choice = await vscode.window.showWarningMessage(
         'Forget every consent decision? Every MCP server stops and waits to be allowed again.', { modal: true }, reset);
@@ -39,7 +40,7 @@ export function registerConsentCommands(flow: ConsentFlow, registry: MonitorRegi
         await flow.reset();
       }
     }),
-    vscode.commands.registerCommand('mcpHealth.setMode', async (element?: unknown) => {
+    vscode.commands.registerCommand(Commands.setMode, async (element?: unknown) => {
       const [status] = await targets(element, 'Set the monitoring mode of which MCP server?', () => true);
       if (status) {
         await flow.chooseMode(status);

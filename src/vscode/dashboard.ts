@@ -7,8 +7,9 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
-import { dashboardView } from './present/dashboardModel';
-import { serverElementId } from './present/treeModel';
+import { dashboardView } from '../present/dashboardModel';
+import { serverElementId } from '../present/treeModel';
+import { Commands } from '../present/commandIds';
 
 const UPDATE_COALESCE_MS = 250;
 const VIEW_TYPE = 'mcpHealth.dashboard';
@@ -94,7 +95,7 @@ export class DashboardPanel implements vscode.Disposable {
     } else if (type === 'rendered' && typeof (message as { count?: unknown }).count === 'number') {
       this.renderedServers = (message as { count: number }).count;
     } else if (type === 'showLog') {
-      void vscode.commands.executeCommand('mcpHealth.showLog');
+      void vscode.commands.executeCommand(Commands.showLog);
     } else if (typeof type === 'string' && typeof id === 'string' && this.registry.get(id) && Object.hasOwn(SERVER_COMMANDS, type)) {
       void vscode.commands.executeCommand(SERVER_COMMANDS[type as keyof typeof SERVER_COMMANDS], serverElementId(id));
     }
@@ -125,7 +126,7 @@ export class DashboardPanel implements vscode.Disposable {
 }
 
 /** What the page may ask for about one server; anything else it posts is ignored. */
-const SERVER_COMMANDS = { ping: 'mcpHealth.pingNow', reconnect: 'mcpHealth.reconnect', openConfig: 'mcpHealth.openConfig' } as const;
+const SERVER_COMMANDS = { ping: Commands.pingNow, reconnect: Commands.reconnect, openConfig: Commands.openConfig } as const;
 
 function dashboardHtml(script: string, style: string): string {
   const nonce = randomBytes(16).toString('base64');

@@ -5,9 +5,10 @@ import * as vscode from 'vscode';
 import { changedSpan, guardEntry, GuardRewriteError, unguardEntry } from '../core/config/guardRewrite';
 import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
-import { isGuardable, isGuarded } from './present/guardState';
-import { serverIdFromElement } from './present/treeModel';
+import { isGuardable, isGuarded } from '../present/guardState';
+import { serverIdFromElement } from '../present/treeModel';
 import { pickServer } from './serverPick';
+import { Commands } from '../present/commandIds';
 
 const PROPOSED_SCHEME = 'mcp-health-proposed';
 
@@ -74,11 +75,11 @@ export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable
   return [
     changed,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, provider),
-    vscode.commands.registerCommand('mcpHealth.guardServer', async (element?: unknown) => {
+    vscode.commands.registerCommand(Commands.guardServer, async (element?: unknown) => {
       const status = await target(element, 'Run which MCP server through mcp-health guard?', isGuardable);
       if (status) await rewrite(status, 'Guard');
     }),
-    vscode.commands.registerCommand('mcpHealth.unguardServer', async (element?: unknown) => {
+    vscode.commands.registerCommand(Commands.unguardServer, async (element?: unknown) => {
       const status = await target(element, 'Remove the guard from which MCP server?', isGuarded);
       if (status) await rewrite(status, 'Unguard');
     }),

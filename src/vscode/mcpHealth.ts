@@ -24,16 +24,18 @@ import { ConfigDiagnostics } from './diagnostics';
 import { InputStore } from './inputs';
 import { createPingLog, type PingLog } from './log';
 import { MetricsEndpoint } from './metricsEndpoint';
-import { isExcluded } from './present/settingsModel';
+import { workspaceFolderRefs } from '../present/paths';
+import { isExcluded } from '../present/settingsModel';
 import { SettingsStore, type SettingsChangeEvent } from './settings';
-import { badgeFor, summarize } from './present/summary';
+import { badgeFor, summarize } from '../present/summary';
 import { HealthStatusBar } from './statusBar';
 import { StateNotifier } from './notifications';
 import { ToolDriftWatcher } from './toolDrift';
-import { ServerTreeProvider, workspaceFolderRefs } from './treeView';
+import { ServerTreeProvider } from './treeView';
 import { registerVsCodeMcpCommands } from './vscodeMcp';
 import { ConfigWatchers } from './watchers';
 import { createPublicApi, type McpHealthApi, type McpHealthPublicApi } from './api';
+import { Commands } from '../present/commandIds';
 
 const DISABLED_KEY = 'mcpHealth.disabledServers';
 const RESTRICTED_MESSAGE = 'Restricted Mode: servers from workspace files are listed but not started. Trust this workspace to monitor them.';
@@ -98,8 +100,8 @@ export class McpHealth {
       label: 'another VS Code window',
       logger: this.log.logger,
     });
-    this.own(vscode.commands.registerCommand('mcpHealth.resetNotifications', () => this.notifier.resetMuted()));
-    this.own(vscode.commands.registerCommand('mcpHealth.openWalkthrough', () =>
+    this.own(vscode.commands.registerCommand(Commands.resetNotifications, () => this.notifier.resetMuted()));
+    this.own(vscode.commands.registerCommand(Commands.openWalkthrough, () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#mcpHealth.gettingStarted`, false)));
     this.own(new ToolDriftWatcher(this.registry, context.workspaceState, () => this.settings.current.notifications, this.log.logger));
     this.own(this.discoveredEmitter);
@@ -215,7 +217,7 @@ export class McpHealth {
     const settings = this.settings.current;
     const globalStorage = this.context.globalStorageUri.fsPath;
     const options: DiscoveryOptions = {
-      workspaceFolders: workspaceFolderRefs().map((folder) => folder.path),
+      workspaceFolders: workspaceFolderRefs(vscode.workspace.workspaceFolders).map((folder) => folder.path),
       userHome: os.homedir(),
       vscodeUserDir: this.vscodeUserDir(),
       globalStorageDir: path.dirname(globalStorage),

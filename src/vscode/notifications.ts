@@ -7,10 +7,11 @@ import type { Clock, TimerHandle } from '../core/clock';
 import type { Logger } from '../core/logger';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { stripControlSequences } from '../core/controlText';
-import { GROUP_WINDOW_MS, groupNotices, NotificationPolicy, type NoticeGroup, type PendingNotice } from './present/notificationPolicy';
-import type { NotificationLevel } from './present/settingsModel';
-import { isHealthy } from './present/states';
-import { serverElementId } from './present/treeModel';
+import { GROUP_WINDOW_MS, groupNotices, NotificationPolicy, type NoticeGroup, type PendingNotice } from '../present/notificationPolicy';
+import type { NotificationLevel } from '../present/settingsModel';
+import { isHealthy } from '../present/states';
+import { serverElementId } from '../present/treeModel';
+import { Commands } from '../present/commandIds';
 
 const RECONNECT = 'Reconnect';
 const SHOW_LOG = 'Show Log';
@@ -112,7 +113,7 @@ export class StateNotifier implements vscode.Disposable {
 }
 
 function runAction(choice: string | undefined, element: string): void {
-  const command = choice === RECONNECT ? 'mcpHealth.reconnect' : choice === SHOW_LOG ? 'mcpHealth.showLog' : choice === OPEN_CONFIG ? 'mcpHealth.openConfig' : undefined;
+  const command = choice === RECONNECT ? Commands.reconnect : choice === SHOW_LOG ? Commands.showLog : choice === OPEN_CONFIG ? Commands.openConfig : undefined;
   if (command) {
     void vscode.commands.executeCommand(command, element);
   }

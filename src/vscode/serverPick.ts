@@ -2,8 +2,8 @@
 
 import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
-import { describeState, stateIcon } from './present/states';
-import { displayPath } from './treeView';
+import { describeState, stateIcon } from '../present/states';
+import { displayPath } from '../present/paths';
 
 export const ALL = Symbol('all servers');
 

@@ -1,7 +1,7 @@
 // Reads `mcpHealth.*` once per change into a frozen object and tells listeners what the change requires.
 
 import * as vscode from 'vscode';
-import { compareSettings, parseSettings, type ExtensionSettings, type SettingsChange } from './present/settingsModel';
+import { compareSettings, parseSettings, type ExtensionSettings, type SettingsChange } from '../present/settingsModel';
 
 export const SECTION = 'mcpHealth';
 

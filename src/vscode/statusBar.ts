@@ -5,13 +5,14 @@ import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
-import { commandUri, escapeMarkdown } from './present/markdown';
-import type { StatusBarVisibility } from './present/settingsModel';
-import { describeState, stateIcon } from './present/states';
-import { healthSentence, statusBarText, summarize } from './present/summary';
-import { serverElementId } from './present/treeModel';
+import { commandUri, escapeMarkdown } from '../present/markdown';
+import type { StatusBarVisibility } from '../present/settingsModel';
+import { describeState, stateIcon } from '../present/states';
+import { healthSentence, statusBarText, summarize } from '../present/summary';
+import { serverElementId } from '../present/treeModel';
+import { Commands, ViewCommands } from '../present/commandIds';
 
-const TOOLTIP_COMMANDS = ['mcpHealth.pingAll', 'mcpHealth.pingNow', 'mcpHealth.reconnect', 'mcpHealth.showLog', 'mcpHealth.servers.focus', 'mcpHealth.copyStatusReport', 'mcpHealth.openConfig'];
+const TOOLTIP_COMMANDS = [Commands.pingAll, Commands.pingNow, Commands.reconnect, Commands.showLog, ViewCommands.focusServers, Commands.copyStatusReport, Commands.openConfig];
 const OUTCOME_VISIBLE_MS = 4000;
 const MAX_TOOLTIP_ROWS = 30;
 
@@ -28,7 +29,7 @@ export class HealthStatusBar implements vscode.Disposable {
   constructor(private readonly registry: MonitorRegistry, private visibility: StatusBarVisibility) {
     this.item = vscode.window.createStatusBarItem('mcpHealth.status', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'MCP Health';
-    this.item.command = 'mcpHealth.pingAll';
+    this.item.command = Commands.pingAll;
     this.unsubscribe = registry.onEvent((event) => {
       if (event.type === 'state' || event.type === 'servers') {
         this.renderStateSoon.schedule();
@@ -121,10 +122,10 @@ function tooltipFor(statuses: readonly ServerStatus[], healthy: number, monitore
       const error = status.lastError && status.state !== 'up' ? ` — ${escapeMarkdown(status.lastError.message.slice(0, 120))}` : '';
       const element = serverElementId(status.config.id);
       const actions = status.state === 'needs-consent'
-        ? `[$(check) Allow](${commandUri('mcpHealth.allow', element)} "Allow this server to start")`
+        ? `[$(check) Allow](${commandUri(Commands.allow, element)} "Allow this server to start")`
         : status.state === 'disabled' || status.state === 'untrusted'
         ? ''
-        : `[$(pulse)](${commandUri('mcpHealth.pingNow', element)} "Ping now") [$(debug-restart)](${commandUri('mcpHealth.reconnect', element)} "Reconnect")`;
+        : `[$(pulse)](${commandUri(Commands.pingNow, element)} "Ping now") [$(debug-restart)](${commandUri(Commands.reconnect, element)} "Reconnect")`;
       md.appendMarkdown(`| $(${icon.id}) | ${escapeMarkdown(status.config.name)} | ${escapeMarkdown(describeState(status))}${error} | ${actions} |\n`);
     }
     if (statuses.length > MAX_TOOLTIP_ROWS) {
@@ -132,6 +133,6 @@ function tooltipFor(statuses: readonly ServerStatus[], healthy: number, monitore
     }
     md.appendMarkdown('\n');
   }
-  md.appendMarkdown(`[$(run-all) Ping all](${commandUri('mcpHealth.pingAll')}) · [$(output) Show log](${commandUri('mcpHealth.showLog')}) · [$(list-tree) Servers](${commandUri('mcpHealth.servers.focus')}) · [$(markdown) Copy report](${commandUri('mcpHealth.copyStatusReport')})`);
+  md.appendMarkdown(`[$(run-all) Ping all](${commandUri(Commands.pingAll)}) · [$(output) Show log](${commandUri(Commands.showLog)}) · [$(list-tree) Servers](${commandUri(ViewCommands.focusServers)}) · [$(markdown) Copy report](${commandUri(Commands.copyStatusReport)})`);
   return md;
 }

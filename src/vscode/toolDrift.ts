@@ -9,9 +9,10 @@ import type { ToolsBaseline } from '../core/inventory/types';
 import type { Logger } from '../core/logger';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { redactText } from '../core/redact';
-import type { NotificationLevel } from './present/settingsModel';
-import { serverIdFromElement } from './present/treeModel';
+import type { NotificationLevel } from '../present/settingsModel';
+import { serverIdFromElement } from '../present/treeModel';
 import { pickServer } from './serverPick';
+import { Commands } from '../present/commandIds';
 
 const BASELINES_KEY = 'mcpHealth.toolBaselines';
 const SCHEME = 'mcp-health-tools';
@@ -42,8 +43,8 @@ export class ToolDriftWatcher implements vscode.Disposable {
     this.disposables.push(
       { dispose: unsubscribe },
       vscode.workspace.registerTextDocumentContentProvider(SCHEME, { provideTextDocumentContent: (uri) => this.document(uri) }),
-      vscode.commands.registerCommand('mcpHealth.showToolChanges', (element?: unknown) => this.showChanges(element)),
-      vscode.commands.registerCommand('mcpHealth.acceptToolsBaseline', (element?: unknown) => this.accept(element)),
+      vscode.commands.registerCommand(Commands.showToolChanges, (element?: unknown) => this.showChanges(element)),
+      vscode.commands.registerCommand(Commands.acceptToolsBaseline, (element?: unknown) => this.accept(element)),
     );
     this.applyStored();
   }

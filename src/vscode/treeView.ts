@@ -1,29 +1,19 @@
 // The Servers tree. Elements are stable ids; items are built from the registry's current state on demand.
 
-import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
-import { detailRows } from './present/details';
-import { isGuardable, isGuarded } from './present/guardState';
-import { codeBlock, escapeMarkdown } from './present/markdown';
-import { describeState, isMonitored, stateIcon, stateLabels } from './present/states';
-import { buildTree, fileDescription, type TreeModel, type TreeNode, type WorkspaceFolderRef } from './present/treeModel';
-import { isVsCodeSource } from './present/vscodeMcpId';
+import { detailRows } from '../present/details';
+import { isGuardable, isGuarded } from '../present/guardState';
+import { codeBlock, escapeMarkdown } from '../present/markdown';
+import { describeState, isMonitored, stateIcon, stateLabels } from '../present/states';
+import { buildTree, fileDescription, type TreeModel, type TreeNode } from '../present/treeModel';
+import { displayPath, workspaceFolderRefs } from '../present/paths';
+import { isVsCodeSource } from '../present/vscodeMcpId';
+import { Commands } from '../present/commandIds';
 
 const REFRESH_COALESCE_MS = 100;
-
-export function displayPath(file: string): string {
-  const home = os.homedir();
-  return home && (file === home || file.startsWith(home + '/') || file.startsWith(home + '\\')) ? `~${file.slice(home.length)}` : file;
-}
-
-export function workspaceFolderRefs(): WorkspaceFolderRef[] {
-  return (vscode.workspace.workspaceFolders ?? [])
-    .filter((folder) => folder.uri.scheme === 'file')
-    .map((folder) => ({ path: folder.uri.fsPath, name: folder.name }));
-}
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<string | undefined>();
@@ -51,7 +41,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   }
 
   private current(): TreeModel {
-    this.model ??= buildTree(this.registry.list(), this.registry.diagnostics(), workspaceFolderRefs(), displayPath);
+    this.model ??= buildTree(this.registry.list(), this.registry.diagnostics(), workspaceFolderRefs(vscode.workspace.workspaceFolders), displayPath);
     return this.model;
   }
 
@@ -96,7 +86,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
         if (node.errorCount > 0) {
           item.iconPath = new vscode.ThemeIcon('bracket-error', new vscode.ThemeColor('list.errorForeground'));
         }
-        item.command = { command: 'mcpHealth.openConfig', title: 'Open Config', arguments: [node.id] };
+        item.command = { command: Commands.openConfig, title: 'Open Config', arguments: [node.id] };
         return item;
       }
       case 'server': {

@@ -4,9 +4,10 @@
 
 import * as vscode from 'vscode';
 import type { MonitorRegistry } from '../core/monitorTypes';
-import { serverIdFromElement } from './present/treeModel';
-import { isVsCodeSource, vscodeMcpServerId } from './present/vscodeMcpId';
+import { serverIdFromElement } from '../present/treeModel';
+import { isVsCodeSource, vscodeMcpServerId } from '../present/vscodeMcpId';
 import { pickServer } from './serverPick';
+import { Commands } from '../present/commandIds';
 
 export const VSCODE_RESTART_COMMAND = 'workbench.mcp.restartServer';
 export const VSCODE_OUTPUT_COMMAND = 'workbench.mcp.showOutput';
@@ -24,13 +25,13 @@ export function registerVsCodeMcpCommands(registry: MonitorRegistry): vscode.Dis
     return vscodeId;
   };
   return [
-    vscode.commands.registerCommand('mcpHealth.restartInVsCode', async (element?: unknown) => {
+    vscode.commands.registerCommand(Commands.restartInVsCode, async (element?: unknown) => {
       const id = await target(element, "Restart which server in VS Code's own MCP client?");
       // VS Code starts a stopped server on restart too; its own trust prompt still applies.
       if (id) await vscode.commands.executeCommand(VSCODE_RESTART_COMMAND, id);
       return id;
     }),
-    vscode.commands.registerCommand('mcpHealth.showVsCodeOutput', async (element?: unknown) => {
+    vscode.commands.registerCommand(Commands.showVsCodeOutput, async (element?: unknown) => {
       const id = await target(element, "Show VS Code's output of which server?");
       if (id) await vscode.commands.executeCommand(VSCODE_OUTPUT_COMMAND, id);
       return id;

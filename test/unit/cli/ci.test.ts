@@ -9,7 +9,7 @@ import { serverReport } from '../../../src/cli/format';
 import { githubAnnotations } from '../../../src/cli/githubAnnotations';
 import { junitXml } from '../../../src/cli/junit';
 import { diffTools, toolDefinition, toolsInventory } from '../../../src/core/inventory';
-import { status } from '../vscode/fixtures';
+import { status } from '../present/fixtures';
 
 const defaults: CiOptions = { baselineFile: undefined, saveBaselineFile: undefined, junitFile: undefined, format: 'table', failOn: undefined, slowMs: undefined };
 

@@ -2,9 +2,10 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatServerTable, serverReport, STDERR_TAIL_CHARS, summaryLine } from '../../../src/cli/format';
+import type { ServerState } from '../../../src/core/model';
+import { formatServerTable, serverReport, stateLabel, STDERR_TAIL_CHARS, summaryLine } from '../../../src/cli/format';
 import { terminalSafeJson } from '../../../src/cli/terminalText';
-import { status } from '../vscode/fixtures';
+import { status } from '../present/fixtures';
 
 const plain = { color: false };
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
@@ -56,5 +57,45 @@ void describe('terminal safety', () => {
 
   void it('an interrupted summary says so', () => {
     assert.equal(summaryLine([serverReport(hostile)], plain, true), 'interrupted: partial result, 1/1 healthy so far');
+  });
+});
+
+void describe('stateLabel colours', () => {
+  const color = { color: true };
+  const ansi = { green: '\x1b[32m', cyan: '\x1b[36m', yellow: '\x1b[33m', red: '\x1b[31m', dim: '\x1b[2m' };
+  // The terminal colour of each state follows the health every view uses, except a lazy server nobody asked for yet.
+  const expected: Record<ServerState, keyof typeof ansi> = {
+    up: 'green',
+    connecting: 'cyan',
+    verifying: 'cyan',
+    idle: 'dim',
+    suspect: 'yellow',
+    'auth-required': 'yellow',
+    'needs-input': 'yellow',
+    down: 'red',
+    'config-error': 'red',
+    disabled: 'dim',
+    untrusted: 'dim',
+    'needs-consent': 'dim',
+  };
+
+  void it('paints every state, and the raw state name stays the label', () => {
+    for (const [state, code] of Object.entries(expected) as [ServerState, keyof typeof ansi][]) {
+      assert.equal(stateLabel({ state, flapping: false }, color), `${ansi[code]}${state}\x1b[0m`, state);
+    }
+  });
+
+  void it('paints a flapping server that is up as a warning, and names it flapping', () => {
+    assert.equal(stateLabel({ state: 'up', flapping: true }, color), `${ansi.yellow}up (flapping)\x1b[0m`);
+    assert.equal(stateLabel({ state: 'down', flapping: true }, color), `${ansi.red}down (flapping)\x1b[0m`);
+    assert.equal(stateLabel({ state: 'up', flapping: true }, plain), 'up (flapping)');
+  });
+
+  void it('colours the summary by the worst problem', () => {
+    const report = (state: ServerState) => serverReport(status(state, { state, ...(state === 'down' ? { lastError: { kind: 'timeout', message: 't' } } : {}) }));
+    assert.equal(summaryLine([report('up')], color), `${ansi.green}1/1 healthy\x1b[0m`);
+    assert.equal(summaryLine([report('up'), report('suspect')], color), `${ansi.yellow}1/2 healthy\x1b[0m`);
+    assert.equal(summaryLine([report('suspect'), report('down')], color), `${ansi.red}0/2 healthy\x1b[0m`);
+    assert.equal(summaryLine([report('connecting')], color), `${ansi.green}0/1 healthy\x1b[0m`);
   });
 });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConnectError } from '../../../src/core/connection';
-import { parseSettings } from '../../../src/vscode/present/settingsModel';
+import { parseSettings } from '../../../src/present/settingsModel';
 import { harness, INTERVAL_MS, server, testSettings, TIMEOUT_MS } from './harness';
 
 describe('failures before down', () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MonitorSettings } from '../../../src/core/monitorTypes';
 import { defaultSlowSettings } from '../../../src/core/monitor/slowness';
-import { parseSettings } from '../../../src/vscode/present/settingsModel';
+import { parseSettings } from '../../../src/present/settingsModel';
 import { harness, INTERVAL_MS, server, testSettings } from './harness';
 
 function withRtt(rtt: { ms: number }) {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConnectError } from '../../../src/core/connection';
-import { describeState } from '../../../src/vscode/present/states';
+import { describeState } from '../../../src/present/states';
 import { harness, INTERVAL_MS, server, stateOf, testSettings, TIMEOUT_MS } from './harness';
 
 const exited = { kind: 'exited' as const, message: 'exited with code 1', exitCode: 1 };

@@ -2,8 +2,8 @@
 // Elements are stable string ids so the tree keeps selection and expansion across refreshes.
 
 import * as path from 'node:path';
-import { isInside } from '../../core/config/platformPaths';
-import type { ConfigDiagnostic, ConfigFormat, ConfigScope, ServerStatus } from '../../core/model';
+import { isInside } from '../core/config/platformPaths';
+import type { ConfigDiagnostic, ConfigFormat, ConfigScope, ServerStatus } from '../core/model';
 import { detailRows, type DetailRow } from './details';
 
 export interface WorkspaceFolderRef {

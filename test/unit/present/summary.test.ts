@@ -2,9 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ProbeResult } from '../../../src/core/model';
 import { serverReport, summaryLine } from '../../../src/cli/format';
-import { dashboardView } from '../../../src/vscode/present/dashboardModel';
-import { isHealthy } from '../../../src/vscode/present/states';
-import { badgeFor, pingOutcomeStatusText, pingOutcomeText, statusBarText, summarize } from '../../../src/vscode/present/summary';
+import { dashboardView } from '../../../src/present/dashboardModel';
+import { isHealthy } from '../../../src/present/states';
+import { badgeFor, pingOutcomeStatusText, pingOutcomeText, statusBarText, summarize } from '../../../src/present/summary';
 import { status } from './fixtures';
 
 void describe('summarize', () => {

@@ -1,8 +1,8 @@
 // What the consent notification and the Review picker say. Pure, so the wording and the masking are unit-tested.
 
-import type { ServerStatus } from '../../core/model';
-import type { MonitorMode } from '../../core/monitorTypes';
-import { describeTarget, redactText } from '../../core/redact';
+import type { ServerStatus } from '../core/model';
+import type { MonitorMode } from '../core/monitorTypes';
+import { describeTarget, redactText } from '../core/redact';
 import { plural } from './states';
 
 /** "MCP Health found 5 servers in .vscode/mcp.json. Start watching them?" — every file named, in discovery order. */

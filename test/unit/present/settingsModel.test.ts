@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultMonitorSettings } from '../../../src/core/monitorTypes';
-import { compareSettings, INTERVAL_BOUNDS, isExcluded, parseSettings, TIMEOUT_BOUNDS, type SettingReader } from '../../../src/vscode/present/settingsModel';
+import { compareSettings, INTERVAL_BOUNDS, isExcluded, parseSettings, TIMEOUT_BOUNDS, type SettingReader } from '../../../src/present/settingsModel';
 
 const reader = (values: Record<string, unknown>): SettingReader => (key) => values[key];
 const parse = (values: Record<string, unknown> = {}) => parseSettings(reader(values));

@@ -1,9 +1,9 @@
 // "Copy Status Report": one Markdown table a user can paste into an issue. Status text arrives redacted from the
 // monitor; the config is shown through describeTarget, which masks it.
 
-import type { ServerStatus } from '../../core/model';
-import { stripControlSequences } from '../../core/controlText';
-import { describeTarget } from '../../core/redact';
+import type { ServerStatus } from '../core/model';
+import { stripControlSequences } from '../core/controlText';
+import { describeTarget } from '../core/redact';
 import { formatClockTime, formatPercent } from './details';
 import { describeState, formatMs } from './states';
 import { summarize } from './summary';

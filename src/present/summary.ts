@@ -1,7 +1,7 @@
 // The aggregate every view shows: how many monitored servers are healthy (states.ts `isHealthy`, defined once), the
 // worst problem among them, and the brief feedback after a manual ping. Pure and vscode-free: the CLI shares it.
 
-import type { ProbeResult, ServerStatus } from '../../core/model';
+import type { ProbeResult, ServerStatus } from '../core/model';
 import { healthOf, isHealthy, isMonitored, plural } from './states';
 
 export type WorstHealth = 'ok' | 'warning' | 'error' | 'none';

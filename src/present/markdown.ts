@@ -1,6 +1,6 @@
 // Escaping for text that comes from config files or servers and ends up inside trusted Markdown.
 
-import { stripControlSequences } from '../../core/controlText';
+import { stripControlSequences } from '../core/controlText';
 
 /** Escapes Markdown syntax and theme-icon syntax, so a server name cannot inject a link or a command. */
 export function escapeMarkdown(text: string): string {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConsentPromptPolicy, consentMessage, nextMode, whatWouldRun } from '../../../src/vscode/present/consentModel';
+import { ConsentPromptPolicy, consentMessage, nextMode, whatWouldRun } from '../../../src/present/consentModel';
 import { status, WORKSPACE } from './fixtures';
 
 const display = (file: string) => file.replace(`${WORKSPACE}/`, '');

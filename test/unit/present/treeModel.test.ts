@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConfigDiagnostic } from '../../../src/core/model';
-import { buildTree, fileDescription, serverElementId, serverIdFromElement, type TreeModel, type TreeNode, type WorkspaceFolderRef } from '../../../src/vscode/present/treeModel';
+import { buildTree, fileDescription, serverElementId, serverIdFromElement, type TreeModel, type TreeNode, type WorkspaceFolderRef } from '../../../src/present/treeModel';
 import { status } from './fixtures';
 
 const APP = '/ws/app';

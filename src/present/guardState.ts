@@ -1,7 +1,7 @@
 // Which of "Guard This Server" / "Unguard" a server's tree item and the palette's pick offer.
 
-import { guardedName } from '../../core/guarded';
-import type { ServerStatus } from '../../core/model';
+import { guardedName } from '../core/guarded';
+import type { ServerStatus } from '../core/model';
 
 /** A stdio entry with a command, not yet run through the guard (remote entries are not rewritten from the editor). */
 export function isGuardable(status: Pick<ServerStatus, 'config'>): boolean {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ProbeRecord, ServerState } from '../../../src/core/model';
-import { DASHBOARD_PROBES, dashboardServers } from '../../../src/vscode/present/dashboardModel';
+import { DASHBOARD_PROBES, dashboardServers } from '../../../src/present/dashboardModel';
 import { probes, status } from './fixtures';
 
 void describe('dashboardServers', () => {

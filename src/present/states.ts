@@ -1,7 +1,7 @@
 // How each server state reads and looks. Pure (no editor API, no vscode import) so every view, the report and the CLI
 // agree and it can be unit-tested.
 
-import type { ServerState, ServerStatus } from '../../core/model';
+import type { ServerState, ServerStatus } from '../core/model';
 
 /** How much a server's condition should worry the user; drives colours and the status bar background. */
 export type Health = 'ok' | 'pending' | 'warning' | 'error' | 'inactive';

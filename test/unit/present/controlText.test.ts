@@ -3,9 +3,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { stripControlSequences } from '../../../src/core/controlText';
-import { detailRows, detailsText } from '../../../src/vscode/present/details';
-import { codeBlock, escapeMarkdown } from '../../../src/vscode/present/markdown';
-import { statusReportMarkdown } from '../../../src/vscode/present/report';
+import { detailRows, detailsText } from '../../../src/present/details';
+import { codeBlock, escapeMarkdown } from '../../../src/present/markdown';
+import { statusReportMarkdown } from '../../../src/present/report';
 import { status } from './fixtures';
 
 /** Clear screen, home, an OSC window title ended by BEL, a C1 CSI colour, a reset, a backspace and a bell. */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerState } from '../../../src/core/model';
-import { DEFAULT_QUIET_MS, groupNotices, NotificationPolicy, type PendingNotice, type StateChange } from '../../../src/vscode/present/notificationPolicy';
+import { DEFAULT_QUIET_MS, groupNotices, NotificationPolicy, type PendingNotice, type StateChange } from '../../../src/present/notificationPolicy';
 import { status } from './fixtures';
 
 const QUIET_MS = 60_000;

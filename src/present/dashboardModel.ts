@@ -1,6 +1,6 @@
 // What the dashboard webview receives: plain, redacted data per server, nothing it could execute.
 
-import type { ServerError, ServerStatus } from '../../core/model';
+import type { ServerError, ServerStatus } from '../core/model';
 import { describeState, healthOf, type Health } from './states';
 import { healthSentence, summarize } from './summary';
 

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { commandUri, escapeMarkdown } from '../../../src/vscode/present/markdown';
+import { commandUri, escapeMarkdown } from '../../../src/present/markdown';
+import { Commands } from '../../../src/present/commandIds';
 
 void describe('escapeMarkdown', () => {
   void it('neutralises a link to a command hidden in a server name', () => {
@@ -30,18 +31,18 @@ void describe('escapeMarkdown', () => {
 
 void describe('commandUri', () => {
   void it('encodes JSON arguments the way VS Code parses them', () => {
-    const uri = commandUri('mcpHealth.pingNow', 'server:/ws/.vscode/mcp.json#a b');
+    const uri = commandUri(Commands.pingNow, 'server:/ws/.vscode/mcp.json#a b');
     assert.ok(uri.startsWith('command:mcpHealth.pingNow?'));
     assert.deepEqual(JSON.parse(decodeURIComponent(uri.slice(uri.indexOf('?') + 1))), ['server:/ws/.vscode/mcp.json#a b']);
     assert.ok(!/[\s()[\]]/.test(uri), 'nothing that could end the Markdown link');
   });
 
   void it('keeps a server id with an unbalanced parenthesis inside the link target', () => {
-    const uri = commandUri('mcpHealth.reconnect', 'server:/ws/.vscode/mcp.json#beta)');
+    const uri = commandUri(Commands.reconnect, 'server:/ws/.vscode/mcp.json#beta)');
     assert.ok(!/[()]/.test(uri), uri);
   });
 
   void it('has no query without arguments', () => {
-    assert.equal(commandUri('mcpHealth.pingAll'), 'command:mcpHealth.pingAll');
+    assert.equal(commandUri(Commands.pingAll), 'command:mcpHealth.pingAll');
   });
 });

@@ -5,7 +5,7 @@
 // file. Settings' `mcp` sections are migrated into those mcp.json files, so they share the ids. Pure: no editor API.
 
 import * as path from 'node:path';
-import type { ServerConfig } from '../../core/model';
+import type { ServerConfig } from '../core/model';
 
 const PREFIX = 'mcp.config.';
 

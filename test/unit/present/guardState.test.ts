@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { guardEntry } from '../../../src/core/config/guardRewrite';
 import { parseConfigText } from '../../../src/core/config/discover';
-import { isGuardable, isGuarded } from '../../../src/vscode/present/guardState';
+import { isGuardable, isGuarded } from '../../../src/present/guardState';
 import { parseContext } from '../config/helpers';
 
 describe('guard menu state', () => {

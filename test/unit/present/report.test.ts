@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { statusReportMarkdown } from '../../../src/vscode/present/report';
+import { statusReportMarkdown } from '../../../src/present/report';
 import { status } from './fixtures';
 
 const displayPath = (file: string) => file.replace('/ws/app/', '');

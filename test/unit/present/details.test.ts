@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { detailRows, detailsText, formatClockTime, formatPercent, lastLines } from '../../../src/vscode/present/details';
+import { detailRows, detailsText, formatClockTime, formatPercent, lastLines } from '../../../src/present/details';
 import { diffTools, toolDefinition, toolsInventory } from '../../../src/core/inventory';
 import { probes, status } from './fixtures';
 

@@ -2,9 +2,9 @@
 // Server text (errors, stderr, serverInfo) arrives redacted: the monitor is the one boundary where it leaves the core.
 // The config is shown only through describeTarget, which masks it.
 
-import type { ServerStatus } from '../../core/model';
-import { stripControlSequences } from '../../core/controlText';
-import { describeTarget } from '../../core/redact';
+import type { ServerStatus } from '../core/model';
+import { stripControlSequences } from '../core/controlText';
+import { describeTarget } from '../core/redact';
 import { exitSummary, formatMs, plural, stateLabels } from './states';
 
 export interface DetailRow {

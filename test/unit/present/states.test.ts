@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerState } from '../../../src/core/model';
-import { describeState, exitSummary, formatMs, healthOf, isMonitored, plural, stateIcon, stateLabels, type Health } from '../../../src/vscode/present/states';
+import { describeState, exitSummary, formatMs, healthOf, isMonitored, plural, stateIcon, stateLabels, type Health } from '../../../src/present/states';
 import { status } from './fixtures';
 
 const allStates: readonly ServerState[] = ['idle', 'connecting', 'verifying', 'up', 'down', 'suspect', 'auth-required', 'needs-input', 'config-error', 'disabled', 'untrusted', 'needs-consent'];

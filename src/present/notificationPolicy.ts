@@ -1,6 +1,6 @@
 // Which state changes deserve a notification, and the rate limit that keeps a flapping server from spamming.
 
-import type { ServerState, ServerStatus } from '../../core/model';
+import type { ServerState, ServerStatus } from '../core/model';
 import type { NotificationLevel } from './settingsModel';
 
 export interface StateChange {

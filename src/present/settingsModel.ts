@@ -1,9 +1,9 @@
 // The `mcpHealth.*` settings as one frozen object, and what a change between two of them requires.
 // Pure: the editor adapter passes a reader, so bounds and defaults are checked in one place and testable.
 
-import type { ConfigFormat, TransportKind } from '../../core/model';
-import { defaultSlowSettings } from '../../core/monitor/slowness';
-import { defaultMonitorSettings, MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../../core/monitorTypes';
+import type { ConfigFormat, TransportKind } from '../core/model';
+import { defaultSlowSettings } from '../core/monitor/slowness';
+import { defaultMonitorSettings, MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../core/monitorTypes';
 
 export type NotificationLevel = 'all' | 'errors' | 'off';
 export type StatusBarVisibility = 'always' | 'whenServers' | 'never';
