@@ -6,17 +6,18 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConnectError, type Connection } from '../../../src/core/connection';
 import type { ServerConfig } from '../../../src/core/model';
+import { serverConfig, userSource } from '../../helpers/serverConfig';
 
 export const PEERS = path.join(__dirname, 'peers');
 
-const source = { file: '/tmp/mcp-health-test.json', line: 1, column: 1, format: 'vscode', scope: 'user' } as const;
+const source = userSource('/tmp/mcp-health-test.json');
 
 export function stdioServer(name: string, launch: { command: string; args: string[] }, extra: Partial<ServerConfig> = {}): ServerConfig {
-  return { id: `${source.file}#${name}`, name, source, transport: 'stdio', command: launch.command, args: launch.args, ...extra };
+  return serverConfig(name, { source, command: launch.command, args: launch.args, ...extra });
 }
 
 export function httpServer(name: string, url: string, transport: 'http' | 'sse' = 'http', extra: Partial<ServerConfig> = {}): ServerConfig {
-  return { id: `${source.file}#${name}`, name, source, transport, url, ...extra };
+  return serverConfig(name, { source, transport, url, ...extra });
 }
 
 export function peer(script: string, ...args: string[]): { command: string; args: string[] } {
@@ -49,31 +50,6 @@ export function counted(launch: { command: string; args: string[] }): {
 }
 
 export { collectingLogger, type CollectingLogger } from '../../helpers/collectingLogger';
-
-/** Running, not merely unreaped: an orphaned zombie waits for PID 1, which in a container may take its time. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-/** Polls `condition` every 20 ms until it holds or `timeoutMs` passes; returns whether it held. */
-export async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return condition();
-}
 
 /** Tracks connections a test opened so `after` can close every one, even after a failed assertion. */
 export class OpenConnections {
