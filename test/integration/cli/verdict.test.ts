@@ -2,11 +2,12 @@
 // and bad input (a missing --config file, absurd numbers).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FIXTURES, faultStdio } from '../../helpers/servers';
+import { runCli as runCliIn, type CliRun } from '../../helpers/cli';
 import { isAlive } from '../../helpers/processes';
 import { waitUntil } from '../../helpers/wait';
 
@@ -16,23 +17,8 @@ const HOSTILE = path.join(FIXTURES, 'hostile-server.mjs');
 /** ESC, BEL, backspace and the one-byte CSI: none may reach a terminal from a table or a JSON document. */
 const CONTROL = /[\x07\x08\x1b\x9b]/;
 
-interface CliRun { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
-
-function runCli(args: string[], onStart?: (child: ReturnType<typeof spawn>) => void): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(guard);
-      resolve({ code, signal, stdout, stderr });
-    });
-    onStart?.(child);
-  });
+function runCli(args: string[], onStart?: (child: ChildProcess) => void): Promise<CliRun> {
+  return runCliIn(args, { onStart });
 }
 
 describe('mcp-health CLI verdicts', () => {
