@@ -15,6 +15,7 @@ import { clickNotificationButton, consentQuestion } from './harness/notification
 import { startCodeServer, type CodeServer } from './harness/codeServer';
 import { repoRoot } from './harness/paths';
 import { workbenchUrl } from './harness/workbenchUrl';
+import { pick, runCommand } from './harness/quickInput';
 import { isAlive } from '../helpers/processes';
 import { waitFor } from '../helpers/wait';
 
@@ -32,23 +33,6 @@ function pids(file: string): number[] {
 
 function server(pidFile: string): { type: string; command: string; args: string[] } {
   return { type: 'stdio', command: 'node', args: [launcher, pidFile, faultServer, '--transport', 'stdio', '--fault', 'none'] };
-}
-
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible', timeout: 10_000 });
-  await page.keyboard.press('Enter');
-}
-
-async function pick(page: Page, label: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(label);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible', timeout: 10_000 });
-  await page.keyboard.press('Enter');
 }
 
 async function treeText(page: Page): Promise<string> {
