@@ -4,12 +4,10 @@
 
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import type { Connector } from '../../../src/core/connection';
-import { createNodeConnector } from '../../../src/mcp';
-import { answer, json, QuirkyHttpServer, type QuirkyRequest, type Reply } from './quirkyHttp';
+import { describe, it } from 'node:test';
+import { answer, json, type QuirkyRequest, type Reply } from './quirkyHttp';
 import { waitUntil } from '../../helpers/wait';
-import { httpServer, OpenConnections } from './support';
+import { httpServer, quirkyLab } from './support';
 
 const CONNECT_MS = 10_000;
 const PROBE_MS = 3000;
@@ -23,22 +21,10 @@ const pongOnOpenStream: Reply = (request, response) => {
 };
 
 void describe('HTTP probes through the SDK transport', () => {
-  const lab = new QuirkyHttpServer();
-  const connections = new OpenConnections();
-  let connector: Connector;
-  before(() => lab.listen());
-  after(() => lab.close());
-  beforeEach(() => {
-    lab.reset();
-    connector = createNodeConnector();
-  });
-  afterEach(async () => {
-    await connections.closeAll();
-    connector.dispose?.();
-  });
+  const { lab, connections, connector } = quirkyLab();
 
   const connect = async (headers?: Record<string, string>) =>
-    connections.add(await connector.connect(httpServer('lab', lab.url(), 'http', headers ? { headers } : {}), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }));
+    connections.add(await connector().connect(httpServer('lab', lab.url(), 'http', headers ? { headers } : {}), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }));
 
   void it('sends the headers the SDK transport sends, with the configured ones', async () => {
     const connection = await connect({ 'X-Api-Key': 'k-123', Accept: 'application/x-custom' });

@@ -4,9 +4,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { ConnectError, type Connection } from '../../../src/core/connection';
+import { after, afterEach, before, beforeEach } from 'node:test';
+import { ConnectError, type Connection, type Connector } from '../../../src/core/connection';
 import type { ServerConfig } from '../../../src/core/model';
+import { createNodeConnector } from '../../../src/mcp';
 import { serverConfig, userSource } from '../../helpers/serverConfig';
+import { QuirkyHttpServer } from './quirkyHttp';
 
 export const PEERS = path.join(__dirname, 'peers');
 
@@ -73,4 +76,32 @@ export async function connectError(promise: Promise<unknown>): Promise<ConnectEr
   );
   assert.ok(error instanceof ConnectError, `expected a ConnectError, got ${String(error)}`);
   return error;
+}
+
+/**
+ * Call inside a describe: a QuirkyHttpServer listening for the whole suite and reset before each test, a fresh real
+ * connector for each test, and every connection the test opened closed after it.
+ */
+export function quirkyLab(): { lab: QuirkyHttpServer; connections: OpenConnections; connector: () => Connector } {
+  const lab = new QuirkyHttpServer();
+  const connections = new OpenConnections();
+  let connector: Connector | undefined;
+  before(() => lab.listen());
+  after(() => lab.close());
+  beforeEach(() => {
+    lab.reset();
+    connector = createNodeConnector();
+  });
+  afterEach(async () => {
+    await connections.closeAll();
+    connector?.dispose?.();
+  });
+  return {
+    lab,
+    connections,
+    connector: () => {
+      if (!connector) throw new Error('quirkyLab: the connector exists only inside a test');
+      return connector;
+    },
+  };
 }
