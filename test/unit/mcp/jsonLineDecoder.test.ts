@@ -42,12 +42,12 @@ void describe('JsonLineDecoder', () => {
     assert.deepEqual(seen.messages, [ping, result, { jsonrpc: '2.0', method: 'notifications/x' }]);
   });
 
-  void it('accepts CRLF line ends', () => {
+  void it('accepts CRLF line ends, and reports a CRLF garbage line without its CR', () => {
     const { decoder: d, seen } = decoder();
-    d.push(Buffer.from(`${JSON.stringify(ping)}\r\n${JSON.stringify(result)}\r`));
+    d.push(Buffer.from(`${JSON.stringify(ping)}\r\nbanner\r\n${JSON.stringify(result)}\r`));
     d.push(Buffer.from('\n'));
     assert.deepEqual(seen.messages, [ping, result]);
-    assert.deepEqual(seen.garbage, []);
+    assert.deepEqual(seen.garbage, ['banner']);
   });
 
   void it('drops garbage lines, counts them and goes on decoding', () => {
