@@ -13,6 +13,8 @@ import { startCodeServer, type CodeServer } from './harness/codeServer';
 import { clickNotificationButton, findNotification } from './harness/notifications';
 import { repoRoot } from './harness/paths';
 import { workbenchUrl } from './harness/workbenchUrl';
+import { isAlive } from '../helpers/processes';
+import { sleep, waitFor } from '../helpers/wait';
 
 const screenshots = path.join(repoRoot, 'test-results', 'consent');
 const recorder = path.join(repoRoot, 'test', 'fixtures', 'servers', 'start-recorder.mjs');
@@ -20,29 +22,6 @@ const probeExtension = path.join(repoRoot, 'test', 'fixtures', 'api-probe-extens
 const SECRET = 'sk-consent-e2e-7f3a9c1d5e8b2046';
 const NAMES = ['alpha', 'beta', 'gamma'] as const;
 const NO_START_WATCH_MS = 20_000;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/^\S+\s+\(.*\)\s+Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 function serversJson(args: Record<string, readonly string[]>, record: string): string {
   const servers = Object.fromEntries(NAMES.map((name) => [name, {
@@ -114,7 +93,7 @@ describe('consent before the first start (code-server, Production mode)', { time
     await page.screenshot({ path: path.join(screenshots, 'consent-notification.png') });
 
     await page.locator('.part.activitybar [aria-label^="MCP Health"]').first().click();
-    await until('three rows waiting for consent', async () => {
+    await waitFor('three rows waiting for consent', async () => {
       const rows = await treeRows(page);
       return NAMES.every((name) => new RegExp(`^${name}\\s*waiting for consent`, 'm').test(rows)) && rows;
     }, 30_000);
@@ -137,12 +116,12 @@ describe('consent before the first start (code-server, Production mode)', { time
     assert.deepEqual(starts(record), [], `no server process before consent (watched ${NO_START_WATCH_MS / 1000} s)`);
 
     await clickNotificationButton(page, question, 'Allow');
-    const first = await until('all three servers started', () => {
+    const first = await waitFor('all three servers started', () => {
       const seen = starts(record);
       return seen.length >= 3 && seen;
     }, 60_000);
     assert.deepEqual(first.map((start) => start.name).sort(), [...NAMES]);
-    await until('all three up in the tree', async () => {
+    await waitFor('all three up in the tree', async () => {
       const rows = await treeRows(page);
       return NAMES.every((name) => new RegExp(`^${name}\\s*up`, 'm').test(rows));
     }, 60_000);
@@ -150,10 +129,10 @@ describe('consent before the first start (code-server, Production mode)', { time
 
     // A changed definition asks again: edit beta's args only.
     fs.writeFileSync(mcpJson, serversJson({ beta: ['--max-lifetime-ms', '600001'] }, record));
-    await until('beta waiting for consent again', async () => /^beta\s*waiting for consent/m.test(await treeRows(page)), 60_000);
+    await waitFor('beta waiting for consent again', async () => /^beta\s*waiting for consent/m.test(await treeRows(page)), 60_000);
     await findNotification(page, /MCP Health found 1 server in \.vscode\/mcp\.json\. Start watching it\?/, 30_000);
     const betaBefore = first.find((start) => start.name === 'beta');
-    await until('the old beta process gone', () => betaBefore !== undefined && !isAlive(betaBefore.pid), 20_000);
+    await waitFor('the old beta process gone', () => betaBefore !== undefined && !isAlive(betaBefore.pid), 20_000);
     await sleep(5_000);
     await page.screenshot({ path: path.join(screenshots, 'consent-changed.png') });
     assert.deepEqual(starts(record), first, 'nothing started again: not beta (no consent), not alpha/gamma (kept)');
@@ -175,8 +154,8 @@ describe('consent before the first start (code-server, Production mode)', { time
     await page.keyboard.press('Enter');
     const alpha = first.find((start) => start.name === 'alpha');
     const gamma = first.find((start) => start.name === 'gamma');
-    await until('alpha stopped after consent was withdrawn', () => alpha !== undefined && !isAlive(alpha.pid), 20_000);
-    await until('alpha waiting for consent again', async () => /^alpha\s*waiting for consent/m.test(await treeRows(page)), 20_000);
+    await waitFor('alpha stopped after consent was withdrawn', () => alpha !== undefined && !isAlive(alpha.pid), 20_000);
+    await waitFor('alpha waiting for consent again', async () => /^alpha\s*waiting for consent/m.test(await treeRows(page)), 20_000);
     assert.ok(gamma && isAlive(gamma.pid), 'gamma keeps running');
     assert.deepEqual(starts(record), first, 'withdrawing starts nothing');
   });
@@ -187,7 +166,7 @@ describe('consent before the first start (code-server, Production mode)', { time
       secretSeen: boolean; hasRegistry: boolean; hasStoreInput: boolean;
     };
     const read = (): ProbeReport | undefined => (fs.existsSync(probeOut) ? JSON.parse(fs.readFileSync(probeOut, 'utf8')) as ProbeReport : undefined);
-    await until('the probe extension to have written what it saw', () => read() !== undefined, 30_000);
+    await waitFor('the probe extension to have written what it saw', () => read() !== undefined, 30_000);
     // It rewrites on every change; by now all three servers are known, whatever the API looks like.
     const seen = read() as ProbeReport;
     assert.equal(seen.probeMode, 1, 'the probe runs as an ordinary installed extension (ExtensionMode.Production)');

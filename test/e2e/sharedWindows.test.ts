@@ -15,6 +15,9 @@ import { clickNotificationButton, consentQuestion } from './harness/notification
 import { startCodeServer, type CodeServer } from './harness/codeServer';
 import { repoRoot } from './harness/paths';
 import { workbenchUrl } from './harness/workbenchUrl';
+import { pick, runCommand } from './harness/quickInput';
+import { isAlive } from '../helpers/processes';
+import { waitFor } from '../helpers/wait';
 
 const screenshots = path.join(repoRoot, 'test-results', 'shared-windows');
 const launcher = path.join(repoRoot, 'test', 'integration', 'mcp', 'peers', 'counting-launcher.mjs');
@@ -28,43 +31,8 @@ function pids(file: string): number[] {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/^\S+\s+\(.*\)\s+[ZX]/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-async function waitUntil(what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
-
 function server(pidFile: string): { type: string; command: string; args: string[] } {
   return { type: 'stdio', command: 'node', args: [launcher, pidFile, faultServer, '--transport', 'stdio', '--fault', 'none'] };
-}
-
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible', timeout: 10_000 });
-  await page.keyboard.press('Enter');
-}
-
-async function pick(page: Page, label: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(label);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible', timeout: 10_000 });
-  await page.keyboard.press('Enter');
 }
 
 async function treeText(page: Page): Promise<string> {
@@ -120,9 +88,9 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     const page = await openWindow('ws1');
     // MCP Health is installed as a user has it: nothing starts before the user allows it, once, for every window.
     await clickNotificationButton(page, consentQuestion, 'Allow', 60_000);
-    await waitUntil('two user-level servers running', () => pids(userPids).filter(isAlive).length === 2, 90_000);
-    await waitUntil('the workspace server running', () => pids(probePids).filter(isAlive).length === 1, 60_000);
-    await waitUntil('the tree shows shared-a up', async () => /shared-a\s*up/.test(await treeText(page)), 60_000);
+    await waitFor('two user-level servers running', () => pids(userPids).filter(isAlive).length === 2, 90_000);
+    await waitFor('the workspace server running', () => pids(probePids).filter(isAlive).length === 1, 60_000);
+    await waitFor('the tree shows shared-a up', async () => /shared-a\s*up/.test(await treeText(page)), 60_000);
   });
 
   it('"Restart in VS Code" restarts VS Code\'s own process for the server and leaves ours alone', async () => {
@@ -133,7 +101,7 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     // own log of this server.
     await runCommand(page, 'MCP Health: Show VS Code Output');
     await pick(page, 'vsc-probe');
-    await waitUntil("the Output view shows VS Code's channel for vsc-probe", async () => {
+    await waitFor("the Output view shows VS Code's channel for vsc-probe", async () => {
       const selected = await page.locator('.part.panel select.monaco-select-box').evaluateAll((boxes) =>
         // Runs in the page; this project's tsconfig has no DOM types, hence the structural cast.
         boxes.map((box) => (box as unknown as { selectedOptions: ArrayLike<{ textContent: string | null }> }).selectedOptions[0]?.textContent ?? ''));
@@ -143,11 +111,11 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     // VS Code keeps its own copy stopped until asked: the first restart starts it.
     await runCommand(page, 'MCP Health: Restart in VS Code');
     await pick(page, 'vsc-probe');
-    await waitUntil("VS Code's own process started", () => pids(probePids).length === 2 && pids(probePids).every(isAlive), 60_000);
+    await waitFor("VS Code's own process started", () => pids(probePids).length === 2 && pids(probePids).every(isAlive), 60_000);
     const vscodeFirst = pids(probePids)[1]!;
     await runCommand(page, 'MCP Health: Restart in VS Code');
     await pick(page, 'vsc-probe');
-    await waitUntil("VS Code's process replaced", () => pids(probePids).length === 3 && !isAlive(vscodeFirst), 60_000);
+    await waitFor("VS Code's process replaced", () => pids(probePids).length === 3 && !isAlive(vscodeFirst), 60_000);
     const vscodeSecond = pids(probePids)[2]!;
     assert.ok(isAlive(vscodeSecond), "VS Code's new process runs");
     assert.notEqual(vscodeSecond, vscodeFirst, "VS Code's pid changed");
@@ -160,7 +128,7 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     const leaderPids = pids(userPids).filter(isAlive);
     const followers = [await openWindow('ws2'), await openWindow('ws3')];
     for (const page of followers) {
-      await waitUntil('a follower shows the leader status', async () => /shared-a\s*up.*in another window/.test(await treeText(page)), 90_000);
+      await waitFor('a follower shows the leader status', async () => /shared-a\s*up.*in another window/.test(await treeText(page)), 90_000);
     }
     await followers[0]!.screenshot({ path: path.join(screenshots, 'follower.png') });
     assert.deepEqual(pids(userPids).filter(isAlive).sort(), leaderPids.sort(), 'still the leader\'s two, nothing else started');
@@ -171,7 +139,7 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     const before = pids(userPids).filter(isAlive);
     await pages[0]!.close();
     // Bounded poll for the hand-over: the old leader's servers end, a follower starts its own two.
-    await waitUntil('the hand-over', () => before.every((pid) => !isAlive(pid)) && pids(userPids).filter(isAlive).length === 2, 120_000);
+    await waitFor('the hand-over', () => before.every((pid) => !isAlive(pid)) && pids(userPids).filter(isAlive).length === 2, 120_000);
     const after = pids(userPids).filter(isAlive);
     assert.equal(after.length, 2);
     assert.ok(after.every((pid) => !before.includes(pid)), 'the new leader runs its own copies');
@@ -188,7 +156,7 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     process.kill(host, 'SIGKILL');
     // Its servers go with it (stdin EOF) or are ended by the next leader; the other window takes over. The killed
     // window's host may also be restarted by the workbench and elect again: either way two must run, not four.
-    await waitUntil('the take-over after a crash', () => before.every((pid) => !isAlive(pid)) && pids(userPids).filter(isAlive).length === 2, 120_000);
+    await waitFor('the take-over after a crash', () => before.every((pid) => !isAlive(pid)) && pids(userPids).filter(isAlive).length === 2, 120_000);
     const deadline = Date.now() + 5_000;
     while (Date.now() < deadline) {
       assert.ok(pids(userPids).filter(isAlive).length <= 2, `never more than two: ${pids(userPids).filter(isAlive).join(',')}`);

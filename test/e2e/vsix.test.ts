@@ -14,6 +14,7 @@ import { startCodeServer, type CodeServer } from './harness/codeServer';
 import { clickNotificationButton, consentQuestion } from './harness/notifications';
 import { repoRoot } from './harness/paths';
 import { workbenchUrl } from './harness/workbenchUrl';
+import { runCommand } from './harness/quickInput';
 
 const vsix = path.join(repoRoot, 'mcp-health.vsix');
 const screenshots = path.join(repoRoot, 'test-results', 'vsix');
@@ -55,15 +56,6 @@ function findFile(dir: string, name: string): string | undefined {
     }
   }
   return undefined;
-}
-
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible', timeout: 10_000 });
-  await page.keyboard.press('Enter');
 }
 
 /**

@@ -3,8 +3,9 @@
 // a process-exit hook kills whatever a test forgot to stop.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import * as path from 'node:path';
+
+export { freePort } from './freePort';
 
 const READY_TIMEOUT_MS = 10_000;
 const STOP_GRACE_MS = 2_000;
@@ -222,15 +223,3 @@ export async function startStallProxy(targetPort: number, urlPath = ''): Promise
   return { ...server, stall: () => control('stall'), resume: () => control('resume') };
 }
 
-/** A port free right now on 127.0.0.1; prefer `--port 0` where the server can report its own port. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
-}

@@ -14,6 +14,7 @@ import { createRegistry } from '../../src/core/monitor';
 import { defaultMonitorSettings } from '../../src/core/monitorTypes';
 import { createNodeConnector } from '../../src/mcp';
 import { startFaultHttp, type RunningServer } from '../helpers/servers';
+import { waitUntil } from '../helpers/wait';
 import { countingConnector, serverConfig } from './faults/harness';
 
 const SOAK = process.env.MCP_HEALTH_SOAK === '1' ? 10 : 1;
@@ -89,15 +90,6 @@ async function settleGc(gc: () => void): Promise<number> {
   return process.memoryUsage().heapUsed;
 }
 
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return condition();
-}
-
 void describe('leaks', () => {
   void it(`${CYCLES.stdio + CYCLES.http + CYCLES.sse} connect/disconnect cycles leave nothing behind`, { timeout: 600_000 * SOAK }, async (t) => {
     const gc = exposedGc();
@@ -143,7 +135,7 @@ void describe('leaks', () => {
 
       // Warm up so lazily loaded modules, JIT code and the HTTP agent's pools are part of the baseline.
       await runCycles({ stdio: 3, http: 5, sse: 5 });
-      await waitUntil(() => descendants().length === LANES * 2, 10_000);
+      await waitUntil(() => descendants().length === LANES * 2, 10_000, 50);
       const baseline = { fds: openFds(), heap: await settleGc(gc), resources: activeResources(), children: descendants().length };
 
       const started = performance.now();
@@ -152,9 +144,9 @@ void describe('leaks', () => {
       const elapsedMs = performance.now() - started;
 
       for (const server of servers.splice(0)) await server.stop();
-      const noChildren = await waitUntil(() => descendants().length === 0, 10_000);
+      const noChildren = await waitUntil(() => descendants().length === 0, 10_000, 50);
       // Sockets in the pool close a moment after their last request; give them that moment, no more.
-      await waitUntil(() => openFds() <= baseline.fds, 5_000);
+      await waitUntil(() => openFds() <= baseline.fds, 5_000, 50);
       const after = { fds: openFds(), heap: await settleGc(gc), resources: activeResources() };
 
       t.diagnostic(`cycles: ${CYCLES.stdio} stdio + ${CYCLES.http} HTTP + ${CYCLES.sse} SSE in ${(elapsedMs / 1000).toFixed(1)} s; ${run.attempts} connects, ${run.connections} connections`);

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { freePort } from '../../helpers/freePort';
 import { findCodeServer, type CodeServerInstall } from './paths';
 
 export interface CodeServerOptions {
@@ -47,17 +47,7 @@ const defaultUserSettings = {
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 function childEnv(install: CodeServerInstall, extra: Readonly<Record<string, string>> | undefined): NodeJS.ProcessEnv {
   return {

@@ -4,29 +4,12 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ServerStatus } from '../../../src/core/model';
 import type { McpHealthApi } from '../../../src/vscode/api';
+import { waitFor } from '../../helpers/wait';
+
+export { isAlive } from '../../helpers/processes';
+export { sleep, waitFor } from '../../helpers/wait';
 
 export const EXTENSION_ID = 'mcp-health.mcp-health';
-
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) {
-        return value;
-      }
-    } catch (error) {
-      last = error;
-    }
-    await sleep(100);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 export async function activateExtension(): Promise<{ extension: vscode.Extension<McpHealthApi>; api: McpHealthApi }> {
   const extension = vscode.extensions.getExtension<McpHealthApi>(EXTENSION_ID);
@@ -78,12 +61,3 @@ export function commandLine(pid: number): string {
   }
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    // A zombie is gone for every purpose but the process table.
-    return !/^\S+\s+\(.*\)\s+Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}

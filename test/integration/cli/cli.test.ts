@@ -1,44 +1,15 @@
 // The mcp-health CLI end to end: the bundled dist/cli.js against real servers on 127.0.0.1.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   everythingStdio, faultStdio, modernStdio, startEverythingHttp, startFaultHttp, startModernHttp, startSilentTcp, type RunningServer,
 } from '../../helpers/servers';
+import { runCli } from '../../helpers/cli';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const CLI = path.join(ROOT, 'dist/cli.js');
 
-interface CliRun { code: number | null; stdout: string; stderr: string; elapsedMs: number }
-
-function runCli(args: string[], options: { cwd?: string; onStdoutLine?: (line: string) => void } = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    let pending = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      pending += chunk;
-      let newline;
-      while ((newline = pending.indexOf('\n')) >= 0) {
-        options.onStdoutLine?.(pending.slice(0, newline));
-        pending = pending.slice(newline + 1);
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr, elapsedMs: performance.now() - started });
-    });
-  });
-}
 
 function writeConfig(dir: string, servers: Record<string, unknown>): string {
   const file = path.join(dir, 'mcp.json');

@@ -2,12 +2,14 @@
 // and bad input (a missing --config file, absurd numbers).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FIXTURES, faultStdio } from '../../helpers/servers';
-import { isAlive, waitFor } from '../mcp/support';
+import { runCli as runCliIn, type CliRun } from '../../helpers/cli';
+import { isAlive } from '../../helpers/processes';
+import { waitUntil } from '../../helpers/wait';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
@@ -15,23 +17,8 @@ const HOSTILE = path.join(FIXTURES, 'hostile-server.mjs');
 /** ESC, BEL, backspace and the one-byte CSI: none may reach a terminal from a table or a JSON document. */
 const CONTROL = /[\x07\x08\x1b\x9b]/;
 
-interface CliRun { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
-
-function runCli(args: string[], onStart?: (child: ReturnType<typeof spawn>) => void): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(guard);
-      resolve({ code, signal, stdout, stderr });
-    });
-    onStart?.(child);
-  });
+function runCli(args: string[], onStart?: (child: ChildProcess) => void): Promise<CliRun> {
+  return runCliIn(args, { onStart });
 }
 
 describe('mcp-health CLI verdicts', () => {
@@ -89,7 +76,7 @@ describe('mcp-health CLI verdicts', () => {
       const file = write(`slow-${json}.json`, { slow: { type: 'stdio', ...faultStdio('hang-start', ['--pidfile', pidFile]) } });
       let serverPid = 0;
       const run = await runCli(['check', '--config', file, '--connect-timeout-ms', '60000', ...(json ? ['--json'] : [])], (child) => {
-        void waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().length > 0, 30_000).then(() => {
+        void waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().length > 0, 30_000).then(() => {
           serverPid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
           child.kill('SIGINT');
         });
@@ -105,7 +92,7 @@ describe('mcp-health CLI verdicts', () => {
         assert.match(run.stdout, /^slow\s+connecting\b/m);
         assert.match(run.stdout, /interrupted: partial result, 0\/1 healthy so far/);
       }
-      assert.ok(await waitFor(() => !isAlive(serverPid), 5_000), `server ${serverPid} outlived the CLI`);
+      assert.ok(await waitUntil(() => !isAlive(serverPid), 5_000), `server ${serverPid} outlived the CLI`);
     });
   }
 
@@ -114,7 +101,7 @@ describe('mcp-health CLI verdicts', () => {
     const file = write('stubborn.json', { stubborn: { type: 'stdio', ...faultStdio('hang-start,ignore-sigterm', ['--pidfile', pidFile]) } });
     let serverPid = 0;
     const run = await runCli(['check', '--config', file, '--json', '--connect-timeout-ms', '60000'], (child) => {
-      void waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().length > 0, 30_000).then(() => {
+      void waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().length > 0, 30_000).then(() => {
         serverPid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
         child.kill('SIGINT');
         // The partial result is printed before the close starts; the close then waits out SIGTERM for 2 s.
@@ -124,7 +111,7 @@ describe('mcp-health CLI verdicts', () => {
     assert.ok(serverPid > 0, `the server started: ${run.stderr}`);
     assert.equal(run.code, 130, `exit code ${run.code}, signal ${run.signal}; stderr: ${run.stderr}`);
     assert.equal((JSON.parse(run.stdout) as { interrupted?: boolean }).interrupted, true);
-    assert.ok(await waitFor(() => !isAlive(serverPid), 5_000), `server ${serverPid} outlived the CLI`);
+    assert.ok(await waitUntil(() => !isAlive(serverPid), 5_000), `server ${serverPid} outlived the CLI`);
   });
 
   it('a --config file that does not exist is a usage error naming it', async () => {

@@ -15,11 +15,13 @@ import { createRegistry } from '../../../src/core/monitor';
 import { defaultMonitorSettings } from '../../../src/core/monitorTypes';
 import { createNodeConnector } from '../../../src/mcp';
 import { faultStdio, freePort, startFaultHttp, type RunningServer } from '../../helpers/servers';
+import { serverConfig, userSource } from '../../helpers/serverConfig';
 
-const source = { file: '/tmp/mcp-health-causes.json', line: 1, column: 1, format: 'vscode', scope: 'user' } as const;
+const source = userSource('/tmp/mcp-health-causes.json');
 
+// No default command or arguments: each case names exactly what is launched.
 function config(name: string, rest: Partial<ServerConfig>): ServerConfig {
-  return { id: `${source.file}#${name}`, name, source, transport: 'stdio', ...rest };
+  return serverConfig(name, { source, args: undefined, ...rest });
 }
 
 async function statusOf(server: ServerConfig): Promise<ServerStatus> {

@@ -3,42 +3,20 @@
 // GitHub annotations at the config line, --fail-on, and tools-changed in watch --json.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { validateXML } from 'xmllint-wasm';
+import { runCli as runCliIn, type CliRun } from '../../helpers/cli';
 import { FIXTURES, freePort } from '../../helpers/servers';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const CLI = path.join(ROOT, 'dist/cli.js');
 const XSD = path.join(ROOT, 'test/fixtures/junit/jenkins-junit.xsd');
 
-interface Run { code: number | null; stdout: string; stderr: string }
 
-function runCli(args: string[], cwd: string, onLine?: (line: string) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    let pending = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      pending += chunk;
-      for (let newline = pending.indexOf('\n'); newline >= 0; newline = pending.indexOf('\n')) {
-        onLine?.(pending.slice(0, newline));
-        pending = pending.slice(newline + 1);
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function runCli(args: string[], cwd: string, onLine?: (line: string) => void): Promise<CliRun> {
+  return runCliIn(args, { cwd, onStdoutLine: onLine });
 }
 
 interface Report {

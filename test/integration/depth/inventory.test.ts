@@ -13,13 +13,14 @@ import { createRegistry } from '../../../src/core/monitor';
 import { defaultMonitorSettings, type MonitorEvent } from '../../../src/core/monitorTypes';
 import { createNodeConnector } from '../../../src/mcp';
 import { everythingStdio, FIXTURES, modernStdio, startEverythingHttp, startModernHttp, type RunningServer } from '../../helpers/servers';
+import { serverConfig, userSource } from '../../helpers/serverConfig';
 
-const source = { file: '/tmp/mcp-health-depth.json', line: 1, column: 1, format: 'vscode', scope: 'user' } as const;
+const source = userSource('/tmp/mcp-health-depth.json');
 const dir = mkdtempSync(path.join(tmpdir(), 'mcp-health-drift-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function server(name: string, launch: { command: string; args: string[] }): ServerConfig {
-  return { id: `${source.file}#${name}`, name, source, transport: 'stdio', command: launch.command, args: launch.args };
+  return serverConfig(name, { source, command: launch.command, args: launch.args });
 }
 
 function driftServer(...args: string[]) {

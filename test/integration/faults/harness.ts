@@ -8,6 +8,8 @@ import { backoffCap, createRegistry, type TrustAwareRegistry } from '../../../sr
 import { defaultMonitorSettings, type MonitorSettings } from '../../../src/core/monitorTypes';
 import { createNodeConnector } from '../../../src/mcp';
 import { collectingLogger, type CollectingLogger } from '../../helpers/collectingLogger';
+import { serverConfig as buildConfig, userSource } from '../../helpers/serverConfig';
+import { sleep } from '../../helpers/wait';
 
 /** Rows run side by side within a file; node runs two files at once, so at most twice this many peers live together. */
 export const ROW_CONCURRENCY = 3;
@@ -122,11 +124,11 @@ export interface Observed {
   dispose(): Promise<void>;
 }
 
-const source = { file: '/tmp/mcp-health-faults/mcp.json', line: 1, column: 1, format: 'vscode', scope: 'user' } as const;
+const source = userSource('/tmp/mcp-health-faults/mcp.json');
 
 export function serverConfig(name: string, transport: ServerConfig['transport'], target: { command: string; args: string[] } | string): ServerConfig {
-  const base = { id: `${source.file}#${name}`, name, source, transport };
-  return typeof target === 'string' ? { ...base, url: target } : { ...base, command: target.command, args: target.args };
+  const launch = typeof target === 'string' ? { url: target } : { command: target.command, args: target.args };
+  return buildConfig(name, { source, transport, ...launch });
 }
 
 /** Starts monitoring one server with the real connector and records what a user would see. */
@@ -167,18 +169,8 @@ export function observe(server: ServerConfig, settings: MonitorSettings = FAST_S
   };
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isAlive } from '../../helpers/processes';
+export { sleep };
 
 /** Connect attempts inside [from, to] against the bound the backoff settings allow for that span. */
 export function stormCheck(observed: Observed, from: number, to: number, settings: MonitorSettings = FAST_SETTINGS): { attempts: number; bound: number; perMinute: number; boundPerMinute: number } {

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createNodeConnector } from '../../../src/mcp';
+import { runCli as runCliIn, type CliRun } from '../../helpers/cli';
 import { collectingLogger, serverConfig, sleep } from './harness';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -37,22 +38,8 @@ const SHELL_ARGS = (dir: string) => [
   '$HOME',
 ];
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runCliIn(args, { env });
 }
 
 function startEchoHeaders(): Promise<{ port: number; child: ChildProcess }> {

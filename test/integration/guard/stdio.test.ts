@@ -17,6 +17,16 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** After the test: close the client, then wait until the guard and every upstream it started are gone. */
+function reapOnCleanup(client: { close(): Promise<void> }, stderr: StderrWatch, guardPid: number): void {
+  cleanups.push(async () => {
+    const pids = stderr.upstreamPids();
+    await client.close();
+    await waitUntilDead(guardPid);
+    for (const pid of pids) await waitUntilDead(pid);
+  });
+}
+
 interface V1Session {
   client: Client;
   stderr: StderrWatch;
@@ -33,12 +43,7 @@ async function connectV1(server: StdioLaunch, flags: string[] = [], capabilities
   const client = new Client({ name: 'guard-test', version: '1.0.0' }, { capabilities });
   await client.connect(transport);
   const guardPid = inner.pid!;
-  cleanups.push(async () => {
-    const pids = stderr.upstreamPids();
-    await client.close();
-    await waitUntilDead(guardPid);
-    for (const pid of pids) await waitUntilDead(pid);
-  });
+  reapOnCleanup(client, stderr, guardPid);
   return { client, stderr, received, closed, guardPid };
 }
 
@@ -172,12 +177,7 @@ void describe('guard over stdio, v2 client', () => {
     const client = new ClientV2({ name: 'guard-test-v2', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);
     const guardPid = inner.pid!;
-    cleanups.push(async () => {
-      const pids = stderr.upstreamPids();
-      await client.close();
-      await waitUntilDead(guardPid);
-      for (const pid of pids) await waitUntilDead(pid);
-    });
+    reapOnCleanup(client, stderr, guardPid);
     return { client, stderr, received, closed };
   }
 

@@ -1,9 +1,12 @@
 // Helpers for driving `mcp-health guard` (the built CLI) with real MCP clients.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
+import { isAlive } from '../../helpers/processes';
 import type { StdioLaunch } from '../../helpers/servers';
+
+export { isAlive };
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -60,30 +63,11 @@ export class StderrWatch {
   }
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export async function waitUntilDead(pid: number, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid) && !isZombie(pid)) {
+  while (isAlive(pid)) {
     if (Date.now() > deadline) throw new Error(`process ${pid} is still alive`);
     await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-function isZombie(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
-    return state === 'Z' || state === 'X';
-  } catch {
-    return true;
   }
 }
 

@@ -9,30 +9,17 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import type { Connector } from '../../../src/core/connection';
+import { after, before, describe, it } from 'node:test';
 import { createNodeConnector } from '../../../src/mcp';
 import { answer, json, QuirkyHttpServer } from './quirkyHttp';
-import { connectError, httpServer, OpenConnections, peer, PEERS, stdioServer } from './support';
+import { connectError, httpServer, peer, PEERS, quirkyLab, stdioServer } from './support';
 
 const CONNECT_MS = 10_000;
 
 void describe('era over HTTP: a handshake-era server that fumbles server/discover', () => {
-  const lab = new QuirkyHttpServer();
-  const connections = new OpenConnections();
-  let connector: Connector;
-  before(() => lab.listen());
-  after(() => lab.close());
-  beforeEach(() => {
-    lab.reset();
-    connector = createNodeConnector();
-  });
-  afterEach(async () => {
-    await connections.closeAll();
-    connector.dispose?.();
-  });
+  const { lab, connections, connector } = quirkyLab();
 
-  const connect = async (timeoutMs = CONNECT_MS) => connections.add(await connector.connect(httpServer('lab', lab.url()), { timeoutMs }));
+  const connect = async (timeoutMs = CONNECT_MS) => connections.add(await connector().connect(httpServer('lab', lab.url()), { timeoutMs }));
 
   const upAfterDiscover = async (what: string, timeoutMs?: number) => {
     const connection = await connect(timeoutMs);
@@ -64,7 +51,7 @@ void describe('era over HTTP: a handshake-era server that fumbles server/discove
   void it('down only when initialize fails too', async () => {
     lab.on('server/discover', (_, response) => response.writeHead(500).end());
     lab.on('initialize', (_, response) => response.writeHead(500, { 'content-type': 'text/plain' }).end('still broken'));
-    const error = await connectError(connector.connect(httpServer('lab', lab.url()), { timeoutMs: CONNECT_MS }));
+    const error = await connectError(connector().connect(httpServer('lab', lab.url()), { timeoutMs: CONNECT_MS }));
     assert.equal(error.kind, 'unreachable');
     assert.match(error.message, /HTTP 500/);
     assert.equal(lab.received('initialize').length, 1);

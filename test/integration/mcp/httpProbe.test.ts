@@ -4,11 +4,10 @@
 
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import type { Connector } from '../../../src/core/connection';
-import { createNodeConnector } from '../../../src/mcp';
-import { answer, json, QuirkyHttpServer, type QuirkyRequest, type Reply } from './quirkyHttp';
-import { httpServer, OpenConnections, waitFor } from './support';
+import { describe, it } from 'node:test';
+import { answer, json, type QuirkyRequest, type Reply } from './quirkyHttp';
+import { waitUntil } from '../../helpers/wait';
+import { httpServer, quirkyLab } from './support';
 
 const CONNECT_MS = 10_000;
 const PROBE_MS = 3000;
@@ -22,22 +21,10 @@ const pongOnOpenStream: Reply = (request, response) => {
 };
 
 void describe('HTTP probes through the SDK transport', () => {
-  const lab = new QuirkyHttpServer();
-  const connections = new OpenConnections();
-  let connector: Connector;
-  before(() => lab.listen());
-  after(() => lab.close());
-  beforeEach(() => {
-    lab.reset();
-    connector = createNodeConnector();
-  });
-  afterEach(async () => {
-    await connections.closeAll();
-    connector.dispose?.();
-  });
+  const { lab, connections, connector } = quirkyLab();
 
   const connect = async (headers?: Record<string, string>) =>
-    connections.add(await connector.connect(httpServer('lab', lab.url(), 'http', headers ? { headers } : {}), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }));
+    connections.add(await connector().connect(httpServer('lab', lab.url(), 'http', headers ? { headers } : {}), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }));
 
   void it('sends the headers the SDK transport sends, with the configured ones', async () => {
     const connection = await connect({ 'X-Api-Key': 'k-123', Accept: 'application/x-custom' });
@@ -157,7 +144,7 @@ void describe('HTTP probes through the SDK transport', () => {
     }
     // Each answered probe lets its stream go: the server is left holding no more sockets than before, give or take
     // the one the last probe is releasing.
-    assert.ok(await waitFor(() => lab.openSockets() <= baseline + 1, 5000), `${lab.openSockets()} sockets open, ${baseline} before`);
+    assert.ok(await waitUntil(() => lab.openSockets() <= baseline + 1, 5000), `${lab.openSockets()} sockets open, ${baseline} before`);
     const other = await neighbour.probe(PROBE_MS);
     assert.equal(other.outcome, 'ok', `another session on the same origin: ${other.detail}`);
   });
@@ -185,14 +172,14 @@ void describe('HTTP probes through the SDK transport', () => {
     assert.equal(result.outcome, 'timeout');
     assert.equal(held.length, 1);
     const [ping] = held;
-    assert.ok(await waitFor(() => ping.request.destroyed || ping.socket.destroyed, 5000), 'the timed-out request was cancelled');
+    assert.ok(await waitUntil(() => ping.request.destroyed || ping.socket.destroyed, 5000), 'the timed-out request was cancelled');
     await connection.close();
     assert.equal(lab.deletes.length, 1, 'the session was ended');
     const beforeWait = lab.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(lab.received('ping').length, 2, 'the timed-out ping was sent once');
     assert.equal(lab.requests.length, beforeWait, 'nothing was sent after the session ended');
-    assert.ok(await waitFor(() => lab.openSockets() === 0, 5000), `${lab.openSockets()} sockets still open`);
+    assert.ok(await waitUntil(() => lab.openSockets() === 0, 5000), `${lab.openSockets()} sockets still open`);
   });
 
   void it('a probe whose socket the server drops is answered by the failure, never sent again', async () => {
@@ -210,7 +197,7 @@ void describe('HTTP probes through the SDK transport', () => {
     let held: QuirkyRequest | undefined;
     lab.on('ping', (ping) => (held = ping));
     const probe = connection.probe(10_000);
-    assert.ok(await waitFor(() => held !== undefined, 5000));
+    assert.ok(await waitUntil(() => held !== undefined, 5000));
     const socketClosed = new Promise((resolve) => held?.socket.once('close', resolve));
     await connection.close();
     assert.equal((await probe).outcome, 'closed');

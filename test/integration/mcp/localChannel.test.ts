@@ -8,6 +8,7 @@ import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
+import { waitFor } from '../../helpers/wait';
 import {
   channelDirectory,
   channelPath,
@@ -99,7 +100,7 @@ void describe('local channel', { skip: !posix && 'Unix sockets only' }, () => {
     const server = await listen(p, { onMessage: (peer, m) => fromClients.push({ ...m, from: peer.id }) });
     const a = await connect(p);
     const b = await connect(p);
-    await waitFor(() => server.peers.length === 2, 'peers');
+    await waitFor('peers', () => server.peers.length === 2, 5000, 10);
     server.broadcast({ kind: 'snapshot', text: 'line\nbreak inside' });
     assert.deepEqual(await a.box.next(), [{ kind: 'snapshot', text: 'line\nbreak inside' }]);
     assert.deepEqual(await b.box.next(), [{ kind: 'snapshot', text: 'line\nbreak inside' }]);
@@ -139,7 +140,7 @@ void describe('local channel', { skip: !posix && 'Unix sockets only' }, () => {
     assert.ok(existsSync(p), 'a SIGKILLed listener leaves its socket file behind');
     const server = await listen(p);
     const { box } = await connect(p);
-    await waitFor(() => server.peers.length === 1, 'peer');
+    await waitFor('peer', () => server.peers.length === 1, 5000, 10);
     server.broadcast({ ok: true });
     assert.deepEqual(await box.next(), [{ ok: true }]);
   });
@@ -218,7 +219,7 @@ void describe('local channel', { skip: !posix && 'Unix sockets only' }, () => {
     raw.on('error', () => undefined);
     raw.write(`{"big":"${'x'.repeat(4096)}`);
     await withTimeout(rawClosed, 'oversized peer closed');
-    await waitFor(() => server.peers.length === 1, 'one peer left');
+    await waitFor('one peer left', () => server.peers.length === 1, 5000, 10);
     server.broadcast({ still: 'here' });
     assert.deepEqual(await good.box.next(), [{ still: 'here' }]);
   });
@@ -227,7 +228,7 @@ void describe('local channel', { skip: !posix && 'Unix sockets only' }, () => {
     const p = freshPath();
     const server = await listen(p);
     const { closed } = await connect(p, { maxLineBytes: 100 });
-    await waitFor(() => server.peers.length === 1, 'peer');
+    await waitFor('peer', () => server.peers.length === 1, 5000, 10);
     server.broadcast({ big: 'y'.repeat(500) });
     assert.equal(await withTimeout(closed, 'client close'), 'overflow');
   });
@@ -243,13 +244,13 @@ void describe('local channel', { skip: !posix && 'Unix sockets only' }, () => {
     const server = await listenChannel(p);
     assert.ok(server);
     const { closed, client } = await connect(p);
-    await waitFor(() => server.peers.length === 1, 'peer');
+    await waitFor('peer', () => server.peers.length === 1, 5000, 10);
     await server.dispose();
     assert.equal(existsSync(p), false);
     assert.equal(await withTimeout(closed, 'client close'), 'closed');
     client.dispose();
     open.splice(0);
-    await waitFor(() => noMoreThan(resourcesBefore), `no socket or timer left (before: ${resourcesBefore}, now: ${handles()})`);
+    await waitFor(`no socket or timer left (before: ${resourcesBefore}, now: ${handles()})`, () => noMoreThan(resourcesBefore), 5000, 10);
     // The path is free again.
     const again = await listen(p);
     assert.equal(again.path, p);
@@ -263,7 +264,7 @@ void describe('local channel', { skip: !posix && 'Unix sockets only' }, () => {
     const { box, client, closed } = await connect(p, { reconnect: { attempts: 20, delayMs: 50 }, onReconnect: () => reconnected++ });
     await first.dispose();
     const second = await listen(p);
-    await waitFor(() => reconnected === 1 && second.peers.length === 1, 'reconnected');
+    await waitFor('reconnected', () => reconnected === 1 && second.peers.length === 1, 5000, 10);
     second.broadcast({ from: 'second' });
     assert.deepEqual(await box.next(), [{ from: 'second' }]);
     assert.ok(client.send({ hello: 1 }));
@@ -280,9 +281,9 @@ void describe('local channel', { skip: !posix && 'Unix sockets only' }, () => {
     let closes = 0;
     const client = await connectChannel(p, { onMessage: () => undefined, onClose: () => closes++, reconnect: { attempts: 5, delayMs: 60_000 } });
     await server.dispose();
-    await waitFor(() => process.getActiveResourcesInfo().includes('Timeout'), 'reconnect timer armed');
+    await waitFor('reconnect timer armed', () => process.getActiveResourcesInfo().includes('Timeout'), 5000, 10);
     client.dispose();
-    await waitFor(() => noMoreThan(resourcesBefore), 'the reconnect timer and socket gone');
+    await waitFor('the reconnect timer and socket gone', () => noMoreThan(resourcesBefore), 5000, 10);
     assert.equal(closes, 0);
   });
 
@@ -323,10 +324,3 @@ function noMoreThan(before: string): boolean {
   return ['PipeWrap', 'PipeServerWrap', 'Timeout'].every((kind) => count(now, kind) <= count(before, kind));
 }
 
-async function waitFor(condition: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { createNodeConnector } from '../../../src/mcp';
-import { isLoopbackHost, proxiedFetch, proxyEnvironment } from '../../../src/mcp/httpProxy';
+import { proxiedFetch } from '../../../src/mcp/httpProxy';
 import { answer, json, QuirkyHttpServer } from './quirkyHttp';
 import { connectError, httpServer } from './support';
 
@@ -85,20 +85,6 @@ function runCli(config: object, env: NodeJS.ProcessEnv): Promise<{ code: number;
     });
   });
 }
-
-void describe('proxy settings from the environment', () => {
-  void it('reads lower case first, then upper case; no proxy at all is null', () => {
-    assert.equal(proxyEnvironment({}), null);
-    assert.equal(proxyEnvironment({ NO_PROXY: 'x' }), null);
-    assert.deepEqual(proxyEnvironment({ HTTPS_PROXY: 'http://a:1', https_proxy: 'http://b:2', NO_PROXY: 'c' }), { httpProxy: undefined, httpsProxy: 'http://b:2', noProxy: 'c' });
-    assert.deepEqual(proxyEnvironment({ HTTP_PROXY: 'http://a:1', no_proxy: 'd' }), { httpProxy: 'http://a:1', httpsProxy: undefined, noProxy: 'd' });
-  });
-
-  void it('knows loopback', () => {
-    for (const host of ['localhost', 'LOCALHOST', 'api.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1']) assert.ok(isLoopbackHost(host), host);
-    for (const host of ['example.invalid', '10.0.0.1', '128.0.0.1', 'localhost.example.invalid']) assert.ok(!isLoopbackHost(host), host);
-  });
-});
 
 void describe('the extension: VS Code patches the global fetch with its http.proxy settings', () => {
   const lab = new QuirkyHttpServer();

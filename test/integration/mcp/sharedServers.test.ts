@@ -12,7 +12,9 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import type { ServerConfig } from '../../../src/core/model';
 import { channelPath } from '../../../src/mcp/localChannel';
 import { faultStdio } from '../../helpers/servers';
-import { counted, isAlive, PEERS, waitFor } from './support';
+import { isAlive } from '../../helpers/processes';
+import { waitUntil } from '../../helpers/wait';
+import { counted, PEERS } from './support';
 
 const posix = process.platform === 'linux';
 const WINDOW = path.join(PEERS, 'shared-window.ts');
@@ -77,7 +79,7 @@ function openWindow(channel: string, servers: ServerConfig[]): Window {
     list: async () => {
       const before = window.lines.length;
       window.send('list');
-      assert.ok(await waitFor(() => window.lines.slice(before).some((line) => line.startsWith('list ')), 5_000), 'window answers list');
+      assert.ok(await waitUntil(() => window.lines.slice(before).some((line) => line.startsWith('list ')), 5_000), 'window answers list');
       const line = window.lines.slice(before).find((l) => l.startsWith('list '))!;
       return JSON.parse(line.slice(5)) as Awaited<ReturnType<Window['list']>>;
     },
@@ -103,10 +105,10 @@ async function threeWindows(fault = 'none'): Promise<Window[]> {
   const servers = [userServer('alpha', a.launch), userServer('beta', b.launch)];
   const opened = [openWindow(channel, servers)];
   // The first window leads (it binds first); the others open while it runs.
-  assert.ok(await waitFor(() => opened[0]!.role === 'leader', 45_000), 'first window leads');
+  assert.ok(await waitUntil(() => opened[0]!.role === 'leader', 45_000), 'first window leads');
   opened.push(openWindow(channel, servers), openWindow(channel, servers));
-  assert.ok(await waitFor(() => opened.every((w) => w.role !== 'stopped'), 45_000), 'every window has a role');
-  assert.ok(await waitFor(() => liveServerPids().length === 2, 45_000), `two servers start (live: ${liveServerPids().join(',')})`);
+  assert.ok(await waitUntil(() => opened.every((w) => w.role !== 'stopped'), 45_000), 'every window has a role');
+  assert.ok(await waitUntil(() => liveServerPids().length === 2, 45_000), `two servers start (live: ${liveServerPids().join(',')})`);
   // Followers know the leader's children (their pids) once they mirror them up: only then is a crash recoverable.
   for (const follower of opened.slice(1)) {
     const deadline = Date.now() + 45_000;
@@ -137,7 +139,7 @@ void describe('one copy per machine (shared user-level servers)', { skip: !posix
     }
     const before = followers[0]!.lines.length;
     followers[0]!.send(`ping ${leaderList[0]!.id}`);
-    assert.ok(await waitFor(() => followers[0]!.lines.slice(before).some((l) => l.startsWith('ping ')), 10_000));
+    assert.ok(await waitUntil(() => followers[0]!.lines.slice(before).some((l) => l.startsWith('ping ')), 10_000));
     const answer = followers[0]!.lines.slice(before).find((l) => l.startsWith('ping '))!;
     assert.equal((JSON.parse(answer.slice(5)) as { outcome: string }[])[0]?.outcome, 'ok', 'a forwarded ping is answered by the leader');
     assert.equal(liveServerPids().length, 2, 'still two: the forwarded ping started nothing');
@@ -146,8 +148,8 @@ void describe('one copy per machine (shared user-level servers)', { skip: !posix
     const beforePids = liveServerPids();
     const mark = followers[1]!.lines.length;
     followers[1]!.send(`reconnect ${leaderList[0]!.id}`);
-    assert.ok(await waitFor(() => followers[1]!.lines.slice(mark).includes('reconnected'), 20_000), 'the forwarded reconnect completes');
-    assert.ok(await waitFor(() => liveServerPids().length === 2 && !liveServerPids().includes(leaderList[0]!.pid!), 10_000), 'the leader restarted that server');
+    assert.ok(await waitUntil(() => followers[1]!.lines.slice(mark).includes('reconnected'), 20_000), 'the forwarded reconnect completes');
+    assert.ok(await waitUntil(() => liveServerPids().length === 2 && !liveServerPids().includes(leaderList[0]!.pid!), 10_000), 'the leader restarted that server');
     assert.equal(counters.reduce((sum, counter) => sum + counter.spawns(), 0), 3, 'one new spawn in all, by the leader');
     assert.ok(beforePids.includes(leaderList[1]!.pid!) && liveServerPids().includes(leaderList[1]!.pid!), 'the other server untouched');
     const leaderAfter = await leader!.list();
@@ -160,9 +162,9 @@ void describe('one copy per machine (shared user-level servers)', { skip: !posix
     leader!.send('quit');
     assert.ok(await settles(leader!.exited, 10_000), 'the leader exits');
     assert.ok(oldPids.every((pid) => !isAlive(pid)), 'the old leader closed its servers before releasing the channel');
-    assert.ok(await waitFor(() => followers.some((w) => w.role === 'leader'), HANDOVER_MS), 'a follower leads');
+    assert.ok(await waitUntil(() => followers.some((w) => w.role === 'leader'), HANDOVER_MS), 'a follower leads');
     assert.equal(followers.filter((w) => w.role === 'leader').length, 1, 'exactly one new leader');
-    assert.ok(await waitFor(() => liveServerPids().length === 2, HANDOVER_MS), 'the new leader started both');
+    assert.ok(await waitUntil(() => liveServerPids().length === 2, HANDOVER_MS), 'the new leader started both');
     // Give a would-be duplicate a moment to show up, then count again (bounded: one extra second).
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     assert.equal(liveServerPids().length, 2);
@@ -177,9 +179,9 @@ void describe('one copy per machine (shared user-level servers)', { skip: !posix
     leader!.child.kill('SIGKILL');
     await leader!.exited;
     // The servers were spawned in their own process group: a SIGKILLed parent does not take them along.
-    assert.ok(await waitFor(() => followers.some((w) => w.role === 'leader'), HANDOVER_MS), 'a follower leads');
-    assert.ok(await waitFor(() => oldPids.every((pid) => !isAlive(pid)), HANDOVER_MS), `the new leader ended the orphans\n${followers.map((w) => w.stderr).join('\n')}`);
-    assert.ok(await waitFor(() => liveServerPids().length === 2, HANDOVER_MS), `two run again (live: ${liveServerPids().join(',')})`);
+    assert.ok(await waitUntil(() => followers.some((w) => w.role === 'leader'), HANDOVER_MS), 'a follower leads');
+    assert.ok(await waitUntil(() => oldPids.every((pid) => !isAlive(pid)), HANDOVER_MS), `the new leader ended the orphans\n${followers.map((w) => w.stderr).join('\n')}`);
+    assert.ok(await waitUntil(() => liveServerPids().length === 2, HANDOVER_MS), `two run again (live: ${liveServerPids().join(',')})`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     assert.equal(liveServerPids().length, 2);
   });

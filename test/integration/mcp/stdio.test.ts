@@ -8,7 +8,9 @@ import { after, afterEach, describe, it } from 'node:test';
 import type { CloseInfo } from '../../../src/core/connection';
 import { createNodeConnector } from '../../../src/mcp';
 import { everythingStdio, faultStdio, modernStdio } from '../../helpers/servers';
-import { collectingLogger, connectError, counted, isAlive, OpenConnections, peer, stdioServer, waitFor } from './support';
+import { isAlive } from '../../helpers/processes';
+import { waitUntil } from '../../helpers/wait';
+import { collectingLogger, connectError, counted, OpenConnections, peer, stdioServer } from './support';
 
 const CONNECT_MS = 15_000;
 const connections = new OpenConnections();
@@ -189,14 +191,14 @@ void describe('stdio: exits', () => {
     const spawns = counted(faultStdio('hang-start'));
     try {
       const connecting = createNodeConnector().connect(stdioServer('mute', spawns.launch), { timeoutMs: 60_000, signal: controller.signal });
-      assert.ok(await waitFor(() => spawns.pids().length === 1, 10_000), 'the server never started');
+      assert.ok(await waitUntil(() => spawns.pids().length === 1, 10_000), 'the server never started');
       const abortedAt = performance.now();
       controller.abort();
       const error = await connectError(connecting);
       assert.equal(error.kind, 'timeout');
       assert.ok(performance.now() - abortedAt < 3000);
       const [pid] = spawns.pids();
-      assert.ok(await waitFor(() => !isAlive(pid), 3000));
+      assert.ok(await waitUntil(() => !isAlive(pid), 3000));
     } finally {
       spawns.dispose();
     }
@@ -225,7 +227,7 @@ void describe('stdio: process groups', () => {
     const elapsedMs = performance.now() - startedAt;
     // Helpers that die on SIGTERM may linger as zombies where nothing reaps them at once: they count as gone.
     assert.ok(elapsedMs < 1500, `close took ${Math.round(elapsedMs)} ms (kill grace 2000 ms)`);
-    assert.ok(await waitFor(() => !pids.some(isAlive), 1000), `still alive: ${pids.filter(isAlive).join(', ')}`);
+    assert.ok(await waitUntil(() => !pids.some(isAlive), 1000), `still alive: ${pids.filter(isAlive).join(', ')}`);
   });
 
   void it('close() ends a stopped (SIGSTOP) server without waiting out the grace period', async () => {
@@ -248,7 +250,7 @@ void describe('stdio: process groups', () => {
     const startedAt = performance.now();
     await close();
     assert.ok(performance.now() - startedAt < 5000);
-    assert.ok(await waitFor(() => !pids.some(isAlive), 1000), `still alive: ${pids.filter(isAlive).join(', ')}`);
+    assert.ok(await waitUntil(() => !pids.some(isAlive), 1000), `still alive: ${pids.filter(isAlive).join(', ')}`);
   });
 });
 

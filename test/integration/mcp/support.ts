@@ -4,19 +4,23 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { ConnectError, type Connection } from '../../../src/core/connection';
+import { after, afterEach, before, beforeEach } from 'node:test';
+import { ConnectError, type Connection, type Connector } from '../../../src/core/connection';
 import type { ServerConfig } from '../../../src/core/model';
+import { createNodeConnector } from '../../../src/mcp';
+import { serverConfig, userSource } from '../../helpers/serverConfig';
+import { QuirkyHttpServer } from './quirkyHttp';
 
 export const PEERS = path.join(__dirname, 'peers');
 
-const source = { file: '/tmp/mcp-health-test.json', line: 1, column: 1, format: 'vscode', scope: 'user' } as const;
+const source = userSource('/tmp/mcp-health-test.json');
 
 export function stdioServer(name: string, launch: { command: string; args: string[] }, extra: Partial<ServerConfig> = {}): ServerConfig {
-  return { id: `${source.file}#${name}`, name, source, transport: 'stdio', command: launch.command, args: launch.args, ...extra };
+  return serverConfig(name, { source, command: launch.command, args: launch.args, ...extra });
 }
 
 export function httpServer(name: string, url: string, transport: 'http' | 'sse' = 'http', extra: Partial<ServerConfig> = {}): ServerConfig {
-  return { id: `${source.file}#${name}`, name, source, transport, url, ...extra };
+  return serverConfig(name, { source, transport, url, ...extra });
 }
 
 export function peer(script: string, ...args: string[]): { command: string; args: string[] } {
@@ -50,31 +54,6 @@ export function counted(launch: { command: string; args: string[] }): {
 
 export { collectingLogger, type CollectingLogger } from '../../helpers/collectingLogger';
 
-/** Running, not merely unreaped: an orphaned zombie waits for PID 1, which in a container may take its time. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-/** Polls `condition` every 20 ms until it holds or `timeoutMs` passes; returns whether it held. */
-export async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return condition();
-}
-
 /** Tracks connections a test opened so `after` can close every one, even after a failed assertion. */
 export class OpenConnections {
   private readonly open: Connection[] = [];
@@ -97,4 +76,32 @@ export async function connectError(promise: Promise<unknown>): Promise<ConnectEr
   );
   assert.ok(error instanceof ConnectError, `expected a ConnectError, got ${String(error)}`);
   return error;
+}
+
+/**
+ * Call inside a describe: a QuirkyHttpServer listening for the whole suite and reset before each test, a fresh real
+ * connector for each test, and every connection the test opened closed after it.
+ */
+export function quirkyLab(): { lab: QuirkyHttpServer; connections: OpenConnections; connector: () => Connector } {
+  const lab = new QuirkyHttpServer();
+  const connections = new OpenConnections();
+  let connector: Connector | undefined;
+  before(() => lab.listen());
+  after(() => lab.close());
+  beforeEach(() => {
+    lab.reset();
+    connector = createNodeConnector();
+  });
+  afterEach(async () => {
+    await connections.closeAll();
+    connector?.dispose?.();
+  });
+  return {
+    lab,
+    connections,
+    connector: () => {
+      if (!connector) throw new Error('quirkyLab: the connector exists only inside a test');
+      return connector;
+    },
+  };
 }

@@ -127,9 +127,10 @@ void describe('fuzz: huge and hostile values', () => {
   void it('a YAML alias bomb is refused or bounded, not expanded into memory', () => {
     const levels = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
     for (let i = 1; i < 9; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
-    const started = performance.now();
-    parseAll(`${levels.join('\n')}\nmcpServers: *i`, 'continue');
-    assert.ok(performance.now() - started < 5_000, 'alias expansion took too long');
+    // 10^9 values if expanded: the bound is on the count of values read, not on time.
+    const output = parseAll(`${levels.join('\n')}\nmcpServers: *i`, 'continue');
+    assert.ok(output.diagnostics.some((d) => /alias expansion/.test(d.message)), JSON.stringify(output.diagnostics));
+    assert.equal(output.servers.length, 0);
   });
 
   void it('unresolvable variables stay literal or become warnings, never errors thrown', () => {

@@ -1,4 +1,5 @@
-// Scale: 10,000 servers in one file in every syntax, and a 10 MB file, parsed within a bound and without loss.
+// Scale: 10,000 servers in one file in every syntax, and a 10 MB file, parsed without loss. The time each takes is
+// reported, not asserted: the unit tier has no wall-clock limits (speed belongs in bench/).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { stringify as yamlStringify } from 'yaml';
@@ -7,8 +8,6 @@ import type { ConfigFormat } from '../../../src/core/model';
 import { assertPlaced, context, discoveryOptions, fileFor, FOLDER, readOnlyFs, tomlStringify } from './support';
 
 const COUNT = 10_000;
-/** Far above what these take on an idle machine; generous because the machine running CI is shared. */
-const BOUND_MS = 15_000;
 
 function manyServers(): Record<string, { command: string; args: string[]; env: Record<string, string> }> {
   return Object.fromEntries(Array.from({ length: COUNT }, (_, i) => [`s${i}`, { command: 'node', args: [`server-${i}.js`], env: { API_TOKEN: `tok-${i}-secret` } }]));
@@ -19,7 +18,6 @@ function timedParse(text: string, format: ConfigFormat) {
   const output = parseConfigText(text, fileFor(format), format, context());
   const elapsed = performance.now() - started;
   assertPlaced(output.diagnostics);
-  assert.ok(elapsed < BOUND_MS, `${format}: ${Math.round(elapsed)} ms`);
   return { output, elapsed };
 }
 

@@ -6,10 +6,10 @@ import type { MonitorEvent, MonitorRegistry } from '../../../src/core/monitorTyp
 import { PromSink } from '../../../src/metrics/promSink';
 import { otlpConfigured, otlpProtocolWarning } from '../../../src/metrics/otlpSink';
 import { HealthTracker } from '../../../src/metrics/tracker';
+import { serverConfig } from '../../helpers/serverConfig';
 
 function config(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {
-  const file = '/work/.vscode/mcp.json';
-  return { id: `${file}#${name}`, name, source: { file, line: 1, column: 1, format: 'vscode', scope: 'workspace' }, transport: 'stdio', command: 'node', ...extra };
+  return serverConfig(name, { source: { file: '/work/.vscode/mcp.json', line: 1, column: 1, folder: undefined }, args: undefined, ...extra });
 }
 
 function status(cfg: ServerConfig, state: ServerState, extra: Partial<ServerStatus> = {}): ServerStatus {

@@ -6,6 +6,7 @@ import type { MonitorEvent, MonitorSettings } from '../../../src/core/monitorTyp
 import { createRegistry, type TrustAwareRegistry } from '../../../src/core/monitor/index';
 import { FakeClock } from '../../helpers/fakeClock';
 import { FakeConnector } from '../../helpers/fakeConnector';
+import { DEFAULT_SOURCE, serverConfig } from '../../helpers/serverConfig';
 
 export const INTERVAL_MS = 10_000;
 export const TIMEOUT_MS = 2_000;
@@ -21,16 +22,8 @@ export const testSettings: MonitorSettings = {
 
 export function server(name: string, overrides: Partial<ServerConfig> & { scope?: SourceRef['scope'] } = {}): ServerConfig {
   const { scope, ...rest } = overrides;
-  const file = '/work/ws/.vscode/mcp.json';
-  return {
-    id: `${file}#${name}`,
-    name,
-    source: { file, line: 3, column: 5, format: 'vscode', scope: scope ?? 'workspace', folder: '/work/ws' },
-    transport: 'stdio',
-    command: 'node',
-    args: [`${name}.js`],
-    ...rest,
-  };
+  // The folder stays for a user scope too: these tests only look at the scope.
+  return serverConfig(name, { ...rest, source: { scope: scope ?? 'workspace', folder: DEFAULT_SOURCE.folder } });
 }
 
 export interface LogLine {

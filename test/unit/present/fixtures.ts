@@ -1,6 +1,7 @@
 // ServerStatus snapshots for the presentation tests: a healthy stdio server by default, with any field overridable.
 
 import type { ProbeRecord, ProbeStats, ServerConfig, ServerStatus, SourceRef } from '../../../src/core/model';
+import { serverConfig } from '../../helpers/serverConfig';
 
 export const WORKSPACE = '/ws/app';
 export const WORKSPACE_FILE = `${WORKSPACE}/.vscode/mcp.json`;
@@ -11,17 +12,9 @@ export interface StatusOverrides extends Partial<Omit<ServerStatus, 'config' | '
 }
 
 export function config(name: string, overrides: StatusOverrides['config'] = {}): ServerConfig {
-  const { source: sourceOverrides, ...rest } = overrides;
-  const source: SourceRef = { file: WORKSPACE_FILE, line: 3, column: 5, format: 'vscode', scope: 'workspace', folder: WORKSPACE, ...sourceOverrides };
-  return {
-    id: `${source.file}#${name}`,
-    name,
-    source,
-    transport: 'stdio',
-    command: 'node',
-    args: [`${name}.js`],
-    ...rest,
-  };
+  const { source, ...rest } = overrides;
+  // The folder stays whatever the scope: these snapshots change one source field at a time.
+  return serverConfig(name, { ...rest, source: { file: WORKSPACE_FILE, folder: WORKSPACE, ...source } });
 }
 
 export const emptyStats: ProbeStats = { count: 0, okCount: 0, p50Ms: null, p95Ms: null, uptimePercent: null, recent: [], restartTimes: [] };

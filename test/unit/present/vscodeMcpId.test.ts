@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ServerConfig, SourceRef } from '../../../src/core/model';
+import { serverConfig } from '../../helpers/serverConfig';
 import { isVsCodeSource, vscodeMcpServerId } from '../../../src/present/vscodeMcpId';
 
 function config(name: string, source: Partial<SourceRef> & Pick<SourceRef, 'file'>): ServerConfig {
-  return { id: `${source.file}#${name}`, name, transport: 'stdio', command: 'node', source: { line: 1, column: 1, format: 'vscode', scope: 'workspace', ...source } };
+  return serverConfig(name, { source: { line: 1, column: 1, folder: undefined, ...source } });
 }
 
 void describe("VS Code's own server ids", () => {

@@ -6,16 +6,17 @@ import type { ServerConfig } from '../../../src/core/model';
 import { createRegistry } from '../../../src/core/monitor';
 import { FakeClock } from '../../helpers/fakeClock';
 import { FakeConnector } from '../../helpers/fakeConnector';
+import { serverConfig } from '../../helpers/serverConfig';
 import { testSettings } from '../monitor/harness';
 
 
 function server(name: string, scope: 'workspace' | 'user', transport: ServerConfig['transport'] = 'stdio'): ServerConfig {
   const file = scope === 'workspace' ? '/w/.vscode/mcp.json' : '/home/u/.cursor/mcp.json';
-  return {
-    id: `${file}#${name}`, name, transport,
-    source: { file, line: 1, column: 1, format: 'vscode', scope, ...(scope === 'workspace' ? { folder: '/w' } : {}) },
-    ...(transport === 'stdio' ? { command: 'node', args: ['evil.js'] } : { url: 'http://127.0.0.1:9/mcp' }),
-  };
+  return serverConfig(name, {
+    transport,
+    source: { file, line: 1, column: 1, scope, folder: scope === 'workspace' ? '/w' : undefined },
+    ...(transport === 'stdio' ? { args: ['evil.js'] } : { url: 'http://127.0.0.1:9/mcp' }),
+  });
 }
 
 void describe('untrusted workspace', () => {
