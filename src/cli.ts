@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli/args';
+import { discoverConfigs } from './cli/discovery';
 import { EMPTY_BASELINE, readBaselineFile, runFails, verdicts, writeBaselineFile } from './cli/ci';
 import { githubAnnotations } from './cli/githubAnnotations';
 import { runGuard } from './cli/guard';
@@ -13,14 +14,13 @@ import { terminalSafe, terminalSafeJson } from './cli/terminalText';
 import { describeDrift } from './core/inventory/drift';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { systemClock } from './core/clock';
-import { discover, type DiscoveryResult } from './core/config/discover';
+import type { DiscoveryResult } from './core/config/discover';
 import { silentLogger } from './core/logger';
 import type { ServerConfig, ServerStatus } from './core/model';
 import { createRegistry } from './core/monitor';
 import { defaultMonitorSettings, type MonitorEvent, type MonitorRegistry, type MonitorSettings } from './core/monitorTypes';
 import { createNodeConnector } from './mcp';
 import { proxiedFetch, proxyEnvironment } from './mcp/httpProxy';
-import { nodeFileSystem } from './mcp/nodeFileSystem';
 import { formatListenAddress, isMetricsListenError, startMetrics, type MetricsExporter } from './metrics';
 import { isHealthy } from './present/states';
 
@@ -51,21 +51,9 @@ function requireConfigFiles(files: readonly string[]): void {
   }
 }
 
-async function discoverFor(options: CliOptions): Promise<DiscoveryResult> {
-  const onlyConfigFiles = options.configFiles.length > 0 && options.workspaces.length === 0;
-  const cwd = process.cwd();
-  requireConfigFiles(options.configFiles.map((file) => path.resolve(cwd, file)));
-  return discover(
-    {
-      workspaceFolders: onlyConfigFiles ? [] : (options.workspaces.length ? options.workspaces : [cwd]).map((dir) => path.resolve(cwd, dir)),
-      userHome: os.homedir(),
-      platform: process.platform,
-      env: process.env,
-      includeUser: options.includeUser && !onlyConfigFiles,
-      configFiles: options.configFiles.map((file) => path.resolve(cwd, file)),
-    },
-    nodeFileSystem,
-  );
+function discoverFor(options: CliOptions): Promise<DiscoveryResult> {
+  requireConfigFiles(options.configFiles.map((file) => path.resolve(process.cwd(), file)));
+  return discoverConfigs(options);
 }
 
 function selectServers(result: DiscoveryResult, names: readonly string[]): ServerConfig[] {

@@ -1,18 +1,15 @@
 // `mcp-health guard`: wires a GuardSession to this process's stdin/stdout (the client) and to the upstream.
 
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { systemClock, type Clock } from '../core/clock';
-import { discover } from '../core/config/discover';
-import { nodeFileSystem } from '../mcp/nodeFileSystem';
 import type { Logger } from '../core/logger';
 import { defaultGuardSettings, GuardSession } from '../guard/guardSession';
-import { LineSplitter } from '../guard/lineSplitter';
+import { LineSplitter } from '../mcp/lineSplitter';
 import { HttpUpstream } from '../guard/httpUpstream';
 import { GUARD_STATUS_TYPE, guardSecrets, publishGuardStatus, redactStatus } from '../guard/statusChannel';
 import { StdioUpstream } from '../guard/stdioUpstream';
 import type { UpstreamFactory } from '../guard/upstream';
 import { UsageError } from './args';
+import { discoverConfigs } from './discovery';
 import { GUARD_USAGE, parseGuardArgs, type GuardOptions, type PrintConfigOptions } from './guardArgs';
 import { guardSnippets } from './guardConfig';
 
@@ -51,19 +48,7 @@ export async function runGuard(argv: readonly string[], err: (text: string) => v
 }
 
 async function printConfig(options: PrintConfigOptions, out: (text: string) => void, err: (text: string) => void): Promise<number> {
-  const onlyConfigFiles = options.configFiles.length > 0 && options.workspaces.length === 0;
-  const cwd = process.cwd();
-  const result = await discover(
-    {
-      workspaceFolders: onlyConfigFiles ? [] : (options.workspaces.length ? options.workspaces : [cwd]).map((dir) => path.resolve(cwd, dir)),
-      userHome: os.homedir(),
-      platform: process.platform,
-      env: process.env,
-      includeUser: options.includeUser && !onlyConfigFiles,
-      configFiles: options.configFiles.map((file) => path.resolve(cwd, file)),
-    },
-    nodeFileSystem,
-  );
+  const result = await discoverConfigs(options);
   const server = result.servers.find((candidate) => candidate.name === options.printConfig);
   if (!server) {
     err(`mcp-health: guard: no server named "${options.printConfig}" was found`);

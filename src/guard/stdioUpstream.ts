@@ -2,11 +2,11 @@
 // helpers it started; its stderr is passed through to the guard's stderr and kept as a tail for exit reports.
 
 import type { ChildProcess } from 'node:child_process';
-import { describeExit, spawnServer, type StdioLaunch } from '../mcp/childProcessTransport';
+import { describeExit, drained, spawnServer, type StdioLaunch } from '../mcp/childProcessTransport';
 import { terminateGroup, trackGroup, untrackGroup } from '../mcp/processGroup';
 import { settlesWithin } from '../mcp/settlesWithin';
 import { StderrTail } from '../mcp/stderrTail';
-import { LineSplitter } from './lineSplitter';
+import { LineSplitter } from '../mcp/lineSplitter';
 import type { Upstream, UpstreamEvents } from './upstream';
 
 export interface StdioUpstreamOptions {
@@ -82,7 +82,7 @@ export class StdioUpstream implements Upstream {
       this.exitedResolve();
       if (this.closing) return;
       void terminateGroup(child, this.exited, this.options.killGraceMs).then(() => untrackGroup(child.pid ?? -1));
-      void drained(child, STDERR_DRAIN_MS).then(() => {
+      void drained(child.stderr, STDERR_DRAIN_MS).then(() => {
         if (this.closing) return;
         events.ended({
           message: this.violation ?? describeExit(code, signal).replace(/^Process/, 'upstream'),
@@ -138,20 +138,4 @@ function spawnFailure(command: string, error: NodeJS.ErrnoException): string {
   if (error.code === 'ENOENT') return `cannot start "${command}": command not found (ENOENT); check the command name and PATH`;
   if (error.code === 'EACCES') return `cannot start "${command}": permission denied (EACCES)`;
   return `cannot start "${command}": ${error.message}`;
-}
-
-function drained(child: ChildProcess, maxMs: number): Promise<void> {
-  const stream = child.stderr;
-  if (!stream || stream.readableEnded || stream.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, maxMs);
-    stream.once('close', done);
-    stream.once('end', done);
-    function done(): void {
-      clearTimeout(timer);
-      stream?.off('close', done);
-      stream?.off('end', done);
-      resolve();
-    }
-  });
 }

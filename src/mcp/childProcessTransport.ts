@@ -258,7 +258,8 @@ export function describeExit(code: number | null, signal: NodeJS.Signals | strin
   return `Process exited with code ${code ?? 'unknown'}`;
 }
 
-function drained(stream: Readable | null | undefined, maxMs: number): Promise<void> {
+/** Resolves when a child's output stream has ended (its last bytes read), or after maxMs at the latest. */
+export function drained(stream: Readable | null | undefined, maxMs: number): Promise<void> {
   if (!stream || stream.readableEnded || stream.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(done, maxMs);

@@ -1,6 +1,7 @@
 // Newline-delimited JSON-RPC framing for a child's stdout: tolerant of garbage lines, bounded in memory.
 
 import { isJsonRpcMessage } from './jsonRpcShape';
+import { LineSplitter } from './lineSplitter';
 
 export interface JsonLineSink {
   message(message: unknown): void;
@@ -10,50 +11,22 @@ export interface JsonLineSink {
   overflow(bufferedBytes: number): void;
 }
 
-const NEWLINE = 0x0a;
 const GARBAGE_PREVIEW_CHARS = 200;
 
 export class JsonLineDecoder {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private overflowed = false;
+  private readonly lines: LineSplitter;
   garbageLines = 0;
 
   constructor(
     private readonly sink: JsonLineSink,
-    private readonly maxLineBytes: number,
-  ) {}
-
-  push(chunk: Buffer): void {
-    if (this.overflowed) return;
-    let start = 0;
-    let newline = chunk.indexOf(NEWLINE, start);
-    while (newline !== -1) {
-      this.emit(this.takeLine(chunk, start, newline));
-      start = newline + 1;
-      newline = chunk.indexOf(NEWLINE, start);
-    }
-    if (start < chunk.length) {
-      this.pending.push(start === 0 ? chunk : chunk.subarray(start));
-      this.pendingBytes += chunk.length - start;
-      if (this.pendingBytes > this.maxLineBytes) {
-        this.overflowed = true;
-        const buffered = this.pendingBytes;
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.sink.overflow(buffered);
-      }
-    }
+    maxLineBytes: number,
+  ) {
+    // Each line arrives with its newline, which the parse does not want.
+    this.lines = new LineSplitter({ line: (raw) => this.emit(raw.subarray(0, raw.length - 1)), overflow: (bytes) => sink.overflow(bytes) }, maxLineBytes);
   }
 
-  /** Concatenates only once a line is complete, so a 50 MB message arriving in 64 KB chunks stays linear. */
-  private takeLine(chunk: Buffer, start: number, end: number): Buffer {
-    if (this.pending.length === 0) return chunk.subarray(start, end);
-    this.pending.push(chunk.subarray(start, end));
-    const line = Buffer.concat(this.pending, this.pendingBytes + (end - start));
-    this.pending = [];
-    this.pendingBytes = 0;
-    return line;
+  push(chunk: Buffer): void {
+    this.lines.push(chunk);
   }
 
   private emit(line: Buffer): void {

@@ -1,7 +1,7 @@
 // The guard's framing on its own: each line forwarded byte for byte, newline included, and memory bounded.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LineSplitter } from '../../../src/guard/lineSplitter';
+import { LineSplitter } from '../../../src/mcp/lineSplitter';
 
 function splitter(maxLineBytes = 64): { splitter: LineSplitter; lines: string[]; overflows: number[] } {
   const lines: string[] = [];

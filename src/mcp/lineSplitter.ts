@@ -1,5 +1,6 @@
-// Newline framing that keeps each line's original bytes (newline included), so the guard forwards exactly what it
-// received instead of a re-serialised copy. Memory is bounded by the longest line allowed.
+// Newline framing that keeps each line's original bytes (newline included): the guard forwards exactly what it
+// received instead of a re-serialised copy, and the stdio JSON-RPC decoder parses the same lines. Memory is bounded
+// by the longest line allowed.
 
 const NEWLINE = 0x0a;
 
