@@ -2,9 +2,8 @@
 // helpers it started; its stderr is passed through to the guard's stderr and kept as a tail for exit reports.
 
 import type { ChildProcess } from 'node:child_process';
-import { describeExit, drained, spawnServer, type StdioLaunch } from '../mcp/childProcessTransport';
+import { describeExit, drained, spawnServer, stopServer, type StdioLaunch } from '../mcp/childProcessTransport';
 import { terminateGroup, trackGroup, untrackGroup } from '../mcp/processGroup';
-import { settlesWithin } from '../mcp/settlesWithin';
 import { StderrTail } from '../mcp/stderrTail';
 import { LineSplitter } from '../mcp/lineSplitter';
 import type { Upstream, UpstreamEvents } from './upstream';
@@ -120,17 +119,8 @@ export class StdioUpstream implements Upstream {
 
   private async shutdown(): Promise<void> {
     const child = this.child;
-    if (child?.pid === undefined) return;
-    if (child.exitCode === null && child.signalCode === null) {
-      // Many servers exit cleanly on stdin EOF; signals only for those that do not.
-      child.stdin?.end();
-      await settlesWithin(this.exited, this.options.stdinCloseGraceMs);
-    }
-    await terminateGroup(child, this.exited, this.options.killGraceMs);
-    untrackGroup(child.pid);
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-    child.stdin?.destroy();
+    if (!child) return;
+    await stopServer(child, this.exited, child.exitCode === null && child.signalCode === null, this.options);
   }
 }
 

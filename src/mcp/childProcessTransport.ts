@@ -199,17 +199,7 @@ export class ChildProcessTransport implements Transport {
   private async shutdown(): Promise<void> {
     const child = this.child;
     if (child?.pid !== undefined) {
-      if (!this.hasExited) {
-        // Many servers exit cleanly on stdin EOF; signals only for those that do not.
-        child.stdin?.end();
-        await settlesWithin(this.exited, this.options.stdinCloseGraceMs);
-      }
-      await terminateGroup(child, this.exited, this.options.killGraceMs);
-      untrackGroup(child.pid);
-      // A grandchild holding our pipes must not keep this process alive.
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      child.stdin?.destroy();
+      await stopServer(child, this.exited, !this.hasExited, this.options);
     }
     this.fireClose();
   }
@@ -256,6 +246,28 @@ function spawnFailure(command: string, error: NodeJS.ErrnoException, searchPath:
 export function describeExit(code: number | null, signal: NodeJS.Signals | string | null): string {
   if (signal) return `Process was killed by ${signal}`;
   return `Process exited with code ${code ?? 'unknown'}`;
+}
+
+/**
+ * Ends a server started by spawnServer: stdin EOF first (many servers exit cleanly on it), signals to its process group
+ * only for those that do not, then its pipes destroyed, so a grandchild holding them cannot keep this process alive.
+ */
+export async function stopServer(
+  child: ChildProcess,
+  exited: Promise<void>,
+  running: boolean,
+  grace: { readonly stdinCloseGraceMs: number; readonly killGraceMs: number },
+): Promise<void> {
+  if (child.pid === undefined) return;
+  if (running) {
+    child.stdin?.end();
+    await settlesWithin(exited, grace.stdinCloseGraceMs);
+  }
+  await terminateGroup(child, exited, grace.killGraceMs);
+  untrackGroup(child.pid);
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  child.stdin?.destroy();
 }
 
 /** Resolves when a child's output stream has ended (its last bytes read), or after maxMs at the latest. */
