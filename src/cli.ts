@@ -6,7 +6,9 @@ import * as path from 'node:path';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli/args';
 import { terminalSafe, terminalSafeJson } from './cli/terminalText';
 import { runGuard } from './cli/guard';
-import { describeGuarded, splitGuarded } from './cli/guarded';
+import { describeGuarded, splitGuarded, type GuardedServer } from './cli/guarded';
+import { fixedGuardReports, GuardPoller, type GuardReports } from './core/guardReport';
+import { readGuardStatuses, type PublishedGuardStatus } from './guard/statusChannel';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { systemClock } from './core/clock';
 import { discover, type DiscoveryResult } from './core/config/discover';
@@ -80,8 +82,20 @@ function selectDiagnostics(result: DiscoveryResult, names: readonly string[]) {
 async function discoverSelection(options: CliOptions) {
   const result = await discoverFor(options);
   // Servers already run through `mcp-health guard` are never started here: the guard reports them.
-  const { monitored, guarded } = splitGuarded(selectServers(result, options.serverNames));
-  return { servers: monitored, guarded, diagnostics: selectDiagnostics(result, options.serverNames) };
+  // They are listed (and in --json) with the running guard's figures.
+  const servers = selectServers(result, options.serverNames);
+  const { guarded } = splitGuarded(servers);
+  return { servers, guarded, diagnostics: selectDiagnostics(result, options.serverNames) };
+}
+
+/** The guards' reports, read once, when some selected entry is guarded (no socket is touched otherwise). */
+async function guardReportsFor(guarded: readonly GuardedServer[]): Promise<readonly PublishedGuardStatus[]> {
+  return guarded.length === 0 ? [] : readGuardStatuses();
+}
+
+/** A guarded entry whose client has not started its guard is not a failure of the check. */
+function counted(report: ServerReport): boolean {
+  return !(report.guarded && !report.guarded.running);
 }
 
 function monitorSettings(options: CliOptions): MonitorSettings {
@@ -94,7 +108,7 @@ function monitorSettings(options: CliOptions): MonitorSettings {
   };
 }
 
-function createMonitor(options: CliOptions) {
+function createMonitor(options: CliOptions, guards?: GuardReports) {
   // HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as curl reads them; loopback is always reached directly.
   const proxy = proxyEnvironment(process.env);
   return createRegistry({
@@ -102,6 +116,7 @@ function createMonitor(options: CliOptions) {
     clock: systemClock,
     logger: silentLogger,
     settings: monitorSettings(options),
+    ...(guards ? { guards } : {}),
   });
 }
 
@@ -159,11 +174,12 @@ function printServers(
 
 async function runList(options: CliOptions, output: Output): Promise<number> {
   const { servers, guarded, diagnostics } = await discoverSelection(options);
-  const monitor = createMonitor(options);
+  const statuses = await guardReportsFor(guarded);
+  const monitor = createMonitor(options, fixedGuardReports(statuses));
   try {
     monitor.setServers(servers, diagnostics);
     printServers(monitor.list().map(serverReport), diagnostics, options, output, false);
-    if (!options.json) for (const line of await describeGuarded(guarded)) output.out(line);
+    if (!options.json) for (const line of await describeGuarded(guarded, async () => [...statuses])) output.out(line);
     return EXIT_OK;
   } finally {
     await monitor.dispose();
@@ -172,7 +188,8 @@ async function runList(options: CliOptions, output: Output): Promise<number> {
 
 async function runCheck(options: CliOptions, output: Output): Promise<number> {
   const { servers, guarded, diagnostics } = await discoverSelection(options);
-  const monitor = createMonitor(options);
+  const statuses = await guardReportsFor(guarded);
+  const monitor = createMonitor(options, fixedGuardReports(statuses));
   const interrupt = interruption();
   let signal: NodeJS.Signals | undefined;
   try {
@@ -186,8 +203,9 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
       return signal === 'SIGINT' ? EXIT_INTERRUPTED : EXIT_TERMINATED;
     }
     printServers(reports, diagnostics, options, output, true);
-    if (!options.json) for (const line of await describeGuarded(guarded)) output.out(line);
-    return reports.length > 0 && reports.every(isHealthy) ? EXIT_OK : EXIT_UNHEALTHY;
+    if (!options.json) for (const line of await describeGuarded(guarded, async () => [...statuses])) output.out(line);
+    const judged = reports.filter(counted);
+    return judged.length > 0 && judged.every(isHealthy) ? EXIT_OK : EXIT_UNHEALTHY;
   } finally {
     await monitor.dispose();
     // After a Ctrl-C the handlers stay: a child that ignores SIGTERM is still being killed (SIGKILL after a grace
@@ -271,7 +289,8 @@ async function startWatchMetrics(monitor: MonitorRegistry, options: CliOptions, 
 async function runWatch(options: CliOptions, output: Output): Promise<number> {
   const { servers, diagnostics } = await discoverSelection(options);
   const style = styleFor(options);
-  const monitor = createMonitor(options);
+  // Guarded entries are listed with their guard's figures, re-read while watching.
+  const monitor = createMonitor(options, new GuardPoller(systemClock, readGuardStatuses));
   const startedAt = Date.now();
   const unsubscribe = monitor.onEvent((event) => {
     const line = watchLine(event, options, style);
@@ -305,7 +324,8 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
   } else {
     output.out('\n' + formatServerTable(statuses.map(serverReport), style, process.cwd(), true));
   }
-  return statuses.length > 0 && statuses.every(isHealthy) ? EXIT_OK : EXIT_UNHEALTHY;
+  const judged = statuses.map(serverReport).filter(counted);
+  return judged.length > 0 && judged.every(isHealthy) ? EXIT_OK : EXIT_UNHEALTHY;
 }
 
 export async function main(argv: readonly string[], output: Output = processOutput): Promise<number> {

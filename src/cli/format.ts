@@ -1,6 +1,7 @@
 // Turns monitor snapshots into the CLI's JSON documents and readable tables. Pure: no I/O.
 
 import * as path from 'node:path';
+import type { GuardedFigures } from '../core/guardReport';
 import type { ConfigDiagnostic, ServerState, ServerStatus } from '../core/model';
 import { describeTarget } from '../core/redact';
 import { summarize } from '../vscode/present/summary';
@@ -26,6 +27,8 @@ export interface ServerReport {
   /** The last of a failed stdio server's stderr (redacted by the monitor): usually the reason it failed. */
   readonly stderrTail: string | null;
   readonly missingInputs?: readonly string[];
+  /** Entries run through `mcp-health guard`: not started here; the running guard's figures (running false: none). */
+  readonly guarded?: GuardedFigures;
 }
 
 /** Enough of a failed server's stderr for its last messages, short enough to read in a JSON document. */
@@ -70,6 +73,7 @@ export function serverReport(status: ServerStatus): ServerReport {
     nonConformant: status.nonConformant,
     stderrTail: tail.trim().length > 0 ? tail : null,
     ...(config.missingInputs?.length ? { missingInputs: config.missingInputs } : {}),
+    ...(status.guarded ? { guarded: status.guarded } : {}),
   };
 }
 
