@@ -262,6 +262,24 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
   return undefined;
 }
 
+function guardWatchLines(statuses: readonly ServerStatus[], last: Map<string, string>, options: CliOptions): string[] {
+  const lines: string[] = [];
+  for (const status of statuses) {
+    const figures = status.guarded;
+    if (!figures) continue;
+    const text = figures.running
+      ? `guarded ${status.state} (guard pid ${figures.guardPid ?? '-'}, upstream pid ${figures.upstreamPid ?? '-'}, restarts ${figures.restarts}, ${figures.requests} requests, ${figures.errors} errors)`
+      : 'guarded, guard not running';
+    if (last.get(status.config.id) === text) continue;
+    last.set(status.config.id, text);
+    const ts = new Date().toISOString();
+    lines.push(options.json
+      ? terminalSafeJson({ ts, server: status.config.name, id: status.config.id, type: 'guard', state: status.state, guarded: figures })
+      : `${ts.slice(11, 23)}  ${terminalSafe(status.config.name)}  ${text}`);
+  }
+  return lines;
+}
+
 /** Serves /metrics (--metrics) and exports OTLP (OTEL_EXPORTER_OTLP_*) when asked; a port that cannot be bound is a usage error. */
 async function startWatchMetrics(monitor: MonitorRegistry, options: CliOptions, output: Output): Promise<MetricsExporter | undefined> {
   try {
@@ -292,9 +310,12 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
   // Guarded entries are listed with their guard's figures, re-read while watching.
   const monitor = createMonitor(options, new GuardPoller(systemClock, readGuardStatuses));
   const startedAt = Date.now();
+  const guardLines = new Map<string, string>();
   const unsubscribe = monitor.onEvent((event) => {
     const line = watchLine(event, options, style);
     if (line !== undefined) output.out(line);
+    // Guarded entries change only through their guard's report: one line whenever it says something new.
+    if (event.type === 'servers') for (const changed of guardWatchLines(monitor.list(), guardLines, options)) output.out(changed);
   });
   if (!options.json && diagnostics.length) output.err(formatDiagnostics(diagnostics, style, process.cwd()));
   monitor.setServers(servers, diagnostics);

@@ -42,6 +42,13 @@ function round(ms: number | null): number | null {
   return ms === null ? null : Math.round(ms * 100) / 100;
 }
 
+/** What a guarded row's DETAIL says: the guard's own figures (the entry is never started here). */
+function guardedDetail(guarded: GuardedFigures): string {
+  return guarded.running
+    ? `guarded: upstream pid ${guarded.upstreamPid ?? '-'}, ${guarded.restarts} restarts, ${guarded.requests} requests, ${guarded.errors} errors`
+    : 'guarded: guard not running';
+}
+
 /** Status text comes from the monitor already redacted: it is the boundary where server text leaves the core. */
 export function serverReport(status: ServerStatus): ServerReport {
   const { config } = status;
@@ -168,7 +175,9 @@ export function formatServerTable(reports: readonly ServerReport[], style: Style
     const source = plain(relativeSource(report.source.file, report.source.line, cwd));
     if (!withHealth) return { cells: [plain(report.name), plain(report.transport), plain(report.target), source] };
     const state = report.flapping ? `${report.state} (flapping)` : report.state;
-    const detail = report.error
+    const detail = report.guarded
+      ? guardedDetail(report.guarded)
+      : report.error
       ? `${report.error.kind}: ${report.error.message}`
       : report.serverInfo
         ? `${report.serverInfo.name}${report.serverInfo.version ? ' ' + report.serverInfo.version : ''}${report.restarts ? ` · ${report.restarts} restarts` : ''}`
