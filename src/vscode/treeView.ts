@@ -8,7 +8,7 @@ import { coalesce } from './coalesce';
 import { detailRows } from './present/details';
 import { isGuardable, isGuarded } from './present/guardState';
 import { codeBlock, escapeMarkdown } from './present/markdown';
-import { describeState, isMonitored, stateIcon, stateLabels } from './present/states';
+import { describeState, isMonitored, plural, stateIcon, stateLabels } from './present/states';
 import { buildTree, fileDescription, type TreeModel, type TreeNode, type WorkspaceFolderRef } from './present/treeModel';
 import { isVsCodeSource } from './present/vscodeMcpId';
 
@@ -167,7 +167,7 @@ function serverItem(status: ServerStatus): vscode.TreeItem {
 function connectionsNote(status: ServerStatus): string {
   if (status.guarded) {
     return status.guarded.running
-      ? `Guarded: these figures come from mcp-health guard (pid ${status.guarded.guardPid ?? '-'}) inside your client's own connection to this server; MCP Health never starts a copy of it. Upstream pid ${status.guarded.upstreamPid ?? '-'}, ${status.guarded.restarts} restarts, ${status.guarded.requests} requests (${status.guarded.errors} errors).`
+      ? `Guarded: these figures come from mcp-health guard (pid ${status.guarded.guardPid ?? '-'}) inside your client's own connection to this server; MCP Health never starts a copy of it. Upstream pid ${status.guarded.upstreamPid ?? '-'}, ${plural(status.guarded.restarts, 'restart')}, ${plural(status.guarded.requests, 'request')} (${plural(status.guarded.errors, 'error')}).`
       : 'Guarded: run by mcp-health guard inside your client; no guard for it is running (its client has not started it). MCP Health never starts a copy of it.';
   }
   const ours = status.watchedElsewhere !== undefined

@@ -203,6 +203,12 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     }, 30_000);
     assert.match(rows, new RegExp(`${NAME}\\s*guarded · up`));
     await page.screenshot({ path: path.join(screenshots, 'guarded-one-restart.png') });
+    // The tooltip holds the whole line and says where the figures come from.
+    await page.locator('.part.sidebar .monaco-list-row', { hasText: NAME }).first().hover();
+    const hover = page.locator('.monaco-hover', { hasText: 'inside your client' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await hover.innerText(), /guarded · up · .*1 restart · \d+ requests/);
+    await page.screenshot({ path: path.join(screenshots, 'guarded-tooltip.png') });
     assert.ok(isAlive(first.guardPid), 'the guard VS Code runs is still alive at the end');
   });
 });
