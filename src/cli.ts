@@ -8,10 +8,12 @@ import { discoverConfigs } from './cli/discovery';
 import { EMPTY_BASELINE, readBaselineFile, runFails, verdicts, writeBaselineFile } from './cli/ci';
 import { githubAnnotations } from './cli/githubAnnotations';
 import { runGuard } from './cli/guard';
-import { describeGuarded, splitGuarded } from './cli/guarded';
+import { describeGuarded, splitGuarded, type GuardedServer } from './cli/guarded';
 import { junitXml } from './cli/junit';
 import { terminalSafe, terminalSafeJson } from './cli/terminalText';
+import { fixedGuardReports, GuardPoller, type GuardReports } from './core/guardReport';
 import { describeDrift } from './core/inventory/drift';
+import { readGuardStatuses, type PublishedGuardStatus } from './guard/statusChannel';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { systemClock } from './core/clock';
 import type { DiscoveryResult } from './core/config/discover';
@@ -72,8 +74,20 @@ function selectDiagnostics(result: DiscoveryResult, names: readonly string[]) {
 async function discoverSelection(options: CliOptions) {
   const result = await discoverFor(options);
   // Servers already run through `mcp-health guard` are never started here: the guard reports them.
-  const { monitored, guarded } = splitGuarded(selectServers(result, options.serverNames));
-  return { servers: monitored, guarded, diagnostics: selectDiagnostics(result, options.serverNames) };
+  // They are listed (and in --json) with the running guard's figures.
+  const servers = selectServers(result, options.serverNames);
+  const { guarded } = splitGuarded(servers);
+  return { servers, guarded, diagnostics: selectDiagnostics(result, options.serverNames) };
+}
+
+/** The guards' reports, read once, when some selected entry is guarded (no socket is touched otherwise). */
+async function guardReportsFor(guarded: readonly GuardedServer[]): Promise<readonly PublishedGuardStatus[]> {
+  return guarded.length === 0 ? [] : readGuardStatuses();
+}
+
+/** A guarded entry whose client has not started its guard is not a failure of the check. */
+function counted(report: ServerReport): boolean {
+  return !(report.guarded && !report.guarded.running);
 }
 
 function monitorSettings(options: CliOptions): MonitorSettings {
@@ -86,7 +100,7 @@ function monitorSettings(options: CliOptions): MonitorSettings {
   };
 }
 
-function createMonitor(options: CliOptions) {
+function createMonitor(options: CliOptions, guards?: GuardReports) {
   // HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as curl reads them; loopback is always reached directly.
   const proxy = proxyEnvironment(process.env);
   return createRegistry({
@@ -94,6 +108,7 @@ function createMonitor(options: CliOptions) {
     clock: systemClock,
     logger: silentLogger,
     settings: monitorSettings(options),
+    ...(guards ? { guards } : {}),
   });
 }
 
@@ -151,11 +166,12 @@ function printServers(
 
 async function runList(options: CliOptions, output: Output): Promise<number> {
   const { servers, guarded, diagnostics } = await discoverSelection(options);
-  const monitor = createMonitor(options);
+  const statuses = await guardReportsFor(guarded);
+  const monitor = createMonitor(options, fixedGuardReports(statuses));
   try {
     monitor.setServers(servers, diagnostics);
     printServers(monitor.list().map(serverReport), diagnostics, options, output, false);
-    if (!options.json) for (const line of await describeGuarded(guarded)) output.out(line);
+    if (!options.json) for (const line of await describeGuarded(guarded, async () => [...statuses])) output.out(line);
     return EXIT_OK;
   } finally {
     await monitor.dispose();
@@ -167,7 +183,8 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
   const cwd = process.cwd();
   const { ci } = options;
   const baselines = ci.baselineFile !== undefined ? readBaselineFile(path.resolve(cwd, ci.baselineFile)) : null;
-  const monitor = createMonitor(options);
+  const guardStatuses = await guardReportsFor(guarded);
+  const monitor = createMonitor(options, fixedGuardReports(guardStatuses));
   const startedAt = new Date();
   const interrupt = interruption();
   let signal: NodeJS.Signals | undefined;
@@ -188,10 +205,11 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
       printServers(reports, diagnostics, options, output, true, true);
       return signal === 'SIGINT' ? EXIT_INTERRUPTED : EXIT_TERMINATED;
     }
-    const results = verdicts(reports, ci);
+    // A guarded entry whose client has not started its guard is listed, not judged.
+    const results = verdicts(reports.filter(counted), ci);
     if (ci.format === 'github') for (const line of githubAnnotations(results, cwd)) output.out(line);
     printServers(reports, diagnostics, options, output, true);
-    if (!options.json) for (const line of await describeGuarded(guarded)) output.out(line);
+    if (!options.json) for (const line of await describeGuarded(guarded, async () => [...guardStatuses])) output.out(line);
     if (ci.junitFile !== undefined) {
       const xml = junitXml({ results, startedAt, durationMs: Date.now() - startedAt.getTime(), hostname: os.hostname(), cwd });
       fs.writeFileSync(path.resolve(cwd, ci.junitFile), xml);
@@ -201,7 +219,7 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
       if (skipped.length) output.err(`mcp-health: left out of the baseline (tools not listed in full): ${skipped.join(', ')}`);
     }
     // Without --fail-on, healthy means what it means in every view: up and not flapping.
-    const unhealthy = ci.failOn === undefined && !reports.every(isHealthy);
+    const unhealthy = ci.failOn === undefined && !reports.filter(counted).every(isHealthy);
     return runFails(results) || unhealthy ? EXIT_UNHEALTHY : EXIT_OK;
   } finally {
     await monitor.dispose();
@@ -273,6 +291,24 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
   return undefined;
 }
 
+function guardWatchLines(statuses: readonly ServerStatus[], last: Map<string, string>, options: CliOptions): string[] {
+  const lines: string[] = [];
+  for (const status of statuses) {
+    const figures = status.guarded;
+    if (!figures) continue;
+    const text = figures.running
+      ? `guarded ${status.state} (guard pid ${figures.guardPid ?? '-'}, upstream pid ${figures.upstreamPid ?? '-'}, restarts ${figures.restarts}, ${figures.requests} requests, ${figures.errors} errors)`
+      : 'guarded, guard not running';
+    if (last.get(status.config.id) === text) continue;
+    last.set(status.config.id, text);
+    const ts = new Date().toISOString();
+    lines.push(options.json
+      ? terminalSafeJson({ ts, server: status.config.name, id: status.config.id, type: 'guard', state: status.state, guarded: figures })
+      : `${ts.slice(11, 23)}  ${terminalSafe(status.config.name)}  ${text}`);
+  }
+  return lines;
+}
+
 /** Serves /metrics (--metrics) and exports OTLP (OTEL_EXPORTER_OTLP_*) when asked; a port that cannot be bound is a usage error. */
 async function startWatchMetrics(monitor: MonitorRegistry, options: CliOptions, output: Output): Promise<MetricsExporter | undefined> {
   try {
@@ -300,11 +336,15 @@ async function startWatchMetrics(monitor: MonitorRegistry, options: CliOptions, 
 async function runWatch(options: CliOptions, output: Output): Promise<number> {
   const { servers, diagnostics } = await discoverSelection(options);
   const style = styleFor(options);
-  const monitor = createMonitor(options);
+  // Guarded entries are listed with their guard's figures, re-read while watching.
+  const monitor = createMonitor(options, new GuardPoller(systemClock, readGuardStatuses));
   const startedAt = Date.now();
+  const guardLines = new Map<string, string>();
   const unsubscribe = monitor.onEvent((event) => {
     const line = watchLine(event, options, style);
     if (line !== undefined) output.out(line);
+    // Guarded entries change only through their guard's report: one line whenever it says something new.
+    if (event.type === 'servers') for (const changed of guardWatchLines(monitor.list(), guardLines, options)) output.out(changed);
   });
   if (!options.json && diagnostics.length) output.err(formatDiagnostics(diagnostics, style, process.cwd()));
   monitor.setServers(servers, diagnostics);
@@ -334,7 +374,8 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
   } else {
     output.out('\n' + formatServerTable(statuses.map(serverReport), style, process.cwd(), true));
   }
-  return statuses.length > 0 && statuses.every(isHealthy) ? EXIT_OK : EXIT_UNHEALTHY;
+  const judged = statuses.map(serverReport).filter(counted);
+  return judged.length > 0 && judged.every(isHealthy) ? EXIT_OK : EXIT_UNHEALTHY;
 }
 
 export async function main(argv: readonly string[], output: Output = processOutput): Promise<number> {

@@ -1,6 +1,7 @@
 // Turns monitor snapshots into the CLI's JSON documents and readable tables. Pure: no I/O.
 
 import * as path from 'node:path';
+import type { GuardedFigures } from '../core/guardReport';
 import type { ConfigDiagnostic, ServerState, ServerStatus } from '../core/model';
 import { describeTarget } from '../core/redact';
 import { healthOf, type Health } from '../present/states';
@@ -28,6 +29,8 @@ export interface ServerReport extends DepthFields {
   /** The last of a failed stdio server's stderr (redacted by the monitor): usually the reason it failed. */
   readonly stderrTail: string | null;
   readonly missingInputs?: readonly string[];
+  /** Entries run through `mcp-health guard`: not started here; the running guard's figures (running false: none). */
+  readonly guarded?: GuardedFigures;
 }
 
 /** Enough of a failed server's stderr for its last messages, short enough to read in a JSON document. */
@@ -39,6 +42,13 @@ const CELL_CHARS = 160;
 
 function round(ms: number | null): number | null {
   return ms === null ? null : Math.round(ms * 100) / 100;
+}
+
+/** What a guarded row's DETAIL says: the guard's own figures (the entry is never started here). */
+function guardedDetail(guarded: GuardedFigures): string {
+  return guarded.running
+    ? `guarded: upstream pid ${guarded.upstreamPid ?? '-'}, ${guarded.restarts} restarts, ${guarded.requests} requests, ${guarded.errors} errors`
+    : 'guarded: guard not running';
 }
 
 /** Status text comes from the monitor already redacted: it is the boundary where server text leaves the core. */
@@ -73,6 +83,7 @@ export function serverReport(status: ServerStatus): ServerReport {
     stderrTail: tail.trim().length > 0 ? tail : null,
     ...(config.missingInputs?.length ? { missingInputs: config.missingInputs } : {}),
     ...depthFields(status),
+    ...(status.guarded ? { guarded: status.guarded } : {}),
   };
 }
 
@@ -163,15 +174,17 @@ export function formatServerTable(reports: readonly ServerReport[], style: Style
     const source = plain(relativeSource(report.source.file, report.source.line, cwd));
     if (!withHealth) return { cells: [plain(report.name), plain(report.transport), plain(report.target), source] };
     const state = report.flapping ? `${report.state} (flapping)` : report.state;
-    const detail = report.cause && report.nextStep
-      ? `${report.cause.summary}. Next: ${report.nextStep}`
-      : report.drift
-        ? `tools changed: ${report.drift.summary}`
-        : report.error
-      ? `${report.error.kind}: ${report.error.message}`
-      : report.serverInfo
-        ? `${report.serverInfo.name}${report.serverInfo.version ? ' ' + report.serverInfo.version : ''}${report.restarts ? ` · ${report.restarts} restarts` : ''}`
-        : '';
+    const detail = report.guarded
+      ? guardedDetail(report.guarded)
+      : report.cause && report.nextStep
+        ? `${report.cause.summary}. Next: ${report.nextStep}`
+        : report.drift
+          ? `tools changed: ${report.drift.summary}`
+          : report.error
+            ? `${report.error.kind}: ${report.error.message}`
+            : report.serverInfo
+              ? `${report.serverInfo.name}${report.serverInfo.version ? ' ' + report.serverInfo.version : ''}${report.restarts ? ` · ${report.restarts} restarts` : ''}`
+              : '';
     const cells = [
       plain(report.name),
       { text: state, painted: stateLabel(report, style) },

@@ -2,6 +2,7 @@
 // (that would be a second copy of the server); the running guard's own status is shown instead.
 
 import { guardedName } from '../core/guarded';
+import { guardLine } from '../core/guardReport';
 import type { ServerConfig } from '../core/model';
 import { readGuardStatuses, type PublishedGuardStatus } from '../guard/statusChannel';
 
@@ -37,10 +38,4 @@ export async function describeGuarded(guarded: readonly GuardedServer[], read: (
   return lines;
 }
 
-export function guardLine(status: PublishedGuardStatus): string {
-  const rtt = status.keepalive.lastRttMs === null ? '' : `, probe ${status.keepalive.lastRttMs.toFixed(1)} ms`;
-  const requests = Object.values(status.methods).reduce((sum, method) => sum + method.count, 0);
-  const errors = Object.values(status.methods).reduce((sum, method) => sum + method.errors, 0);
-  const last = status.lastError ? `; last error: ${status.lastError.message}` : '';
-  return `guarded ${status.state} (guard pid ${status.guardPid}, upstream pid ${status.upstreamPid ?? '-'}, ${status.era}, restarts ${status.restarts}${rtt}, ${requests} requests, ${errors} errors${last})`;
-}
+export { guardLine };

@@ -2,6 +2,7 @@
 
 import type { FailureCause } from './causes';
 import type { Inventory, ToolDrift } from './inventory/types';
+import type { GuardedFigures } from './guardReport';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
@@ -173,6 +174,8 @@ export interface ServerStatus {
   readonly pid: number | null;
   /** Set when another process (another editor window) runs this server and this status mirrors its report. */
   readonly watchedElsewhere?: string;
+  /** Set when the entry runs through `mcp-health guard`: never started here, these are the running guard's figures. */
+  readonly guarded?: GuardedFigures;
   /** How long the current connection took to open (spawn + handshake); shown until the first probe answers. */
   readonly handshakeMs?: number | null;
   /** Wall-clock time of the next automatic reconnect of a `down` server; at or before now while that attempt runs. */

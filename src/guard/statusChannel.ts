@@ -2,6 +2,7 @@
 // `mcp-health check` and the extension can show the real connection's health without starting a copy of the server.
 
 import { readdirSync } from 'node:fs';
+import type { GuardReport } from '../core/guardReport';
 import { isSecretName, redactText } from '../core/redact';
 import { channelDirectory, channelPath, connectChannel, listenChannel, type ChannelServer } from '../mcp/localChannel';
 import type { GuardStatus } from './guardSession';
@@ -39,6 +40,10 @@ export async function publishGuardStatus(snapshot: () => PublishedGuardStatus): 
     },
   });
 }
+
+// The extension and the CLI read a published status through the pure core type: this fails to compile if they drift.
+const _isReport = (status: PublishedGuardStatus): GuardReport => status;
+void _isReport;
 
 /** Asks every running guard of this user for its status; guards that do not answer in time are left out. */
 export async function readGuardStatuses(timeoutMs = 1000, directory = channelDirectory()): Promise<PublishedGuardStatus[]> {

@@ -65,6 +65,16 @@ export interface StateIcon {
 }
 
 export function stateIcon(status: ServerStatus): StateIcon {
+  if (status.guarded) {
+    // One shield for every guarded entry, coloured by the guard's report: these are the real connection's figures.
+    if (!status.guarded.running) return { id: 'shield', color: 'disabledForeground' };
+    switch (healthOf(status)) {
+      case 'ok': return { id: 'shield', color: 'testing.iconPassed' };
+      case 'error': return { id: 'shield', color: 'testing.iconFailed' };
+      case 'warning': return { id: 'shield', color: 'list.warningForeground' };
+      default: return { id: 'shield', color: 'testing.iconQueued' };
+    }
+  }
   if (status.flapping && status.state === 'up') {
     return { id: 'pulse', color: 'list.warningForeground' };
   }
@@ -104,6 +114,7 @@ export function formatMs(ms: number | null | undefined): string {
  * connection) or `down · exited (code 1) · retrying in 8 s`. `nowMs` (wall clock) dates the retry countdown.
  */
 export function describeState(status: ServerStatus, nowMs: number = Date.now()): string {
+  if (status.guarded) return describeGuarded(status, status.guarded);
   const parts = [stateLabels[status.state]];
   if (status.state === 'up' && status.handshakeMs !== undefined && status.handshakeMs !== null) {
     parts.push(`handshake ${formatMs(status.handshakeMs)}`);
@@ -127,6 +138,17 @@ export function describeState(status: ServerStatus, nowMs: number = Date.now()):
   } else if (status.nonConformant) {
     parts.push('non-conformant');
   }
+  return parts.join(' · ');
+}
+
+/** `guarded · up · 1.2 ms · 1 restart · 12 requests`, or `guarded · guard not running`. */
+function describeGuarded(status: ServerStatus, guarded: NonNullable<ServerStatus['guarded']>): string {
+  if (!guarded.running) return 'guarded · guard not running';
+  const parts = ['guarded', stateLabels[status.state]];
+  if (guarded.probeRttMs !== null) parts.push(formatMs(guarded.probeRttMs));
+  parts.push(plural(guarded.restarts, 'restart'), plural(guarded.requests, 'request'));
+  if (guarded.errors > 0) parts.push(plural(guarded.errors, 'error'));
+  if (guarded.guards > 1) parts.push(`${guarded.guards} guards`);
   return parts.join(' · ');
 }
 

@@ -7,7 +7,7 @@ import { coalesce } from './coalesce';
 import { detailRows } from '../present/details';
 import { isGuardable, isGuarded } from '../present/guardState';
 import { codeBlock, escapeMarkdown } from '../present/markdown';
-import { describeState, isMonitored, stateIcon, stateLabels } from '../present/states';
+import { describeState, isMonitored, plural, stateIcon, stateLabels } from '../present/states';
 import { buildTree, fileDescription, type TreeModel, type TreeNode } from '../present/treeModel';
 import { displayPath, workspaceFolderRefs } from '../present/paths';
 import { isVsCodeSource } from '../present/vscodeMcpId';
@@ -155,6 +155,11 @@ function serverItem(status: ServerStatus): vscode.TreeItem {
 
 /** Which connection each action acts on: ours (monitoring), another window's, or VS Code's own (chat). */
 function connectionsNote(status: ServerStatus): string {
+  if (status.guarded) {
+    return status.guarded.running
+      ? `Guarded: these figures come from mcp-health guard (pid ${status.guarded.guardPid ?? '-'}) inside your client's own connection to this server; MCP Health never starts a copy of it. Upstream pid ${status.guarded.upstreamPid ?? '-'}, ${plural(status.guarded.restarts, 'restart')}, ${plural(status.guarded.requests, 'request')} (${plural(status.guarded.errors, 'error')}).`
+      : 'Guarded: run by mcp-health guard inside your client; no guard for it is running (its client has not started it). MCP Health never starts a copy of it.';
+  }
   const ours = status.watchedElsewhere !== undefined
     ? `Ping Now and Reconnect act on MCP Health's connection in ${status.watchedElsewhere}, which runs this user-level server for every window.`
     : "Ping Now and Reconnect act on MCP Health's own monitoring connection.";
@@ -167,7 +172,7 @@ function connectionsNote(status: ServerStatus): string {
 function serverTooltip(status: ServerStatus): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const icon = stateIcon(status);
-  md.appendMarkdown(`$(${icon.id}) **${escapeMarkdown(status.config.name)}** — ${escapeMarkdown(stateLabels[status.state])}\n\n`);
+  md.appendMarkdown(`$(${icon.id}) **${escapeMarkdown(status.config.name)}** — ${escapeMarkdown(status.guarded ? describeState(status) : stateLabels[status.state])}\n\n`);
   for (const row of detailRows(status)) {
     if (row.key === 'stderr') {
       continue;

@@ -11,6 +11,8 @@ export interface Gate {
   readonly error: ServerError | null;
   /** Not gated for a fault: another process connects it, and views show that process's status. */
   readonly elsewhere?: boolean;
+  /** Not gated for a fault: the entry runs through `mcp-health guard` under this name; views show the guard's report. */
+  readonly guarded?: string;
 }
 
 export interface GateInputs {
@@ -22,6 +24,8 @@ export interface GateInputs {
   readonly mode: MonitorMode;
   /** Who runs this server instead of us (another window leads the user-level servers), if anyone. */
   readonly runElsewhere?: string;
+  /** The guard's name when the entry's command is `mcp-health guard ...` (see core/guarded.ts). */
+  readonly guardedAs?: string | null;
 }
 
 /**
@@ -44,6 +48,11 @@ export function gateFor(config: ServerConfig, inputs: GateInputs): Gate | null {
   }
   if (inputs.mode === 'off') {
     return { state: 'disabled', reason: 'mode off: listed only, never contacted', error: null };
+  }
+  // Before consent: nothing is started for a guarded entry (starting it would be a second copy of the server, beside
+  // the one the user's client runs); only the guard's same-user socket is read.
+  if (inputs.guardedAs) {
+    return { state: 'idle', reason: `guarded: run by mcp-health guard in its client (${inputs.guardedAs})`, error: null, guarded: inputs.guardedAs };
   }
   if (!inputs.consented) {
     return { state: 'needs-consent', reason: 'waiting for consent: nothing is started or contacted until the user allows it', error: null };

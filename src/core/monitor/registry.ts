@@ -1,6 +1,8 @@
 // The single source of truth every view subscribes to: one ServerMonitor per server, reconciled on re-discovery.
 
 import type { Clock } from '../clock';
+import { guardedName } from '../guarded';
+import { guardedStatus, type GuardReports } from '../guardReport';
 import type { Connector } from '../connection';
 import type { Logger } from '../logger';
 import type { ToolsBaseline } from '../inventory/types';
@@ -31,6 +33,12 @@ export interface RegistryDeps {
    * never contacted. Absent (the CLI): running the command is the user's request, everything is allowed.
    */
   readonly consent?: (config: ServerConfig) => boolean;
+  /**
+   * Running guards' reports, for entries whose command is `mcp-health guard ...`: such an entry is never started (a
+   * second copy of the server) and shows its guard's figures. Absent: shown as "guard not running". Disposed with
+   * the registry.
+   */
+  readonly guards?: GuardReports;
 }
 
 export interface TrustAwareRegistry extends MonitorRegistry {
@@ -71,6 +79,7 @@ export class Registry implements TrustAwareRegistry {
   private started = false;
   private disposed: Promise<void> | null = null;
   private readonly context: MonitorContext;
+  private readonly guardSubscription: (() => void) | null;
 
   constructor(private readonly deps: RegistryDeps) {
     this.settings = deps.settings;
@@ -85,13 +94,15 @@ export class Registry implements TrustAwareRegistry {
       settings: () => this.settings,
       isStarted: () => this.started && !this.disposed,
       emit: (event) => {
-        // A mirrored server's local monitor only parks and unparks; what views show comes from the source.
-        if (event.type !== 'servers' && this.monitors.get(event.id)?.watchedElsewhere) {
+        // A mirrored or guarded server's local monitor only parks and unparks; what views show comes from elsewhere.
+        const parked = event.type !== 'servers' ? this.monitors.get(event.id) : undefined;
+        if (parked && (parked.watchedElsewhere || parked.guardName !== null)) {
           return;
         }
         this.emit(event);
       },
     };
+    this.guardSubscription = deps.guards?.onDidChange(() => this.emit({ type: 'servers' })) ?? null;
   }
 
   setServers(servers: readonly ServerConfig[], diagnostics: readonly ConfigDiagnostic[]): void {
@@ -160,6 +171,13 @@ export class Registry implements TrustAwareRegistry {
         monitor.start();
       }
     }
+    this.wantGuards();
+  }
+
+  /** The guards' sockets are read only while a guarded entry is listed and monitoring runs. */
+  private wantGuards(): void {
+    const any = [...this.monitors.values()].some((monitor) => monitor.guardName !== null);
+    this.deps.guards?.setWanted(any && this.started && !this.disposed);
   }
 
   list(): readonly ServerStatus[] {
@@ -172,6 +190,10 @@ export class Registry implements TrustAwareRegistry {
   }
 
   private statusOf(monitor: ServerMonitor): ServerStatus {
+    const guardName = monitor.guardName;
+    if (guardName !== null) {
+      return guardedStatus(monitor.config, guardName, this.deps.guards?.reports() ?? [], this.deps.clock.wall());
+    }
     if (monitor.watchedElsewhere && this.source) {
       return mirroredStatus(monitor.config, this.source.status(monitor.id), this.source.label, this.deps.clock.wall());
     }
@@ -197,6 +219,7 @@ export class Registry implements TrustAwareRegistry {
     for (const monitor of this.monitors.values()) {
       monitor.start();
     }
+    this.wantGuards();
   }
 
   async pingNow(id?: string): Promise<ReadonlyMap<string, ProbeResult>> {
@@ -258,6 +281,7 @@ export class Registry implements TrustAwareRegistry {
     }
     const monitor = this.monitors.get(id);
     monitor?.setGate(this.gateOf(monitor.config, monitor.configError));
+    this.wantGuards();
   }
 
   setTrusted(workspaceAllowed: boolean): void {
@@ -268,6 +292,7 @@ export class Registry implements TrustAwareRegistry {
     for (const monitor of this.monitors.values()) {
       monitor.setGate(this.gateOf(monitor.config, monitor.configError));
     }
+    this.wantGuards();
   }
 
   isTrusted(): boolean {
@@ -281,6 +306,7 @@ export class Registry implements TrustAwareRegistry {
     for (const monitor of this.monitors.values()) {
       monitor.setGate(this.gateOf(monitor.config, monitor.configError));
     }
+    this.wantGuards();
   }
 
   setStatusSource(source: StatusSource | null): void {
@@ -296,6 +322,7 @@ export class Registry implements TrustAwareRegistry {
     for (const monitor of this.monitors.values()) {
       monitor.setGate(this.gateOf(monitor.config, monitor.configError));
     }
+    this.wantGuards();
     this.emit({ type: 'servers' });
   }
 
@@ -309,12 +336,15 @@ export class Registry implements TrustAwareRegistry {
       monitor.setGate(this.gateOf(monitor.config, monitor.configError));
       monitor.retime();
     }
+    this.wantGuards();
   }
 
   dispose(): Promise<void> {
     this.disposed ??= (async () => {
       this.sourceSubscription?.();
       this.sourceSubscription = null;
+      this.guardSubscription?.();
+      this.deps.guards?.dispose();
       const monitors = [...this.monitors.values()];
       this.monitors = new Map();
       await Promise.all([...monitors.map((monitor) => monitor.dispose()), ...this.retiring]);
@@ -341,6 +371,7 @@ export class Registry implements TrustAwareRegistry {
       consented: this.deps.consent ? this.deps.consent(config) : true,
       mode: modeFor(config, this.settings),
       ...(this.source?.covers(config) ? { runElsewhere: this.source.label } : {}),
+      guardedAs: guardedName(config),
     });
   }
 

@@ -197,6 +197,11 @@ export class ServerMonitor {
     return this.gate?.elsewhere === true;
   }
 
+  /** The guard's name when the entry runs through `mcp-health guard`: never connected here, the guard reports. */
+  get guardName(): string | null {
+    return this.gate?.guarded ?? null;
+  }
+
   status(): ServerStatus {
     return {
       config: this.config,

@@ -1,5 +1,6 @@
 // Shared set-up for monitor tests: a registry on a fake clock and a scripted connector, with every event and log line kept.
 
+import type { GuardReports } from '../../../src/core/guardReport';
 import type { Logger } from '../../../src/core/logger';
 import type { ServerConfig, SourceRef } from '../../../src/core/model';
 import type { MonitorEvent, MonitorSettings } from '../../../src/core/monitorTypes';
@@ -46,6 +47,8 @@ export interface HarnessOptions {
   readonly redact?: (text: string) => string;
   readonly workspaceTrusted?: boolean;
   readonly consent?: (config: ServerConfig) => boolean;
+  /** Built on the harness's fake clock (e.g. a GuardPoller). */
+  readonly guards?: (clock: FakeClock) => GuardReports;
 }
 
 export function harness(options: HarnessOptions = {}): Harness {
@@ -68,6 +71,7 @@ export function harness(options: HarnessOptions = {}): Harness {
     ...(options.redact ? { redact: options.redact } : {}),
     ...(options.workspaceTrusted !== undefined ? { workspaceTrusted: options.workspaceTrusted } : {}),
     ...(options.consent ? { consent: options.consent } : {}),
+    ...(options.guards ? { guards: options.guards(clock) } : {}),
   });
   const events: MonitorEvent[] = [];
   registry.onEvent((event) => events.push(event));

@@ -1,0 +1,192 @@
+// What a running `mcp-health guard` reports about the connection it sits in, and how MCP Health shows a config entry
+// that runs through a guard: never started here, its status read from the guard. Pure: the socket that carries the
+// report lives in src/guard/statusChannel.ts; timers are injected.
+
+import type { Clock, TimerHandle } from './clock';
+import { deepEqual } from './monitor/deepEqual';
+import type { ServerConfig, ServerState, ServerStatus } from './model';
+import type { Unsubscribe } from './monitorTypes';
+
+/** The published status of one guard process (the fields MCP Health reads; the guard sends more). */
+export interface GuardReport {
+  readonly name: string;
+  readonly guardPid: number;
+  readonly target: string;
+  readonly state: 'starting' | 'ready' | 'restarting' | 'closed';
+  readonly era: 'unknown' | 'handshake' | 'modern';
+  readonly protocolVersion: string | null;
+  readonly upstreamPid: number | null;
+  readonly restarts: number;
+  readonly keepalive: { readonly probes: number; readonly answered: number; readonly lastRttMs: number | null };
+  readonly methods: Readonly<Record<string, { readonly count: number; readonly errors: number }>>;
+  readonly lastError: { readonly message: string; readonly exitCode: number | null; readonly signal: string | null; readonly stderrTail: string } | null;
+}
+
+/** The guard's figures on a guarded server's status; `running` false when no guard of that name answered. */
+export interface GuardedFigures {
+  readonly guardName: string;
+  readonly running: boolean;
+  /** How many guards of that name run (one per client that started the entry). */
+  readonly guards: number;
+  readonly guardPid: number | null;
+  readonly upstreamPid: number | null;
+  readonly restarts: number;
+  readonly probeRttMs: number | null;
+  /** Real requests from the client (not the guard's own probes) and how many of them failed. */
+  readonly requests: number;
+  readonly errors: number;
+}
+
+export function requestCounts(report: GuardReport): { requests: number; errors: number } {
+  const methods = Object.values(report.methods);
+  return { requests: methods.reduce((sum, m) => sum + m.count, 0), errors: methods.reduce((sum, m) => sum + m.errors, 0) };
+}
+
+/** One line of figures, for the CLI table and the tree's tooltip. */
+export function guardLine(report: GuardReport): string {
+  const rtt = report.keepalive.lastRttMs === null ? '' : `, probe ${report.keepalive.lastRttMs.toFixed(1)} ms`;
+  const { requests, errors } = requestCounts(report);
+  const last = report.lastError ? `; last error: ${report.lastError.message}` : '';
+  return `guarded ${report.state} (guard pid ${report.guardPid}, upstream pid ${report.upstreamPid ?? '-'}, ${report.era}, restarts ${report.restarts}${rtt}, ${requests} requests, ${errors} errors${last})`;
+}
+
+const STATE_OF: Readonly<Record<GuardReport['state'], ServerState>> = {
+  starting: 'connecting',
+  ready: 'up',
+  // The guard is bringing a dead or hung upstream back: the client's requests fail until it is ready again.
+  restarting: 'down',
+  closed: 'down',
+};
+
+/**
+ * The status shown for a guarded entry: the running guard's report mapped onto MCP Health's states, or `idle` with
+ * "guard not running" when none answered. With several guards of one name (several clients), the worst one shows.
+ */
+export function guardedStatus(config: ServerConfig, guardName: string, reports: readonly GuardReport[], wall: number): ServerStatus {
+  const mine = reports.filter((report) => report.name === guardName);
+  const rank = (report: GuardReport) => (report.state === 'ready' ? 0 : report.state === 'starting' ? 1 : 2);
+  const shown = [...mine].sort((a, b) => rank(b) - rank(a))[0];
+  const counts = shown ? requestCounts(shown) : { requests: 0, errors: 0 };
+  const guarded: GuardedFigures = {
+    guardName,
+    running: shown !== undefined,
+    guards: mine.length,
+    guardPid: shown?.guardPid ?? null,
+    upstreamPid: shown?.upstreamPid ?? null,
+    restarts: shown?.restarts ?? 0,
+    probeRttMs: shown?.keepalive.lastRttMs ?? null,
+    ...counts,
+  };
+  const state: ServerState = shown ? STATE_OF[shown.state] : 'idle';
+  const lastError = shown?.lastError
+    ? { kind: 'exited' as const, message: shown.lastError.message, exitCode: shown.lastError.exitCode, signal: shown.lastError.signal, stderrTail: shown.lastError.stderrTail }
+    : null;
+  return {
+    config,
+    state,
+    era: shown && shown.era !== 'unknown' ? shown.era : null,
+    protocolVersion: shown?.protocolVersion ?? null,
+    serverInfo: null,
+    lastRttMs: guarded.probeRttMs,
+    lastError,
+    lastProbeAt: null,
+    lastStateChangeAt: wall,
+    consecutiveFailures: 0,
+    restarts: guarded.restarts,
+    flapping: false,
+    nonConformant: false,
+    stats: { count: 0, okCount: 0, p50Ms: null, p95Ms: null, uptimePercent: null, recent: [], restartTimes: [] },
+    stderrTail: shown?.lastError?.stderrTail ?? '',
+    pid: guarded.upstreamPid,
+    guarded,
+  };
+}
+
+/** Where guarded entries get their reports from. */
+export interface GuardReports {
+  /** The latest reports of every running guard of this user. */
+  reports(): readonly GuardReport[];
+  /** Fires when what the guards report changed. */
+  onDidChange(listener: () => void): Unsubscribe;
+  /** Polls only while someone shows a guarded entry. */
+  setWanted(wanted: boolean): void;
+  dispose(): void;
+}
+
+/** How often a shown guarded entry's figures are re-read. */
+export const GUARD_POLL_MS = 2_000;
+
+/** Reads the guards' reports every `intervalMs` while wanted; fires only on a change. */
+export class GuardPoller implements GuardReports {
+  private latest: readonly GuardReport[] = [];
+  private readonly listeners = new Set<() => void>();
+  private timer: TimerHandle | null = null;
+  private wanted = false;
+  private reading = false;
+  private disposed = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly read: () => Promise<readonly GuardReport[]>,
+    private readonly intervalMs = GUARD_POLL_MS,
+  ) {}
+
+  reports(): readonly GuardReport[] {
+    return this.latest;
+  }
+
+  onDidChange(listener: () => void): Unsubscribe {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  setWanted(wanted: boolean): void {
+    if (this.disposed || this.wanted === wanted) return;
+    this.wanted = wanted;
+    if (wanted) {
+      void this.poll();
+    } else if (this.timer) {
+      this.clock.clearTimeout(this.timer);
+      this.timer = null;
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.wanted = false;
+    if (this.timer) this.clock.clearTimeout(this.timer);
+    this.timer = null;
+    this.listeners.clear();
+  }
+
+  private async poll(): Promise<void> {
+    if (this.reading || this.disposed || !this.wanted) return;
+    this.reading = true;
+    let next: readonly GuardReport[];
+    try {
+      next = await this.read();
+    } catch {
+      // A guard vanishing mid-read is an ordinary event; the next poll sees what is left.
+      next = this.latest;
+    }
+    this.reading = false;
+    if (this.disposed || !this.wanted) return;
+    // Sort by pid so the order sockets are listed in does not count as a change.
+    const sorted = [...next].sort((a, b) => a.guardPid - b.guardPid);
+    if (!deepEqual(sorted, this.latest)) {
+      this.latest = sorted;
+      for (const listener of [...this.listeners]) listener();
+    }
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = null;
+      void this.poll();
+    }, this.intervalMs);
+  }
+}
+
+/** Reports read once (the CLI's `list` and `check`): nothing to poll. */
+export function fixedGuardReports(reports: readonly GuardReport[]): GuardReports {
+  return { reports: () => reports, onDidChange: () => () => undefined, setWanted: () => undefined, dispose: () => undefined };
+}
