@@ -113,7 +113,7 @@ function tooltipFor(statuses: readonly ServerStatus[], healthy: number, monitore
   md.supportHtml = false;
   md.appendMarkdown(`**MCP Health** · ${healthy}/${monitored} healthy\n\n`);
   if (statuses.length === 0) {
-    md.appendMarkdown('No MCP server configured.\n\n');
+    md.appendMarkdown(vscode.l10n.t('No MCP server configured.') + '\n\n');
   } else {
     md.appendMarkdown('| | Server | State | |\n|:-:|---|---|---|\n');
     for (const status of statuses.slice(0, MAX_TOOLTIP_ROWS)) {
@@ -129,7 +129,7 @@ function tooltipFor(statuses: readonly ServerStatus[], healthy: number, monitore
       md.appendMarkdown(`| $(${icon.id}) | ${escapeMarkdown(status.config.name)} | ${escapeMarkdown(describeState(status))}${error} | ${actions} |\n`);
     }
     if (statuses.length > MAX_TOOLTIP_ROWS) {
-      md.appendMarkdown(`\n…and ${statuses.length - MAX_TOOLTIP_ROWS} more\n`);
+      md.appendMarkdown(`\n${vscode.l10n.t('…and {0} more', statuses.length - MAX_TOOLTIP_ROWS)}\n`);
     }
     md.appendMarkdown('\n');
   }

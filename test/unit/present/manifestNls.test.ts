@@ -2,7 +2,7 @@
 // its string and every string is used, so a translation (package.nls.<locale>.json) has exactly these keys to cover.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
@@ -45,5 +45,23 @@ void describe('package.nls.json', () => {
     for (const [name, schema] of Object.entries(manifest.contributes.configuration.properties)) {
       assert.ok(schema.markdownDescription !== undefined && isPlaceholder(schema.markdownDescription), name);
     }
+  });
+});
+
+void describe('l10n/bundle.l10n.json', () => {
+  const bundle = JSON.parse(readFileSync(path.join(ROOT, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
+  const dir = path.join(ROOT, 'src', 'vscode');
+  const messages = readdirSync(dir).filter((name) => name.endsWith('.ts')).flatMap((name) => {
+    const text = readFileSync(path.join(dir, name), 'utf8');
+    return [...text.matchAll(/vscode\.l10n\.t\(\s*(?:'((?:\\.|[^'\\])*)'|"((?:\\.|[^"\\])*)")/g)].map((match) => (match[1] ?? match[2]).replace(/\\(.)/g, '$1'));
+  });
+
+  void it('holds every message the adapters pass to vscode.l10n.t (run npm run l10n:export after changing one)', () => {
+    assert.ok(messages.length > 0);
+    assert.deepEqual(messages.filter((message) => !(message in bundle)), []);
+  });
+
+  void it('holds no message the adapters no longer use', () => {
+    assert.deepEqual(Object.keys(bundle).filter((key) => !messages.includes(key)), []);
   });
 });
