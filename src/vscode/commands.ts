@@ -63,7 +63,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     const name = registry.get(id)?.config.name ?? id;
     const text = result
       ? `${name}: ${result.method} ${result.outcome}${result.rttMs !== undefined ? ` · ${formatMs(result.rttMs)}` : ''}`
-      : `${name}: not probed (${registry.get(id)?.state ?? 'gone'})`;
+      : vscode.l10n.t('{0}: not probed ({1})', name, registry.get(id)?.state ?? 'gone');
     vscode.window.setStatusBarMessage(`$(pulse) ${text}`, 5000);
     return results;
   };
@@ -71,23 +71,23 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
   return [
     register(Commands.pingAll, pingAll),
     register(Commands.pingNow, async (element?: unknown) => {
-      const target = await resolve(element, 'Ping which MCP server?', isMonitored, 'All servers');
+      const target = await resolve(element, vscode.l10n.t('Ping which MCP server?'), isMonitored, vscode.l10n.t('All servers'));
       if (target === ALL) {
         return pingAll();
       }
       return target === undefined ? undefined : pingOne(target);
     }),
     register(Commands.reconnect, async (element?: unknown) => {
-      const target = await resolve(element, 'Reconnect which MCP server?', isMonitored, 'All servers');
+      const target = await resolve(element, vscode.l10n.t('Reconnect which MCP server?'), isMonitored, vscode.l10n.t('All servers'));
       if (target === undefined) {
         return;
       }
-      const name = target === ALL ? 'all MCP servers' : registry.get(target)?.config.name ?? target;
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Reconnecting ${name}` },
+      const name = target === ALL ? vscode.l10n.t('all MCP servers') : registry.get(target)?.config.name ?? target;
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reconnecting {0}', name) },
         () => registry.reconnect(target === ALL ? undefined : target));
     }),
     register(Commands.reconnectAll, () => vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: 'Reconnecting all MCP servers' }, () => registry.reconnect())),
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reconnecting all MCP servers') }, () => registry.reconnect())),
     register(Commands.showLog, () => host.showLog()),
     register(Commands.refresh, () => host.rediscover()),
     register(Commands.openConfig, async (element?: unknown) => {
@@ -95,7 +95,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         await vscode.window.showTextDocument(vscode.Uri.file(element.slice('file:'.length)));
         return;
       }
-      const target = await resolve(element, 'Open the config of which MCP server?');
+      const target = await resolve(element, vscode.l10n.t('Open the config of which MCP server?'));
       const status = typeof target === 'string' ? registry.get(target) : undefined;
       if (!status) {
         return;
@@ -104,31 +104,31 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       await vscode.window.showTextDocument(vscode.Uri.file(status.config.source.file), { selection: new vscode.Range(position, position) });
     }),
     register(Commands.enableMonitoring, async (element?: unknown) => {
-      const target = await resolve(element, 'Monitor which MCP server again?', (s) => s.state === 'disabled', 'All disabled servers');
+      const target = await resolve(element, vscode.l10n.t('Monitor which MCP server again?'), (s) => s.state === 'disabled', vscode.l10n.t('All disabled servers'));
       for (const id of target === ALL ? registry.list().filter((s) => s.state === 'disabled').map((s) => s.config.id) : target ? [target] : []) {
         host.setMonitoringEnabled(id, true);
       }
     }),
     register(Commands.disableMonitoring, async (element?: unknown) => {
-      const target = await resolve(element, 'Stop monitoring which MCP server?', isMonitored);
+      const target = await resolve(element, vscode.l10n.t('Stop monitoring which MCP server?'), isMonitored);
       if (typeof target === 'string') {
         host.setMonitoringEnabled(target, false);
       }
     }),
     register(Commands.copyDetails, async (element?: unknown) => {
-      const target = await resolve(element, 'Copy the details of which MCP server?');
+      const target = await resolve(element, vscode.l10n.t('Copy the details of which MCP server?'));
       const status = typeof target === 'string' ? registry.get(target) : undefined;
       if (status) {
         await vscode.env.clipboard.writeText(detailsText(status));
-        vscode.window.setStatusBarMessage(`$(copy) Copied the details of ${status.config.name}`, 3000);
+        vscode.window.setStatusBarMessage(vscode.l10n.t('$(copy) Copied the details of {0}', status.config.name), 3000);
       }
     }),
     register(Commands.copyStatusReport, async () => {
       await vscode.env.clipboard.writeText(statusReportMarkdown(registry.list(), host.wallClock(), displayPath));
-      vscode.window.setStatusBarMessage('$(markdown) Copied the MCP status report (Markdown)', 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('$(markdown) Copied the MCP status report (Markdown)'), 3000);
     }),
     register(Commands.supplyInput, async (element?: unknown) => {
-      const target = await resolve(element, 'Supply inputs for which MCP server?', (s) => (s.config.missingInputs?.length ?? 0) > 0);
+      const target = await resolve(element, vscode.l10n.t('Supply inputs for which MCP server?'), (s) => (s.config.missingInputs?.length ?? 0) > 0);
       const status = typeof target === 'string' ? registry.get(target) : undefined;
       if (!status) {
         return;
@@ -139,8 +139,8 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       }
     }),
     register(Commands.clearInputs, async () => {
-      const forget = 'Forget';
-      const choice = await vscode.window.showWarningMessage('Forget every ${input:…} value MCP Health stored? Servers that need them will wait for input again.', { modal: true }, forget);
+      const forget = vscode.l10n.t('Forget');
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Forget every ${input:…} value MCP Health stored? Servers that need them will wait for input again.'), { modal: true }, forget);
       if (choice === forget) {
         await host.inputs.clear();
         await host.rediscover();

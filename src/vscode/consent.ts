@@ -13,9 +13,9 @@ import { ConsentPromptPolicy, consentMessage, modeLabels, nextMode, whatWouldRun
 import { SECTION } from './settings';
 import { displayPath } from '../present/paths';
 
-const ALLOW = 'Allow';
-const REVIEW = 'Review…';
-const NOT_NOW = 'Not Now';
+const ALLOW = vscode.l10n.t('Allow');
+const REVIEW = vscode.l10n.t('Review…');
+const NOT_NOW = vscode.l10n.t('Not Now');
 
 interface ReviewItem extends vscode.QuickPickItem {
   readonly status: ServerStatus;
@@ -25,7 +25,7 @@ interface ReviewItem extends vscode.QuickPickItem {
 export class ConsentFlow implements vscode.Disposable {
   private readonly policy = new ConsentPromptPolicy();
   private readonly windowState: vscode.Disposable;
-  private readonly modeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('settings-gear'), tooltip: 'Change mode (watch, check, off)' };
+  private readonly modeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('settings-gear'), tooltip: vscode.l10n.t('Change mode (watch, check, off)') };
 
   constructor(
     private readonly store: ConsentStore,
@@ -104,14 +104,14 @@ export class ConsentFlow implements vscode.Disposable {
   /** The picker: every waiting server with what would run; checked ones are allowed, each with its mode. */
   async review(statuses: readonly ServerStatus[] = this.waiting()): Promise<void> {
     if (statuses.length === 0) {
-      void vscode.window.showInformationMessage('No MCP server is waiting for consent.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server is waiting for consent.'));
       return;
     }
     const settings = this.monitorSettings();
     const items: ReviewItem[] = statuses.map((status) => this.reviewItem(status, modeFor(status.config, settings)));
     const picker = vscode.window.createQuickPick<ReviewItem>();
-    picker.title = 'MCP Health: start watching these servers?';
-    picker.placeholder = 'Checked servers are allowed to start. The gear button changes a server\'s mode (watch, check, off).';
+    picker.title = vscode.l10n.t('MCP Health: start watching these servers?');
+    picker.placeholder = vscode.l10n.t('Checked servers are allowed to start. The gear button changes a server\'s mode (watch, check, off).');
     picker.canSelectMany = true;
     picker.matchOnDescription = true;
     picker.matchOnDetail = true;
@@ -150,8 +150,8 @@ export class ConsentFlow implements vscode.Disposable {
   async chooseMode(status: ServerStatus): Promise<void> {
     const current = modeFor(status.config, this.monitorSettings());
     const picked = await vscode.window.showQuickPick(
-      MONITOR_MODES.map((mode) => ({ label: mode, description: mode === current ? '(current)' : '', detail: modeLabels[mode], mode })),
-      { title: `Monitoring mode of ${status.config.name}` },
+      MONITOR_MODES.map((mode) => ({ label: mode, description: mode === current ? vscode.l10n.t('(current)') : '', detail: modeLabels[mode], mode })),
+      { title: vscode.l10n.t('Monitoring mode of {0}', status.config.name) },
     );
     if (picked && picked.mode !== current) {
       await setServerMode(status.config.name, picked.mode);

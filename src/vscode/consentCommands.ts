@@ -22,26 +22,26 @@ export function registerConsentCommands(flow: ConsentFlow, registry: MonitorRegi
   };
   return [
     vscode.commands.registerCommand(Commands.allow, async (element?: unknown) => {
-      const chosen = await targets(element, 'Allow which MCP server to start?', waiting, 'All servers waiting for consent');
+      const chosen = await targets(element, vscode.l10n.t('Allow which MCP server to start?'), waiting, vscode.l10n.t('All servers waiting for consent'));
       await flow.allow(chosen.filter(waiting).map((status) => status.config));
     }),
     vscode.commands.registerCommand(Commands.reviewConsent, () => flow.review()),
     vscode.commands.registerCommand(Commands.withdrawConsent, async (element?: unknown) => {
-      const chosen = await targets(element, 'Withdraw consent for which MCP server?', given, 'All allowed servers');
+      const chosen = await targets(element, vscode.l10n.t('Withdraw consent for which MCP server?'), given, vscode.l10n.t('All allowed servers'));
       if (chosen.length > 0) {
         await flow.withdraw(chosen.map((status) => status.config.id));
       }
     }),
     vscode.commands.registerCommand(Commands.resetConsent, async () => {
-      const reset = 'Reset';
+      const reset = vscode.l10n.t('Reset');
       const choice = await vscode.window.showWarningMessage(
-        'Forget every consent decision? Every MCP server stops and waits to be allowed again.', { modal: true }, reset);
+        vscode.l10n.t('Forget every consent decision? Every MCP server stops and waits to be allowed again.'), { modal: true }, reset);
       if (choice === reset) {
         await flow.reset();
       }
     }),
     vscode.commands.registerCommand(Commands.setMode, async (element?: unknown) => {
-      const [status] = await targets(element, 'Set the monitoring mode of which MCP server?', () => true);
+      const [status] = await targets(element, vscode.l10n.t('Set the monitoring mode of which MCP server?'), () => true);
       if (status) {
         await flow.chooseMode(status);
       }

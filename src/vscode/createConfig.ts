@@ -26,12 +26,12 @@ export const MCP_JSON_TEMPLATE = `{
 export async function createWorkspaceConfig(): Promise<void> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
   if (folders.length === 0) {
-    void vscode.window.showWarningMessage('Open a folder first: .vscode/mcp.json belongs to a workspace folder.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: .vscode/mcp.json belongs to a workspace folder.'));
     return;
   }
   const folder = folders.length === 1
     ? folders[0]
-    : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Create .vscode/mcp.json in which folder?' });
+    : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Create .vscode/mcp.json in which folder?') });
   if (!folder) {
     return;
   }

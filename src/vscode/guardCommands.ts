@@ -42,7 +42,7 @@ export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable
       after = action === 'Guard' ? guardEntry(request) : unguardEntry(request);
     } catch (error) {
       if (!(error instanceof GuardRewriteError)) throw error;
-      void vscode.window.showErrorMessage(`MCP Health: cannot ${action.toLowerCase()} "${name}": ${error.message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('MCP Health: cannot {0} "{1}": {2}', action.toLowerCase(), name, error.message));
       return;
     }
     const proposed = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: source.file, query: `${action}:${name}:${Date.now()}` });
@@ -51,16 +51,16 @@ export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable
     try {
       await vscode.commands.executeCommand('vscode.diff', uri, proposed, `${name}: ${action === 'Guard' ? 'run through mcp-health guard' : 'remove the guard'} (proposed)`, { preview: true });
       const detail = action === 'Guard'
-        ? `The entry will run "npx -y mcp-health guard --name ${name} -- <its command>": the client keeps one connection while the guard restarts the server. "Unguard" puts the entry back exactly.`
-        : 'The entry\'s own command and args are put back exactly as they were.';
-      const choice = await vscode.window.showWarningMessage(`${action} "${name}" in ${vscode.workspace.asRelativePath(uri)}?`, { modal: true, detail }, action);
+        ? vscode.l10n.t('The entry will run "npx -y mcp-health guard --name {0} -- <its command>": the client keeps one connection while the guard restarts the server. "Unguard" puts the entry back exactly.', name)
+        : vscode.l10n.t('The entry\'s own command and args are put back exactly as they were.');
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('{0} "{1}" in {2}?', action, name, vscode.workspace.asRelativePath(uri)), { modal: true, detail }, action);
       if (choice !== action) return;
       const outcome = await applyRewrite(document, before, after);
       const file = vscode.workspace.asRelativePath(uri);
       if (outcome === 'changed') {
-        void vscode.window.showErrorMessage(`MCP Health: ${file} changed while the diff was open; nothing was written. Run "${action}" again.`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('MCP Health: {0} changed while the diff was open; nothing was written. Run "{1}" again.', file, action));
       } else if (outcome === 'refused') {
-        void vscode.window.showErrorMessage(`MCP Health: the editor refused the edit to ${file}.`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('MCP Health: the editor refused the edit to {0}.', file));
       } else if (outcome === 'unsaved') {
         void vscode.window.showInformationMessage(`MCP Health: ${action.toLowerCase()}ed "${name}"; ${file} had unsaved changes, save it to apply.`);
       } else {
@@ -76,11 +76,11 @@ export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable
     changed,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, provider),
     vscode.commands.registerCommand(Commands.guardServer, async (element?: unknown) => {
-      const status = await target(element, 'Run which MCP server through mcp-health guard?', isGuardable);
+      const status = await target(element, vscode.l10n.t('Run which MCP server through mcp-health guard?'), isGuardable);
       if (status) await rewrite(status, 'Guard');
     }),
     vscode.commands.registerCommand(Commands.unguardServer, async (element?: unknown) => {
-      const status = await target(element, 'Remove the guard from which MCP server?', isGuarded);
+      const status = await target(element, vscode.l10n.t('Remove the guard from which MCP server?'), isGuarded);
       if (status) await rewrite(status, 'Unguard');
     }),
   ];

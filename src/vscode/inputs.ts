@@ -54,13 +54,13 @@ export async function promptForInputs(server: ServerConfig, definitions: readonl
 }
 
 async function ask(id: string, definition: InputDefinition | undefined, serverName: string): Promise<string | undefined> {
-  const title = `MCP Health: input "${id}" for ${serverName}`;
+  const title = vscode.l10n.t('MCP Health: input "{0}" for {1}', id, serverName);
   if (definition?.type === 'pickString' && definition.options?.length) {
     return vscode.window.showQuickPick(definition.options, { title, placeHolder: definition.description, ignoreFocusOut: true });
   }
   if (definition?.type === 'command') {
     // A command input runs another extension's code; that is VS Code's own MCP support's job, not a monitor's.
-    void vscode.window.showWarningMessage(`Input "${id}" is provided by a command; MCP Health cannot run it. Enter a value to monitor ${serverName}.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Input "{0}" is provided by a command; MCP Health cannot run it. Enter a value to monitor {1}.', id, serverName));
   }
   return vscode.window.showInputBox({
     title,

@@ -40,7 +40,7 @@ import { createPublicApi, type McpHealthApi, type McpHealthPublicApi } from './a
 import { Commands } from '../present/commandIds';
 
 const DISABLED_KEY = 'mcpHealth.disabledServers';
-const RESTRICTED_MESSAGE = 'Restricted Mode: servers from workspace files are listed but not started. Trust this workspace to monitor them.';
+const RESTRICTED_MESSAGE = vscode.l10n.t('Restricted Mode: servers from workspace files are listed but not started. Trust this workspace to monitor them.');
 
 export class McpHealth {
   private readonly disposables: vscode.Disposable[] = [];

@@ -13,11 +13,11 @@ import { isHealthy } from '../present/states';
 import { serverElementId } from '../present/treeModel';
 import { Commands } from '../present/commandIds';
 
-const RECONNECT = 'Reconnect';
-const SHOW_LOG = 'Show Log';
-const OPEN_CONFIG = 'Open Config';
-const MUTE_ONE = "Don't Show Again for This Server";
-const MUTE_ALL = "Don't Show Again for These Servers";
+const RECONNECT = vscode.l10n.t('Reconnect');
+const SHOW_LOG = vscode.l10n.t('Show Log');
+const OPEN_CONFIG = vscode.l10n.t('Open Config');
+const MUTE_ONE = vscode.l10n.t("Don't Show Again for This Server");
+const MUTE_ALL = vscode.l10n.t("Don't Show Again for These Servers");
 const MUTED_KEY = 'mcpHealth.mutedServers';
 
 export class StateNotifier implements vscode.Disposable {

@@ -17,12 +17,12 @@ export async function pickServer(
 ): Promise<string | typeof ALL | undefined> {
   const candidates = statuses.filter(options.filter ?? (() => true));
   if (candidates.length === 0) {
-    void vscode.window.showInformationMessage('MCP Health: no server fits.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('MCP Health: no server fits.'));
     return undefined;
   }
   const items: ServerPickItem[] = [];
   if (options.allowAll && candidates.length > 1) {
-    items.push({ label: `$(run-all) ${options.allowAll}`, description: `${candidates.length} servers`, target: ALL });
+    items.push({ label: `$(run-all) ${options.allowAll}`, description: vscode.l10n.t('{0} servers', candidates.length), target: ALL });
     items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, target: ALL });
   }
   for (const status of candidates) {

@@ -111,28 +111,28 @@ function tooltipFor(statuses: readonly ServerStatus[], healthy: number, monitore
   const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = { enabledCommands: TOOLTIP_COMMANDS };
   md.supportHtml = false;
-  md.appendMarkdown(`**MCP Health** · ${healthy}/${monitored} healthy\n\n`);
+  md.appendMarkdown(`${vscode.l10n.t('**MCP Health** · {0}/{1} healthy', healthy, monitored)}\n\n`);
   if (statuses.length === 0) {
-    md.appendMarkdown('No MCP server configured.\n\n');
+    md.appendMarkdown(vscode.l10n.t('No MCP server configured.') + '\n\n');
   } else {
-    md.appendMarkdown('| | Server | State | |\n|:-:|---|---|---|\n');
+    md.appendMarkdown(`| | ${vscode.l10n.t('Server')} | ${vscode.l10n.t('State')} | |\n|:-:|---|---|---|\n`);
     for (const status of statuses.slice(0, MAX_TOOLTIP_ROWS)) {
       const icon = stateIcon(status);
       // Cut before escaping: a cut after it could leave a lone backslash that escapes the cell's closing pipe.
       const error = status.lastError && status.state !== 'up' ? ` — ${escapeMarkdown(status.lastError.message.slice(0, 120))}` : '';
       const element = serverElementId(status.config.id);
       const actions = status.state === 'needs-consent'
-        ? `[$(check) Allow](${commandUri(Commands.allow, element)} "Allow this server to start")`
+        ? `[$(check) ${vscode.l10n.t('Allow')}](${commandUri(Commands.allow, element)} "${vscode.l10n.t('Allow this server to start')}")`
         : status.state === 'disabled' || status.state === 'untrusted'
         ? ''
-        : `[$(pulse)](${commandUri(Commands.pingNow, element)} "Ping now") [$(debug-restart)](${commandUri(Commands.reconnect, element)} "Reconnect")`;
+        : `[$(pulse)](${commandUri(Commands.pingNow, element)} "${vscode.l10n.t('Ping now')}") [$(debug-restart)](${commandUri(Commands.reconnect, element)} "${vscode.l10n.t('Reconnect')}")`;
       md.appendMarkdown(`| $(${icon.id}) | ${escapeMarkdown(status.config.name)} | ${escapeMarkdown(describeState(status))}${error} | ${actions} |\n`);
     }
     if (statuses.length > MAX_TOOLTIP_ROWS) {
-      md.appendMarkdown(`\n…and ${statuses.length - MAX_TOOLTIP_ROWS} more\n`);
+      md.appendMarkdown(`\n${vscode.l10n.t('…and {0} more', statuses.length - MAX_TOOLTIP_ROWS)}\n`);
     }
     md.appendMarkdown('\n');
   }
-  md.appendMarkdown(`[$(run-all) Ping all](${commandUri(Commands.pingAll)}) · [$(output) Show log](${commandUri(Commands.showLog)}) · [$(list-tree) Servers](${commandUri(ViewCommands.focusServers)}) · [$(markdown) Copy report](${commandUri(Commands.copyStatusReport)})`);
+  md.appendMarkdown(`[$(run-all) ${vscode.l10n.t('Ping all')}](${commandUri(Commands.pingAll)}) · [$(output) ${vscode.l10n.t('Show log')}](${commandUri(Commands.showLog)}) · [$(list-tree) ${vscode.l10n.t('Servers')}](${commandUri(ViewCommands.focusServers)}) · [$(markdown) ${vscode.l10n.t('Copy report')}](${commandUri(Commands.copyStatusReport)})`);
   return md;
 }

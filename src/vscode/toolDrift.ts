@@ -16,8 +16,8 @@ import { Commands } from '../present/commandIds';
 
 const BASELINES_KEY = 'mcpHealth.toolBaselines';
 const SCHEME = 'mcp-health-tools';
-const SHOW_CHANGES = 'Show Changes';
-const ACCEPT = 'Accept as Baseline';
+const SHOW_CHANGES = vscode.l10n.t('Show Changes');
+const ACCEPT = vscode.l10n.t('Accept as Baseline');
 /** VS Code passes at most this many tools to a model across all servers. */
 export const CLIENT_TOOL_LIMIT = 128;
 
@@ -78,7 +78,7 @@ export class ToolDriftWatcher implements vscode.Disposable {
     }
     if (this.limitWarned) return;
     this.limitWarned = true;
-    const message = `Your MCP servers offer ${total} tools; VS Code passes at most ${CLIENT_TOOL_LIMIT} to a model. Turn off tools or servers you do not need.`;
+    const message = vscode.l10n.t('Your MCP servers offer {0} tools; VS Code passes at most {1} to a model. Turn off tools or servers you do not need.', total, CLIENT_TOOL_LIMIT);
     this.logger.warn(message);
     if (this.level() !== 'off') void vscode.window.showWarningMessage(message);
   }
@@ -86,7 +86,7 @@ export class ToolDriftWatcher implements vscode.Disposable {
   private announce(id: string, summary: string): void {
     const status = this.registry.get(id);
     if (!status || this.level() === 'off') return;
-    const message = redactText(`MCP server "${status.config.name}": tools changed since the accepted baseline (${summary}). A changed description can carry instructions to the model.`, status.config.secretValues ?? []);
+    const message = redactText(vscode.l10n.t('MCP server "{0}": tools changed since the accepted baseline ({1}). A changed description can carry instructions to the model.', status.config.name, summary), status.config.secretValues ?? []);
     void Promise.resolve(vscode.window.showWarningMessage(message, SHOW_CHANGES, ACCEPT)).then((choice) => {
       if (choice === SHOW_CHANGES) void this.showChanges(id);
       else if (choice === ACCEPT) void this.accept(id);
@@ -101,19 +101,19 @@ export class ToolDriftWatcher implements vscode.Disposable {
   }
 
   private async showChanges(element: unknown): Promise<void> {
-    const id = await this.resolve(element, 'Show tool changes of which server?');
+    const id = await this.resolve(element, vscode.l10n.t('Show tool changes of which server?'));
     const status = id ? this.registry.get(id) : undefined;
     if (!id || !status) return;
     const uri = (side: 'baseline' | 'current') => vscode.Uri.from({ scheme: SCHEME, path: `/${status.config.name}/${side}.json`, query: encodeURIComponent(id) });
-    await vscode.commands.executeCommand('vscode.diff', uri('baseline'), uri('current'), `${status.config.name}: accepted tools ↔ tools now`);
+    await vscode.commands.executeCommand('vscode.diff', uri('baseline'), uri('current'), vscode.l10n.t('{0}: accepted tools ↔ tools now', status.config.name));
   }
 
   private async accept(element: unknown): Promise<void> {
-    const id = await this.resolve(element, 'Accept the current tools of which server?');
+    const id = await this.resolve(element, vscode.l10n.t('Accept the current tools of which server?'));
     if (!id) return;
     const accepted = this.registry.acceptToolsBaseline(id);
     if (!accepted) {
-      void vscode.window.showWarningMessage('There is no complete tool listing of this server to accept yet.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('There is no complete tool listing of this server to accept yet.'));
       return;
     }
     this.store(id, accepted);

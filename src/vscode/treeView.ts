@@ -74,7 +74,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
         const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
         item.iconPath = new vscode.ThemeIcon(node.folder ? 'root-folder' : 'account');
         item.contextValue = 'group';
-        item.tooltip = node.folder ? displayPath(node.folder) : 'Servers from your user-level configuration files';
+        item.tooltip = node.folder ? displayPath(node.folder) : vscode.l10n.t('Servers from your user-level configuration files');
         return item;
       }
       case 'file': {
@@ -103,7 +103,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
       case 'problem': {
         const diagnostic = node.diagnostic;
         const item = new vscode.TreeItem(diagnostic.message, vscode.TreeItemCollapsibleState.None);
-        item.description = `line ${diagnostic.line}`;
+        item.description = vscode.l10n.t('line {0}', diagnostic.line);
         item.iconPath = new vscode.ThemeIcon(diagnostic.severity === 'error' ? 'error' : 'warning',
           new vscode.ThemeColor(diagnostic.severity === 'error' ? 'list.errorForeground' : 'list.warningForeground'));
         item.contextValue = 'problem';

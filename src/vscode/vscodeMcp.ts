@@ -20,19 +20,19 @@ export function registerVsCodeMcpCommands(registry: MonitorRegistry): vscode.Dis
     const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
     const vscodeId = vscodeMcpServerId(status.config, folders);
     if (!vscodeId) {
-      void vscode.window.showInformationMessage(`${status.config.name} is not run by VS Code itself (it comes from ${status.config.source.file}).`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} is not run by VS Code itself (it comes from {1}).', status.config.name, status.config.source.file));
     }
     return vscodeId;
   };
   return [
     vscode.commands.registerCommand(Commands.restartInVsCode, async (element?: unknown) => {
-      const id = await target(element, "Restart which server in VS Code's own MCP client?");
+      const id = await target(element, vscode.l10n.t("Restart which server in VS Code's own MCP client?"));
       // VS Code starts a stopped server on restart too; its own trust prompt still applies.
       if (id) await vscode.commands.executeCommand(VSCODE_RESTART_COMMAND, id);
       return id;
     }),
     vscode.commands.registerCommand(Commands.showVsCodeOutput, async (element?: unknown) => {
-      const id = await target(element, "Show VS Code's output of which server?");
+      const id = await target(element, vscode.l10n.t("Show VS Code's output of which server?"));
       if (id) await vscode.commands.executeCommand(VSCODE_OUTPUT_COMMAND, id);
       return id;
     }),

@@ -1,0 +1,67 @@
+// package.json's user-facing strings are %key% placeholders resolved through package.nls.json: every placeholder has
+// its string and every string is used, so a translation (package.nls.<locale>.json) has exactly these keys to cover.
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const manifestText = readFileSync(path.join(ROOT, 'package.json'), 'utf8');
+const nls = JSON.parse(readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, unknown>;
+const placeholders = new Set([...manifestText.matchAll(/"%([\w.-]+)%"/g)].map((match) => match[1]));
+
+interface Manifest {
+  readonly displayName: string;
+  readonly description: string;
+  readonly contributes: {
+    readonly commands: readonly { readonly command: string; readonly title: string; readonly category: string }[];
+    readonly configuration: { readonly properties: Readonly<Record<string, { readonly markdownDescription?: string }>> };
+  };
+}
+const manifest = JSON.parse(manifestText) as Manifest;
+const isPlaceholder = (value: string) => /^%[\w.-]+%$/.test(value);
+
+void describe('package.nls.json', () => {
+  void it('every %key% of package.json has a string in package.nls.json', () => {
+    assert.ok(placeholders.size > 0);
+    assert.deepEqual([...placeholders].filter((key) => !(key in nls)), []);
+  });
+
+  void it('every key of package.nls.json is used in package.json', () => {
+    assert.deepEqual(Object.keys(nls).filter((key) => !placeholders.has(key)), []);
+  });
+
+  void it('every value is a non-empty string', () => {
+    for (const [key, value] of Object.entries(nls)) assert.ok(typeof value === 'string' && value.trim() !== '', key);
+  });
+
+  void it('the name, description, command titles and setting descriptions are placeholders', () => {
+    assert.ok(isPlaceholder(manifest.displayName) && isPlaceholder(manifest.description));
+    for (const command of manifest.contributes.commands) {
+      assert.ok(isPlaceholder(command.title), command.command);
+      assert.ok(isPlaceholder(command.category), command.command);
+    }
+    for (const [name, schema] of Object.entries(manifest.contributes.configuration.properties)) {
+      assert.ok(schema.markdownDescription !== undefined && isPlaceholder(schema.markdownDescription), name);
+    }
+  });
+});
+
+void describe('l10n/bundle.l10n.json', () => {
+  const bundle = JSON.parse(readFileSync(path.join(ROOT, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
+  const dir = path.join(ROOT, 'src', 'vscode');
+  const messages = readdirSync(dir).filter((name) => name.endsWith('.ts')).flatMap((name) => {
+    const text = readFileSync(path.join(dir, name), 'utf8');
+    return [...text.matchAll(/vscode\.l10n\.t\(\s*(?:'((?:\\.|[^'\\])*)'|"((?:\\.|[^"\\])*)")/g)].map((match) => (match[1] ?? match[2]).replace(/\\(.)/g, '$1'));
+  });
+
+  void it('holds every message the adapters pass to vscode.l10n.t (run npm run l10n:export after changing one)', () => {
+    assert.ok(messages.length > 0);
+    assert.deepEqual(messages.filter((message) => !(message in bundle)), []);
+  });
+
+  void it('holds no message the adapters no longer use', () => {
+    assert.deepEqual(Object.keys(bundle).filter((key) => !messages.includes(key)), []);
+  });
+});
