@@ -575,6 +575,21 @@ export class ServerMonitor {
     return flight;
   }
 
+  /** Sends one probe and records it, unless its connection was replaced or the monitor disposed meanwhile (stale). */
+  private async sendAndRecord(
+    connection: Connection,
+    generation: number,
+    method: ProbeMethod | undefined,
+  ): Promise<{ readonly result: ProbeResult; readonly stale: boolean }> {
+    const result = await this.sendProbe(connection, method);
+    const stale = generation !== this.generation || this.disposed;
+    if (!stale) {
+      this.lastActivityAt = Math.max(this.lastActivityAt, this.now());
+      this.finishProbe(result);
+    }
+    return { result, stale };
+  }
+
   private async probeCycle(connection: Connection, generation: number): Promise<ProbeResult> {
     if (this.nonConformantReason !== null && this.now() >= this.pingRetestAt) {
       return this.retestDefaultProbe(connection, generation);
@@ -582,12 +597,10 @@ export class ServerMonitor {
     const method = this.nonConformantReason !== null ? FALLBACK_PROBE_METHOD : undefined;
     const firstOnConnection = this.probesOnConnection === 0;
     this.probesOnConnection += 1;
-    const result = await this.sendProbe(connection, method);
-    if (generation !== this.generation || this.disposed) {
+    const { result, stale } = await this.sendAndRecord(connection, generation, method);
+    if (stale) {
       return result;
     }
-    this.lastActivityAt = Math.max(this.lastActivityAt, this.now());
-    this.finishProbe(result);
     if (method === FALLBACK_PROBE_METHOD) {
       this.afterFallbackProbe(result);
       return result;
@@ -611,12 +624,10 @@ export class ServerMonitor {
     this.context.logger.warn(
       this.redact(`${this.config.name}: ${timedOut.method} timed out on ${this.firstProbeTimeoutStreak} fresh connections in a row; trying ${FALLBACK_PROBE_METHOD}`),
     );
-    const fallback = await this.sendProbe(connection, FALLBACK_PROBE_METHOD);
-    if (generation !== this.generation || this.disposed) {
+    const { result: fallback, stale } = await this.sendAndRecord(connection, generation, FALLBACK_PROBE_METHOD);
+    if (stale) {
       return fallback;
     }
-    this.lastActivityAt = Math.max(this.lastActivityAt, this.now());
-    this.finishProbe(fallback);
     if (!answered(fallback.outcome)) {
       this.afterDefaultProbe(timedOut);
       return fallback;
@@ -637,26 +648,21 @@ export class ServerMonitor {
   private async retestDefaultProbe(connection: Connection, generation: number): Promise<ProbeResult> {
     this.pingRetestAt = this.now() + PING_RETEST_INTERVAL_MS;
     this.probesOnConnection += 1;
-    const result = await this.sendProbe(connection, undefined);
-    if (generation !== this.generation || this.disposed) {
+    const { result, stale } = await this.sendAndRecord(connection, generation, undefined);
+    if (stale) {
       return result;
     }
-    this.lastActivityAt = Math.max(this.lastActivityAt, this.now());
-    this.finishProbe(result);
     if (result.outcome === 'ok') {
       this.context.logger.info(this.redact(`${this.config.name}: ${result.method} answered properly again; no longer non-conformant`));
       this.nonConformantReason = null;
       this.afterDefaultProbe(result);
       return result;
     }
-    const fallback = await this.sendProbe(connection, FALLBACK_PROBE_METHOD);
-    if (generation !== this.generation || this.disposed) {
-      return fallback;
+    const fallback = await this.sendAndRecord(connection, generation, FALLBACK_PROBE_METHOD);
+    if (!fallback.stale) {
+      this.afterFallbackProbe(fallback.result);
     }
-    this.lastActivityAt = Math.max(this.lastActivityAt, this.now());
-    this.finishProbe(fallback);
-    this.afterFallbackProbe(fallback);
-    return fallback;
+    return fallback.result;
   }
 
   private afterDefaultProbe(result: ProbeResult): void {
