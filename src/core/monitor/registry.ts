@@ -319,10 +319,7 @@ export class Registry implements TrustAwareRegistry {
     if (source) {
       this.sourceSubscription = source.onDidChange(() => this.emit({ type: 'servers' }));
     }
-    for (const monitor of this.monitors.values()) {
-      monitor.setGate(this.gateOf(monitor.config, monitor.configError));
-    }
-    this.wantGuards();
+    this.refreshGates();
     this.emit({ type: 'servers' });
   }
 
