@@ -1,5 +1,6 @@
 // Entry point. activate() only wires objects (no file or network I/O) and returns; discovery starts right after.
 
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { McpHealthApi, McpHealthPublicApi } from './vscode/api';
 import { McpHealth } from './vscode/mcpHealth';
@@ -7,6 +8,10 @@ import { McpHealth } from './vscode/mcpHealth';
 let current: McpHealth | undefined;
 
 export function activate(context: vscode.ExtensionContext): McpHealthApi | McpHealthPublicApi {
+  // src/present is shared with the CLI, so it translates through @vscode/l10n, fed here with the editor's own bundle.
+  if (vscode.l10n.bundle) {
+    l10n.config({ contents: vscode.l10n.bundle });
+  }
   let extension: McpHealth;
   try {
     extension = new McpHealth(context);
