@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import type { GuardedFigures } from '../core/guardReport';
 import type { ConfigDiagnostic, ServerState, ServerStatus } from '../core/model';
 import { describeTarget } from '../core/redact';
-import { healthOf, type Health } from '../present/states';
-import { summarize } from '../present/summary';
+import { healthOf, isSlow, type Health } from '../present/states';
+import { slowCount, summarize } from '../present/summary';
 import { depthFields, toolsCell, type DepthFields } from './depthReport';
 import { terminalSafe } from './terminalText';
 
@@ -120,8 +120,8 @@ const HEALTH_COLOR: Record<Health, keyof typeof ANSI> = {
 };
 
 /** The raw state name (stable for scripts that read the table), coloured by its health. */
-export function stateLabel(report: Pick<ServerReport, 'state' | 'flapping'>, style: Style): string {
-  const label = report.flapping ? `${report.state} (flapping)` : report.state;
+export function stateLabel(report: Pick<ServerReport, 'state' | 'flapping'> & { readonly slow?: boolean }, style: Style): string {
+  const label = report.flapping ? `${report.state} (flapping)` : isSlow(report) ? `${report.state} (slow)` : report.state;
   // A lazy server nobody has asked for yet is pending for the editor, but in a terminal nothing is under way: dim.
   return paint(style, report.state === 'idle' ? 'dim' : HEALTH_COLOR[healthOf(report)], label);
 }
@@ -173,7 +173,7 @@ export function formatServerTable(reports: readonly ServerReport[], style: Style
   const rows = reports.map((report) => {
     const source = plain(relativeSource(report.source.file, report.source.line, cwd));
     if (!withHealth) return { cells: [plain(report.name), plain(report.transport), plain(report.target), source] };
-    const state = report.flapping ? `${report.state} (flapping)` : report.state;
+    const state = report.flapping ? `${report.state} (flapping)` : isSlow(report) ? `${report.state} (slow)` : report.state;
     const detail = report.guarded
       ? guardedDetail(report.guarded)
       : report.cause && report.nextStep
@@ -210,6 +210,6 @@ export function formatDiagnostics(diagnostics: readonly ConfigDiagnostic[], styl
 export function summaryLine(reports: readonly ServerReport[], style: Style, interrupted = false): string {
   const summary = summarize(reports.map((report) => ({ ...report, lastError: report.error })));
   if (interrupted) return paint(style, 'yellow', `interrupted: partial result, ${summary.healthy}/${summary.monitored} healthy so far`);
-  const text = `${summary.healthy}/${summary.monitored} healthy`;
+  const text = `${summary.healthy}/${summary.monitored} healthy${summary.slow > 0 ? `, ${slowCount(summary.slow)}` : ''}`;
   return paint(style, summary.worst === 'error' || summary.worst === 'warning' ? HEALTH_COLOR[summary.worst] : 'green', text);
 }

@@ -6,14 +6,14 @@ import { stripControlSequences } from '../core/controlText';
 import { describeTarget } from '../core/redact';
 import { formatClockTime, formatPercent } from './details';
 import { describeState, formatMs } from './states';
-import { summarize } from './summary';
+import { slowCount, summarize } from './summary';
 
 export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallMs: number, displayPath: (file: string) => string): string {
   const summary = summarize(statuses);
   const lines = [
     `## MCP server health (${formatLocalDate(nowWallMs)} ${formatClockTime(nowWallMs)})`,
     '',
-    `${summary.healthy}/${summary.monitored} monitored servers healthy; ${statuses.length} configured.`,
+    `${summary.healthy}/${summary.monitored} monitored servers healthy${summary.slow > 0 ? `, ${slowCount(summary.slow)}` : ''}; ${statuses.length} configured.`,
     '',
   ];
   if (statuses.length === 0) {

@@ -1,6 +1,7 @@
 // How each server state reads and looks. Pure (no editor API, no vscode import) so every view, the report and the CLI
 // agree and it can be unit-tested.
 
+import * as l10n from '@vscode/l10n';
 import type { ServerState, ServerStatus } from '../core/model';
 
 /** How much a server's condition should worry the user; drives colours and the status bar background. */
@@ -37,12 +38,20 @@ export const stateLabels: Readonly<Record<ServerState, string>> = {
 };
 
 /** The fields health is judged by: a ServerStatus, or the CLI's report of one. */
-export type HealthInput = Pick<ServerStatus, 'state' | 'flapping'>;
+export type HealthInput = Pick<ServerStatus, 'state' | 'flapping'> & { readonly slow?: boolean };
 
-/** A crash-looping server is never "ok", even while its latest probe succeeded. */
+/**
+ * A crash-looping server is never "ok", even while its latest probe succeeded; nor is one whose answers keep taking
+ * longer than its slow threshold: it is up, in the warning colour, and counted apart (isSlow).
+ */
 export function healthOf(status: HealthInput): Health {
   const health = healthByState[status.state];
-  return health === 'ok' && status.flapping ? 'warning' : health;
+  return health === 'ok' && (status.flapping || status.slow === true) ? 'warning' : health;
+}
+
+/** Up and answering, but slower than its threshold for several probes in a row: the one definition every view counts. */
+export function isSlow(status: HealthInput): boolean {
+  return status.state === 'up' && status.slow === true;
 }
 
 /**
@@ -77,6 +86,9 @@ export function stateIcon(status: ServerStatus): StateIcon {
   }
   if (status.flapping && status.state === 'up') {
     return { id: 'pulse', color: 'list.warningForeground' };
+  }
+  if (isSlow(status)) {
+    return { id: 'dashboard', color: 'list.warningForeground' };
   }
   switch (status.state) {
     case 'up': return { id: 'pass-filled', color: 'testing.iconPassed' };
@@ -120,6 +132,9 @@ export function describeState(status: ServerStatus, nowMs: number = Date.now()):
     parts.push(`handshake ${formatMs(status.handshakeMs)}`);
   } else if (status.state === 'up' && status.lastRttMs !== null) {
     parts.push(formatMs(status.lastRttMs));
+  }
+  if (isSlow(status)) {
+    parts.push(l10n.t('slow'));
   }
   if ((status.state === 'down' || status.state === 'suspect' || status.state === 'auth-required' || status.state === 'verifying') && status.lastError) {
     parts.push(status.state === 'verifying' ? `after ${shortError(status)}` : shortError(status));

@@ -1,13 +1,14 @@
 // The aggregate every view shows: how many monitored servers are healthy (states.ts `isHealthy`, defined once), the
 // worst problem among them, and the brief feedback after a manual ping. Pure and vscode-free: the CLI shares it.
 
+import * as l10n from '@vscode/l10n';
 import type { ProbeResult, ServerStatus } from '../core/model';
-import { healthOf, isHealthy, isMonitored, plural } from './states';
+import { healthOf, isHealthy, isMonitored, isSlow, plural } from './states';
 
 export type WorstHealth = 'ok' | 'warning' | 'error' | 'none';
 
 /** What the summary needs of a server: a ServerStatus, or the CLI's report of one. */
-export type SummaryInput = Pick<ServerStatus, 'state' | 'flapping' | 'restarts'> & { readonly lastError: unknown };
+export type SummaryInput = Pick<ServerStatus, 'state' | 'flapping' | 'restarts' | 'slow'> & { readonly lastError: unknown };
 
 export interface HealthSummary {
   /** Monitored servers that are healthy: up and not flapping. The numerator of every count the user sees. */
@@ -21,6 +22,8 @@ export interface HealthSummary {
   readonly waitingForConsent: number;
   /** Monitored servers with a problem (health error or warning): the tree badge. Starting and verifying ones are not. */
   readonly problems: number;
+  /** Monitored servers that are up but slower than their threshold (states.ts `isSlow`): counted apart from healthy. */
+  readonly slow: number;
   readonly worst: WorstHealth;
 }
 
@@ -30,6 +33,7 @@ export function summarize(statuses: readonly SummaryInput[]): HealthSummary {
   let starting = 0;
   let waitingForConsent = 0;
   let problems = 0;
+  let slow = 0;
   let worst: WorstHealth = 'none';
   for (const status of statuses) {
     if (status.state === 'needs-consent') {
@@ -39,6 +43,9 @@ export function summarize(statuses: readonly SummaryInput[]): HealthSummary {
       continue;
     }
     monitored++;
+    if (isSlow(status)) {
+      slow++;
+    }
     if (isHealthy(status)) {
       healthy++;
     } else if ((status.state === 'connecting' || status.state === 'idle') && status.lastError === null && status.restarts === 0) {
@@ -56,10 +63,10 @@ export function summarize(statuses: readonly SummaryInput[]): HealthSummary {
       worst = 'ok';
     }
   }
-  return { healthy, monitored, total: statuses.length, starting, waitingForConsent, problems, worst };
+  return { healthy, monitored, total: statuses.length, starting, waitingForConsent, problems, slow, worst };
 }
 
-/** `$(pulse) MCP 4/5 $(warning)`: the count and the worst problem at a glance. */
+/** `$(pulse) MCP 4/5 $(warning)`, `MCP 4/5 $(warning) 1 slow`: the count and the worst problem at a glance. */
 export function statusBarText(summary: HealthSummary, busy: boolean): string {
   // Spinning while servers start: "0/3" alone would read as three servers down.
   const icon = busy || summary.starting > 0 ? '$(loading~spin)' : '$(pulse)';
@@ -69,12 +76,20 @@ export function statusBarText(summary: HealthSummary, busy: boolean): string {
   const problem = summary.worst === 'error' ? ' $(error)' : summary.worst === 'warning' ? ' $(warning)' : '';
   // "MCP 0/0" alone would hide that servers are there, waiting for the user's Allow.
   const waiting = summary.waitingForConsent > 0 ? ` $(shield) ${summary.waitingForConsent}` : '';
-  return `${icon} MCP ${summary.healthy}/${summary.monitored}${problem}${waiting}`;
+  // Slow servers are up: "4/5" alone would read as one down, so they are counted apart.
+  const slow = summary.slow > 0 ? ` ${slowCount(summary.slow)}` : '';
+  return `${icon} MCP ${summary.healthy}/${summary.monitored}${problem}${slow}${waiting}`;
+}
+
+/** "1 slow": the count of slow servers, in every view that counts them. */
+export function slowCount(count: number): string {
+  return l10n.t('{0} slow', count);
 }
 
 /** "2 of 5 MCP servers healthy": the sentence form, for the dashboard, the tooltip and screen readers. */
 export function healthSentence(summary: HealthSummary): string {
-  return `${summary.healthy} of ${plural(summary.monitored, 'monitored server')} healthy`;
+  const healthy = `${summary.healthy} of ${plural(summary.monitored, 'monitored server')} healthy`;
+  return summary.slow > 0 ? `${healthy}, ${slowCount(summary.slow)}` : healthy;
 }
 
 /** The tree badge: the number of servers with a problem, or nothing. */

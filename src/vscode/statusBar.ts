@@ -8,7 +8,7 @@ import { coalesce } from './coalesce';
 import { commandUri, escapeMarkdown } from '../present/markdown';
 import type { StatusBarVisibility } from '../present/settingsModel';
 import { describeState, stateIcon } from '../present/states';
-import { healthSentence, statusBarText, summarize } from '../present/summary';
+import { healthSentence, slowCount, statusBarText, summarize } from '../present/summary';
 import { serverElementId } from '../present/treeModel';
 import { Commands, ViewCommands } from '../present/commandIds';
 
@@ -79,7 +79,7 @@ export class HealthStatusBar implements vscode.Disposable {
       ? new vscode.ThemeColor('statusBarItem.errorBackground')
       : summary.worst === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = { label: `MCP Health: ${healthSentence(summary)}` };
-    this.item.tooltip = tooltipFor(statuses, summary.healthy, summary.monitored);
+    this.item.tooltip = tooltipFor(statuses, summary.healthy, summary.monitored, summary.slow);
     const shouldShow = this.visibility === 'always' || (this.visibility === 'whenServers' && statuses.length > 0);
     if (shouldShow !== this.visible) {
       this.visible = shouldShow;
@@ -107,11 +107,12 @@ export class HealthStatusBar implements vscode.Disposable {
   }
 }
 
-function tooltipFor(statuses: readonly ServerStatus[], healthy: number, monitored: number): vscode.MarkdownString {
+function tooltipFor(statuses: readonly ServerStatus[], healthy: number, monitored: number, slow: number): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = { enabledCommands: TOOLTIP_COMMANDS };
   md.supportHtml = false;
-  md.appendMarkdown(`${vscode.l10n.t('**MCP Health** · {0}/{1} healthy', healthy, monitored)}\n\n`);
+  const slowText = slow > 0 ? ` · ${slowCount(slow)}` : '';
+  md.appendMarkdown(`${vscode.l10n.t('**MCP Health** · {0}/{1} healthy', healthy, monitored)}${slowText}\n\n`);
   if (statuses.length === 0) {
     md.appendMarkdown(vscode.l10n.t('No MCP server configured.') + '\n\n');
   } else {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerState } from '../../../src/core/model';
-import { describeState, exitSummary, formatMs, healthOf, isMonitored, plural, stateIcon, stateLabels, type Health } from '../../../src/present/states';
+import { describeState, exitSummary, formatMs, healthOf, isMonitored, isSlow, plural, stateIcon, stateLabels, type Health } from '../../../src/present/states';
 import { status } from './fixtures';
 
 const allStates: readonly ServerState[] = ['idle', 'connecting', 'verifying', 'up', 'down', 'suspect', 'auth-required', 'needs-input', 'config-error', 'disabled', 'untrusted', 'needs-consent'];
@@ -114,5 +114,17 @@ void describe('exitSummary and plural', () => {
     assert.equal(plural(0, 'probe'), '0 probes');
     assert.equal(plural(1, 'probe'), '1 probe');
     assert.equal(plural(2, 'probe'), '2 probes');
+  });
+});
+
+void describe('slow', () => {
+  void it('an up server flagged slow has the warning health and icon colour, and says so beside its RTT', () => {
+    const slow = status('a', { state: 'up', slow: true, lastRttMs: 1200 });
+    assert.equal(healthOf(slow), 'warning');
+    assert.equal(isSlow(slow), true);
+    assert.deepEqual(stateIcon(slow), { id: 'dashboard', color: 'list.warningForeground' });
+    assert.equal(describeState(slow), 'up · 1200 ms · slow');
+    assert.equal(isSlow(status('b', { state: 'suspect', slow: true })), false);
+    assert.equal(healthOf(status('c', { state: 'up', slow: false })), 'ok');
   });
 });

@@ -9,7 +9,7 @@ import { status } from './fixtures';
 
 void describe('summarize', () => {
   void it('reports nothing configured as worst none', () => {
-    assert.deepEqual(summarize([]), { healthy: 0, monitored: 0, total: 0, starting: 0, waitingForConsent: 0, problems: 0, worst: 'none' });
+    assert.deepEqual(summarize([]), { healthy: 0, monitored: 0, total: 0, starting: 0, waitingForConsent: 0, problems: 0, slow: 0, worst: 'none' });
   });
 
   void it('takes the worst condition regardless of order', () => {
@@ -26,7 +26,7 @@ void describe('summarize', () => {
 
   void it('does not count a flapping up server as healthy: its health is warning', () => {
     const summary = summarize([status('a', { state: 'up' }), status('b', { state: 'up', flapping: true, restarts: 3 })]);
-    assert.deepEqual(summary, { healthy: 1, monitored: 2, total: 2, starting: 0, waitingForConsent: 0, problems: 1, worst: 'warning' });
+    assert.deepEqual(summary, { healthy: 1, monitored: 2, total: 2, starting: 0, waitingForConsent: 0, problems: 1, slow: 0, worst: 'warning' });
   });
 
   void it('leaves disabled and Restricted-Mode servers out of monitored and worst', () => {
@@ -35,17 +35,17 @@ void describe('summarize', () => {
       status('b', { state: 'disabled' }),
       status('c', { state: 'untrusted' }),
     ]);
-    assert.deepEqual(summary, { healthy: 1, monitored: 1, total: 3, starting: 0, waitingForConsent: 0, problems: 0, worst: 'ok' });
+    assert.deepEqual(summary, { healthy: 1, monitored: 1, total: 3, starting: 0, waitingForConsent: 0, problems: 0, slow: 0, worst: 'ok' });
     assert.equal(summarize([status('b', { state: 'disabled' })]).worst, 'none');
   });
 
   void it('counts config errors and missing inputs as monitored problems', () => {
-    assert.deepEqual(summarize([status('a', { state: 'config-error' }), status('b', { state: 'up' })]), { healthy: 1, monitored: 2, total: 2, starting: 0, waitingForConsent: 0, problems: 1, worst: 'error' });
+    assert.deepEqual(summarize([status('a', { state: 'config-error' }), status('b', { state: 'up' })]), { healthy: 1, monitored: 2, total: 2, starting: 0, waitingForConsent: 0, problems: 1, slow: 0, worst: 'error' });
     assert.equal(summarize([status('a', { state: 'needs-input' }), status('b', { state: 'up' })]).worst, 'warning');
   });
 
   void it('does not count servers still connecting as a problem', () => {
-    assert.deepEqual(summarize([status('a', { state: 'connecting' }), status('b', { state: 'idle' })]), { healthy: 0, monitored: 2, total: 2, starting: 2, waitingForConsent: 0, problems: 0, worst: 'ok' });
+    assert.deepEqual(summarize([status('a', { state: 'connecting' }), status('b', { state: 'idle' })]), { healthy: 0, monitored: 2, total: 2, starting: 2, waitingForConsent: 0, problems: 0, slow: 0, worst: 'ok' });
   });
 });
 
@@ -59,7 +59,7 @@ void describe('statusBarText', () => {
 
   void it('shows how many servers wait for consent, outside the up/monitored count', () => {
     const summary = summarize([status('a', { state: 'needs-consent' }), status('b', { state: 'needs-consent' }), status('c', { state: 'up' })]);
-    assert.deepEqual(summary, { healthy: 1, monitored: 1, total: 3, starting: 0, waitingForConsent: 2, problems: 0, worst: 'ok' });
+    assert.deepEqual(summary, { healthy: 1, monitored: 1, total: 3, starting: 0, waitingForConsent: 2, problems: 0, slow: 0, worst: 'ok' });
     assert.equal(statusBarText(summary, false), '$(pulse) MCP 1/1 $(shield) 2');
   });
 
@@ -121,5 +121,35 @@ void describe('one model in every view', () => {
 
   void it('shows no badge when every monitored server is healthy', () => {
     assert.equal(badgeFor(summarize([status('a'), status('b', { state: 'disabled' })])), undefined);
+  });
+});
+
+void describe('slow servers, counted apart in every view', () => {
+  const slowOne = status('b', { state: 'up', slow: true, lastRttMs: 900 });
+  const all = [status('a'), slowOne, status('c'), status('d'), status('e')];
+
+  void it('is up but not healthy: warning colour, a problem for the badge, and a count of its own', () => {
+    const summary = summarize(all);
+    assert.deepEqual(summary, { healthy: 4, monitored: 5, total: 5, starting: 0, waitingForConsent: 0, problems: 1, slow: 1, worst: 'warning' });
+    assert.equal(isHealthy(slowOne), false);
+    assert.equal(isHealthy(status('x', { state: 'down', slow: true })), false);
+    assert.equal(summarize([status('x', { state: 'down', slow: true })]).slow, 0, 'only an up server is slow; a down one is down');
+  });
+
+  void it('shows in the status bar, the tree badge, the dashboard, the CLI summary line and the report', () => {
+    const summary = summarize(all);
+    assert.equal(statusBarText(summary, false), '$(pulse) MCP 4/5 $(warning) 1 slow');
+    assert.equal(statusBarText(summarize([status('a', { state: 'down' }), slowOne]), false), '$(pulse) MCP 0/2 $(error) 1 slow');
+    assert.equal(badgeFor(summary)?.value, 1);
+    assert.match(badgeFor(summary)?.tooltip ?? '', /4 of 5 monitored servers healthy, 1 slow/);
+    assert.equal(dashboardView(all).summary, '4 of 5 monitored servers healthy, 1 slow');
+    assert.equal(dashboardView(all).servers[1].health, 'warning');
+    assert.match(dashboardView(all).servers[1].summary, /^up · 900 ms · slow$/);
+    assert.equal(summaryLine(all.map(serverReport), { color: false }), '4/5 healthy, 1 slow');
+  });
+
+  void it('keeps the text as it was while nothing is slow', () => {
+    assert.equal(statusBarText(summarize([status('a'), status('b')]), false), '$(pulse) MCP 2/2');
+    assert.equal(summaryLine([status('a')].map(serverReport), { color: false }), '1/1 healthy');
   });
 });
