@@ -1,5 +1,6 @@
 // Which state changes deserve a notification, and the rate limit that keeps a flapping server from spamming.
 
+import * as l10n from '@vscode/l10n';
 import type { ServerState, ServerStatus } from '../core/model';
 import type { NotificationLevel } from './settingsModel';
 
@@ -29,6 +30,8 @@ export class NotificationPolicy {
   private readonly lastFailureNoticeAt = new Map<string, number>();
   /** Servers whose failure was announced, so their recovery can be announced too (level `all`). */
   private readonly announcedFailures = new Set<string>();
+  /** When each announced failure was first told: what a reminder's "for N min" counts from. */
+  private readonly failingSince = new Map<string, number>();
 
   /** `muted`: servers the user chose "Don't Show Again for This Server" for; the views and the log still show them. */
   constructor(private readonly quietMs: number = DEFAULT_QUIET_MS, private readonly muted: (id: string) => boolean = () => false) {}
@@ -40,6 +43,7 @@ export class NotificationPolicy {
     const name = change.status.config.name;
     if (change.to === 'up') {
       const wasAnnounced = this.announcedFailures.delete(change.id);
+      this.failingSince.delete(change.id);
       return level === 'all' && wasAnnounced ? { severity: 'info', message: `MCP server "${name}" is up again.`, recovery: true } : undefined;
     }
     if (!failureStates.has(change.to)) {
@@ -56,6 +60,7 @@ export class NotificationPolicy {
     }
     this.lastFailureNoticeAt.set(change.id, nowMs);
     this.announcedFailures.add(change.id);
+    if (!this.failingSince.has(change.id)) this.failingSince.set(change.id, nowMs);
     return {
       severity: change.to === 'down' ? 'error' : 'warning',
       message: failureMessage(name, change),
@@ -63,10 +68,36 @@ export class NotificationPolicy {
     };
   }
 
+  /**
+   * Reminders for servers whose failure was announced and that are still failing `reminderMs` after their last notice
+   * (0: never). Muted servers and level `off` get none; a server that recovered in between was forgotten by decide().
+   * Each reminder restarts that server's quiet period, so the next one comes `reminderMs` later.
+   */
+  remind(statuses: readonly ServerStatus[], level: NotificationLevel, reminderMs: number, nowMs: number): PendingNotice[] {
+    if (level === 'off' || !(reminderMs > 0)) return [];
+    const due: PendingNotice[] = [];
+    for (const status of statuses) {
+      const id = status.config.id;
+      if (!this.announcedFailures.has(id) || !failureStates.has(status.state) || this.muted(id)) continue;
+      const last = this.lastFailureNoticeAt.get(id);
+      if (last === undefined || nowMs - last < reminderMs) continue;
+      this.lastFailureNoticeAt.set(id, nowMs);
+      const name = status.config.name;
+      due.push({
+        id,
+        name,
+        to: status.state,
+        notice: { severity: status.state === 'down' ? 'error' : 'warning', message: reminderMessage(name, status, nowMs - (this.failingSince.get(id) ?? last)), recovery: false },
+      });
+    }
+    return due;
+  }
+
   /** A server that left the configuration must not keep its quiet period if it comes back under the same id. */
   forget(id: string): void {
     this.lastFailureNoticeAt.delete(id);
     this.announcedFailures.delete(id);
+    this.failingSince.delete(id);
   }
 }
 
@@ -76,6 +107,17 @@ function failureMessage(name: string, change: StateChange): string {
     case 'down': return `MCP server "${name}" is down${reason}`;
     case 'suspect': return `MCP server "${name}" answered against the protocol${reason}`;
     default: return `MCP server "${name}" needs authentication${reason}`;
+  }
+}
+
+/** "MCP server "a" is still down (for 30 min): <cause>": what a reminder says, with the cause when one is known. */
+function reminderMessage(name: string, status: ServerStatus, forMs: number): string {
+  const minutes = Math.max(1, Math.round(forMs / 60_000));
+  const cause = status.cause ? `: ${status.cause.summary}` : '';
+  switch (status.state) {
+    case 'down': return l10n.t('MCP server "{0}" is still down (for {1} min){2}', name, minutes, cause);
+    case 'suspect': return l10n.t('MCP server "{0}" still answers against the protocol (for {1} min){2}', name, minutes, cause);
+    default: return l10n.t('MCP server "{0}" still needs authentication (for {1} min){2}', name, minutes, cause);
   }
 }
 

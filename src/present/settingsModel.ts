@@ -11,6 +11,8 @@ export type StatusBarVisibility = 'always' | 'whenServers' | 'never';
 export interface ExtensionSettings {
   readonly monitor: MonitorSettings;
   readonly notifications: NotificationLevel;
+  /** A server still failing this long after its last notification is told again; 0: never. */
+  readonly notificationReminderMs: number;
   readonly statusBar: StatusBarVisibility;
   readonly discovery: {
     readonly sources: Readonly<Partial<Record<ConfigFormat, boolean>>>;
@@ -27,6 +29,7 @@ export type SettingReader = (key: string) => unknown;
 export const INTERVAL_BOUNDS = { min: 5, max: 3600 } as const;
 export const TIMEOUT_BOUNDS = { min: 1, max: 30 } as const;
 export const CHECK_INTERVAL_MINUTES_BOUNDS = { min: 1, max: 1440 } as const;
+export const REMINDER_MINUTES_BOUNDS = { min: 0, max: 10_080 } as const;
 
 /** Above the longest probe timeout: a larger threshold could never be reached. */
 const SLOW_MAX_MS = 30_000;
@@ -84,6 +87,7 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
         : {}),
     },
     notifications: oneOf(read('notifications'), ['all', 'errors', 'off'] as const, 'errors'),
+    notificationReminderMs: reminderMinutes(read('notificationReminderMinutes')) * 60_000,
     statusBar: oneOf(read('statusBar.show'), ['always', 'whenServers', 'never'] as const, 'whenServers'),
     discovery: { sources, includeUserConfigs: typeof read('discovery.includeUserConfigs') === 'boolean' ? read('discovery.includeUserConfigs') as boolean : true },
     excludedServers: Array.isArray(excluded) ? [...new Set(excluded.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()))] : [],
@@ -109,9 +113,15 @@ export function compareSettings(previous: ExtensionSettings, next: ExtensionSett
     retime: !sameJson(previous.monitor, next.monitor),
     rediscover: !sameJson(previous.discovery, next.discovery) || !sameJson(previous.excludedServers, next.excludedServers),
     rerender: previous.statusBar !== next.statusBar,
-    notifications: previous.notifications !== next.notifications,
+    notifications: previous.notifications !== next.notifications || previous.notificationReminderMs !== next.notificationReminderMs,
     metrics: previous.metricsListen !== next.metricsListen || (next.metricsListen !== '' && previous.monitor.timeoutMs !== next.monitor.timeoutMs),
   };
+}
+
+/** Whole minutes within bounds; anything else (unset, negative, not a number) is 0: never remind. */
+function reminderMinutes(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return 0;
+  return Math.min(REMINDER_MINUTES_BOUNDS.max, Math.max(1, Math.round(value)));
 }
 
 /** Whether a server is excluded by name (as written in its file) or by its full id. */

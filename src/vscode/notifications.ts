@@ -1,6 +1,7 @@
 // Tells the user when a server that was up goes down, suspect or needs authentication, within the rate limit.
 // Failures that arrive together are shown as one notification; each server can be muted ("Don't Show Again for This
-// Server", kept in globalState until "Reset Notifications").
+// Server", kept in globalState until "Reset Notifications"). A server still failing after the reminder interval is told
+// again, through the same grouping and muting.
 
 import * as vscode from 'vscode';
 import type { Clock, TimerHandle } from '../core/clock';
@@ -19,12 +20,15 @@ const OPEN_CONFIG = vscode.l10n.t('Open Config');
 const MUTE_ONE = vscode.l10n.t("Don't Show Again for This Server");
 const MUTE_ALL = vscode.l10n.t("Don't Show Again for These Servers");
 const MUTED_KEY = 'mcpHealth.mutedServers';
+/** How often due reminders are looked for while the reminder interval is on (whole minutes): within half a minute. */
+const REMINDER_TICK_MS = 30_000;
 
 export class StateNotifier implements vscode.Disposable {
   private readonly policy: NotificationPolicy;
   private readonly unsubscribe: () => void;
   private pending: PendingNotice[] = [];
   private groupTimer: TimerHandle | null = null;
+  private reminderTimer: TimerHandle | null = null;
   /** Notifications shown so far, per server id: what the rate limit is judged by. */
   readonly shown = new Map<string, number>();
   /** Every failure notification shown (one entry per toast), for the end-to-end suite. */
@@ -36,12 +40,16 @@ export class StateNotifier implements vscode.Disposable {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly state: vscode.Memento,
+    /** `mcpHealth.notificationReminderMinutes` in ms, read live; 0: never remind. */
+    private readonly reminderMs: () => number = () => 0,
   ) {
     this.policy = new NotificationPolicy(undefined, (id) => this.mutedIds().includes(id));
     this.unsubscribe = registry.onEvent((event) => {
       if (event.type !== 'state') {
         return;
       }
+      // Only an announced failure can become due, and it arrives as a state change: no timer runs before one.
+      this.scheduleReminders();
       const notice = this.policy.decide(event, this.level(), this.clock.wall());
       if (!notice) {
         return;
@@ -54,10 +62,27 @@ export class StateNotifier implements vscode.Disposable {
         void vscode.window.showInformationMessage(message);
         return;
       }
-      this.pending.push({ id: event.id, name: event.status.config.name, to: event.to, notice: { ...notice, message } });
-      // The first failure opens a short window; whatever else fails in it is told in the same notification.
-      this.groupTimer ??= this.clock.setTimeout(() => this.flush(), GROUP_WINDOW_MS);
+      this.enqueue({ id: event.id, name: event.status.config.name, to: event.to, notice: { ...notice, message } });
     });
+  }
+
+  private enqueue(entry: PendingNotice): void {
+    this.pending.push(entry);
+    // The first failure opens a short window; whatever else fails in it is told in the same notification.
+    this.groupTimer ??= this.clock.setTimeout(() => this.flush(), GROUP_WINDOW_MS);
+  }
+
+  private scheduleReminders(): void {
+    if (this.reminderTimer || !(this.reminderMs() > 0)) return;
+    this.reminderTimer = this.clock.setTimeout(() => {
+      this.reminderTimer = null;
+      const reminderMs = this.reminderMs();
+      if (!(reminderMs > 0)) return;
+      for (const due of this.policy.remind(this.registry.list(), this.level(), reminderMs, this.clock.wall())) {
+        this.enqueue({ ...due, notice: { ...due.notice, message: stripControlSequences(due.notice.message) } });
+      }
+      this.scheduleReminders();
+    }, REMINDER_TICK_MS);
   }
 
   /** Forgets every "Don't Show Again" choice. */
@@ -108,6 +133,10 @@ export class StateNotifier implements vscode.Disposable {
     if (this.groupTimer) {
       this.clock.clearTimeout(this.groupTimer);
       this.groupTimer = null;
+    }
+    if (this.reminderTimer) {
+      this.clock.clearTimeout(this.reminderTimer);
+      this.reminderTimer = null;
     }
   }
 }

@@ -160,3 +160,50 @@ void describe('a grouped notice of servers that recovered meanwhile', () => {
     assert.equal(groupNotices([a!, b!], (id) => id === b!.id)?.message, '2 MCP servers went down: "a", "b" (up again)');
   });
 });
+
+void describe('NotificationPolicy reminders', () => {
+  const MINUTE = 60_000;
+  const REMIND = 30 * MINUTE;
+  const down = (name: string) => status(name, { state: 'down', cause: { id: 'connection-refused', summary: 'Nothing is listening at that host and port', nextStep: 'Start the server' } });
+
+  void it('tells again about a server still down once the interval has passed since its last notice, and again after another', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    assert.ok(policy.decide(change('a', 'up', 'down'), 'errors', 0));
+    assert.deepEqual(policy.remind([down('a')], 'errors', REMIND, REMIND - 1), [], 'not before the interval');
+    const [first, ...rest] = policy.remind([down('a')], 'errors', REMIND, REMIND);
+    assert.equal(rest.length, 0);
+    assert.equal(first.to, 'down');
+    assert.deepEqual(first.notice, { severity: 'error', message: 'MCP server "a" is still down (for 30 min): Nothing is listening at that host and port', recovery: false });
+    assert.deepEqual(policy.remind([down('a')], 'errors', REMIND, REMIND + 10 * MINUTE), [], 'the reminder restarted the interval');
+    assert.match(policy.remind([down('a')], 'errors', REMIND, 2 * REMIND)[0]?.notice.message ?? '', /still down \(for 60 min\)/);
+  });
+
+  void it('never reminds with the interval at 0, at level off, for a muted server, or for one never announced', () => {
+    const muted = new Set<string>();
+    const policy = new NotificationPolicy(QUIET_MS, (id) => muted.has(id));
+    policy.decide(change('a', 'up', 'down'), 'errors', 0);
+    assert.deepEqual(policy.remind([down('a')], 'errors', 0, 10 * REMIND), []);
+    assert.deepEqual(policy.remind([down('a')], 'off', REMIND, 10 * REMIND), []);
+    assert.deepEqual(policy.remind([down('never-announced')], 'errors', REMIND, 10 * REMIND), []);
+    muted.add(status('a').config.id);
+    assert.deepEqual(policy.remind([down('a')], 'errors', REMIND, 10 * REMIND), []);
+  });
+
+  void it('stops once the server is up again, and a new outage starts its own count', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    policy.decide(change('a', 'up', 'down'), 'errors', 0);
+    assert.deepEqual(policy.remind([status('a', { state: 'up' })], 'errors', REMIND, REMIND), [], 'recovered but not yet told: not down');
+    policy.decide(change('a', 'down', 'up'), 'errors', REMIND + 1);
+    assert.deepEqual(policy.remind([down('a')], 'errors', REMIND, 3 * REMIND), [], 'the recovery forgot the outage');
+    policy.decide(change('a', 'up', 'down'), 'errors', 4 * REMIND);
+    assert.match(policy.remind([down('a')], 'errors', REMIND, 5 * REMIND)[0]?.notice.message ?? '', /for 30 min/);
+  });
+
+  void it('reminds several servers at once, so the adapter groups them as one notification', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    for (const name of ['a', 'b', 'c']) policy.decide(change(name, 'up', 'down'), 'errors', 0);
+    const due = policy.remind([down('a'), down('b'), down('c')], 'errors', REMIND, REMIND);
+    assert.deepEqual(due.map((entry) => entry.name), ['a', 'b', 'c']);
+    assert.match(groupNotices(due)?.message ?? '', /^3 MCP servers are down: "a", "b", "c"$/);
+  });
+});

@@ -153,3 +153,14 @@ void describe('isExcluded', () => {
     assert.ok(!isExcluded(settings, { id: '/ws/.vscode/mcp.json#GitHub', name: 'GitHub' }));
   });
 });
+
+void describe('notificationReminderMinutes', () => {
+  void it('is off by default and for anything but a positive number; whole minutes within bounds; a change re-reads notifications', () => {
+    assert.equal(parse().notificationReminderMs, 0);
+    for (const bad of [-5, 0, 'ten', Number.NaN, null]) assert.equal(parse({ notificationReminderMinutes: bad }).notificationReminderMs, 0, String(bad));
+    assert.equal(parse({ notificationReminderMinutes: 30 }).notificationReminderMs, 30 * 60_000);
+    assert.equal(parse({ notificationReminderMinutes: 0.2 }).notificationReminderMs, 60_000);
+    assert.equal(parse({ notificationReminderMinutes: 1e9 }).notificationReminderMs, 10_080 * 60_000);
+    assert.equal(compareSettings(parse(), parse({ notificationReminderMinutes: 15 })).notifications, true);
+  });
+});
