@@ -2,6 +2,7 @@
 
 import { describeDrift } from '../core/inventory/drift';
 import type { ServerStatus } from '../core/model';
+import { certificateOf } from '../present/certificate';
 
 export interface DepthFields {
   readonly tools: { readonly count: number; readonly hash: string } | null;
@@ -19,9 +20,11 @@ export interface DepthFields {
   readonly nextStep: string | null;
   /** Answers kept taking longer than the slow threshold (watch, the extension); check judges --slow-ms itself. */
   readonly slow: boolean;
+  /** HTTPS, while up: the server certificate's expiry; `warning` under CERTIFICATE_WARNING_DAYS days left. */
+  readonly certificate: { readonly validTo: string; readonly daysLeft: number; readonly warning: boolean; readonly text: string } | null;
 }
 
-export function depthFields(status: ServerStatus): DepthFields {
+export function depthFields(status: ServerStatus, nowMs: number = Date.now()): DepthFields {
   const inventory = status.inventory ?? null;
   const drift = status.drift ?? null;
   const cause = status.cause ?? null;
@@ -34,7 +37,14 @@ export function depthFields(status: ServerStatus): DepthFields {
     cause: cause ? { id: cause.id, summary: cause.summary } : null,
     nextStep: cause?.nextStep ?? null,
     slow: status.slow ?? false,
+    certificate: certificateFields(status, nowMs),
   };
+}
+
+function certificateFields(status: ServerStatus, nowMs: number): DepthFields['certificate'] {
+  const view = certificateOf(status, nowMs);
+  if (!view || !status.certificate) return null;
+  return { validTo: new Date(status.certificate.validTo).toISOString(), daysLeft: view.daysLeft, warning: view.warning, text: view.text };
 }
 
 /** `7`, `7 (changed)`, `7+` for a partial listing, `-` before a listing. */

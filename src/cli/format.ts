@@ -165,6 +165,13 @@ function relativeSource(file: string, line: number, cwd: string): string {
   return `${shown}:${line}`;
 }
 
+/** ` · certificate expires in 40 days (…)`, with `warning: ` in front under the warning threshold. */
+function certificateNote(report: ServerReport): string {
+  const certificate = report.certificate;
+  if (!certificate) return '';
+  return ` · ${certificate.warning ? 'warning: ' : ''}${certificate.text}`;
+}
+
 export function formatServerTable(reports: readonly ServerReport[], style: Style, cwd: string, withHealth: boolean): string {
   if (reports.length === 0) return 'No MCP servers found.';
   const header = withHealth
@@ -183,8 +190,8 @@ export function formatServerTable(reports: readonly ServerReport[], style: Style
           : report.error
             ? `${report.error.kind}: ${report.error.message}`
             : report.serverInfo
-              ? `${report.serverInfo.name}${report.serverInfo.version ? ' ' + report.serverInfo.version : ''}${report.restarts ? ` · ${report.restarts} restarts` : ''}`
-              : '';
+              ? `${report.serverInfo.name}${report.serverInfo.version ? ' ' + report.serverInfo.version : ''}${report.restarts ? ` · ${report.restarts} restarts` : ''}${certificateNote(report)}`
+              : certificateNote(report).replace(/^ · /, '');
     const cells = [
       plain(report.name),
       { text: state, painted: stateLabel(report, style) },

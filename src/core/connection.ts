@@ -1,7 +1,7 @@
 // The seam between the pure monitor (src/core) and the MCP I/O (src/mcp). The monitor only sees these interfaces.
 
 import type { ListCapabilities, RawReply } from './inventory/types';
-import type { Era, ErrorKind, ProbeMethod, ProbeResult, ServerConfig, ServerInfo } from './model';
+import type { CertificateFacts, Era, ErrorKind, ProbeMethod, ProbeResult, ServerConfig, ServerInfo } from './model';
 
 export interface ConnectOptions {
   /** Bound on the whole connect (spawn/handshake/discover), ms. */
@@ -39,7 +39,12 @@ export interface Connection {
    * Carries the era's envelope itself; never throws.
    */
   request?(method: string, params: Record<string, unknown> | undefined, timeoutMs: number): Promise<RawReply>;
-  /** Called on any traffic from the server (responses, notifications, requests): resets the idle timer. */
+  /**
+   * HTTPS: the server certificate, read at most once per connection (later calls share the first answer); null for
+   * other transports or when it could not be read. Never throws; never on the keepalive path.
+   */
+  certificate?(): Promise<CertificateFacts | null>;
+    /** Called on any traffic from the server (responses, notifications, requests): resets the idle timer. */
   onActivity(listener: () => void): void;
   /** Called once when the connection ends without close() being called (child exit, stream loss). */
   onClose(listener: (info: CloseInfo) => void): void;

@@ -188,6 +188,16 @@ export interface ServerStatus {
   readonly slow?: boolean;
   /** Why it is not up, as a cause the user can act on, with one next step; null while up. */
   readonly cause?: FailureCause | null;
+  /** HTTPS: the server certificate seen on the current connection (once per connection); null when none was read. */
+  readonly certificate?: CertificateFacts | null;
+}
+
+/** What MCP Health read of an HTTPS server's certificate; dates are wall-clock ms since the epoch. */
+export interface CertificateFacts {
+  /** The certificate's notAfter (`valid_to`). */
+  readonly validTo: number;
+  readonly subject?: string;
+  readonly issuer?: string;
 }
 
 export interface ProbeStats {

@@ -16,6 +16,8 @@ export interface ConnectorSettings {
   readonly terminateSessionMs: number;
   /** The fetch HTTP transports use; undefined: the global one, looked up per request (VS Code patches it for proxies). */
   readonly fetch?: FetchLike;
+  /** Whether requests to this URL go through a proxy; default: the proxy variables of the environment (NO_PROXY too). */
+  readonly proxied?: (url: URL) => boolean;
 }
 
 /** A fetch with resources of its own (a proxy agent's sockets), released when the connector is disposed. */

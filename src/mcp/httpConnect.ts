@@ -5,10 +5,11 @@ import { SdkError, SdkErrorCode, SdkHttpError, SSEClientTransport, SseError, Str
 import { ConnectError, type CloseInfo, type Connection, type ConnectOptions } from '../core/connection';
 import type { Era, ServerConfig } from '../core/model';
 import { ConnectDeadline } from './connectDeadline';
-import { ChallengeRecorder, httpFailure } from './failureFacts';
+import { ChallengeRecorder, httpFailure, proxyVariables } from './failureFacts';
 import type { ConnectorSettings } from './connectorSettings';
 import { httpStatusOf, isModernRefusal, messageOf } from './errors';
 import { McpConnection, type SessionDriver } from './mcpConnection';
+import { readPeerCertificate } from './peerCertificate';
 import { settlesWithin } from './settlesWithin';
 import { connectClient, createClient, sdkConnectOptions, type Session } from './session';
 
@@ -206,7 +207,11 @@ function connection(
       await terminateSession(ending, settings.terminateSessionMs);
       await ending.client.close().catch(() => undefined);
     },
-    hasServerSession(current) {
+    certificate(signal) {
+      const proxied = settings.proxied ? settings.proxied(url) : proxyVariables(url) !== undefined;
+      return readPeerCertificate(url, { proxied, signal });
+    },
+        hasServerSession(current) {
       // Legacy SSE keeps its session id in the POST endpoint rather than on the transport.
       return flavour === 'sse' || current.transport.sessionId !== undefined;
     },

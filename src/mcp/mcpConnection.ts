@@ -6,7 +6,7 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/cli
 import type { CloseInfo, Connection } from '../core/connection';
 import type { Logger } from '../core/logger';
 import type { ListCapabilities, RawReply } from '../core/inventory/types';
-import type { Era, ProbeMethod, ProbeResult, ServerInfo } from '../core/model';
+import type { CertificateFacts, Era, ProbeMethod, ProbeResult, ServerInfo } from '../core/model';
 import { describeFailure, httpBodyOf, httpStatusOf, isConnectionClosed, isUnusableReply, jsonRpcErrorInBody, messageOf } from './errors';
 import { modernEnvelope, sessionEra, sessionServerInfo, type ClientIdentity, type Session } from './session';
 
@@ -25,6 +25,8 @@ export interface SessionDriver {
   /** Whether the server holds state for this session that it can forget (modern era and stdio have none). */
   hasServerSession?(session: Session): boolean;
   onStderr?(listener: (text: string) => void): void;
+  /** HTTPS: reads the server certificate (one handshake beside the session); McpConnection keeps the first answer. */
+  certificate?(signal: AbortSignal): Promise<CertificateFacts | null>;
   /**
    * Each probe is a request of its own (Streamable HTTP's POST): it gets a signal that cuts its request and reply
    * stream once settled, and a reply stream that ends without the answer fails it at once.
@@ -58,6 +60,9 @@ const RESULT_PREVIEW_CHARS = 200;
 
 export class McpConnection implements Connection {
   private session: Session;
+  private certificateRead: Promise<CertificateFacts | null> | null = null;
+  /** Cuts a certificate read still under way when the connection ends: no socket outlives its connection. */
+  private readonly certificateAbort = new AbortController();
   private sessionEra: Era;
   private envelope: Record<string, unknown> | undefined;
   private readonly pending = new Map<number, PendingProbe>();
@@ -94,6 +99,13 @@ export class McpConnection implements Connection {
 
   get pid(): number | null {
     return this.driver.pid;
+  }
+
+  /** Once per connection: the first call starts the read, later ones (a re-listing, a reopened session) share it. */
+  certificate(): Promise<CertificateFacts | null> {
+    if (this.ended) return Promise.resolve(null);
+    this.certificateRead ??= this.driver.certificate ? this.driver.certificate(this.certificateAbort.signal).catch(() => null) : Promise.resolve(null);
+    return this.certificateRead;
   }
 
   get listCapabilities(): ListCapabilities {
@@ -172,6 +184,7 @@ export class McpConnection implements Connection {
 
   private async shutdown(): Promise<void> {
     this.ended = true;
+    this.certificateAbort.abort();
     this.failPending('closed', 'the connection was closed');
     try {
       await this.driver.shutdown(this.session);
@@ -249,6 +262,7 @@ export class McpConnection implements Connection {
   private end(info: CloseInfo): void {
     if (this.ended) return;
     this.ended = true;
+    this.certificateAbort.abort();
     this.endInfo = info;
     this.failPending('closed', info.message);
     for (const listener of this.closeListeners) listener(info);

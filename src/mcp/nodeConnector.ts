@@ -6,6 +6,8 @@ import type { ServerConfig } from '../core/model';
 import { redactText } from '../core/redact';
 import type { ConnectorSettings, HttpFetch } from './connectorSettings';
 import { connectHttp } from './httpConnect';
+import { proxyVariables } from './failureFacts';
+import { isLoopbackHost } from './httpProxy';
 import { connectStdio } from './stdioConnect';
 
 export interface NodeConnectorOptions {
@@ -17,6 +19,8 @@ export interface NodeConnectorOptions {
   readonly maxMessageBytes?: number;
   /** How HTTP requests go out (the CLI's proxy support); default: the global fetch, as VS Code's extension host sets it. */
   readonly http?: HttpFetch;
+  /** Whether the editor sends HTTP requests to a URL through a proxy (its own setting), beside the environment's. */
+  readonly proxied?: (url: URL) => boolean;
 }
 
 const DEFAULT_CLIENT_INFO = { name: 'mcp-health', version: '0.1.0' };
@@ -34,6 +38,8 @@ export function createNodeConnector(options: NodeConnectorOptions = {}): Connect
     stdinCloseGraceMs: 200,
     terminateSessionMs: 1000,
     ...(options.http && { fetch: options.http.fetch }),
+    // Loopback is reached directly whatever is configured (httpProxy.ts); elsewhere either proxy is in the way.
+    proxied: (url) => proxyVariables(url) !== undefined || (!isLoopbackHost(url.hostname) && options.proxied?.(url) === true),
   };
   return {
     connect(server: ServerConfig, connectOptions: ConnectOptions): Promise<Connection> {

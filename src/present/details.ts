@@ -5,6 +5,7 @@
 import type { ServerStatus } from '../core/model';
 import { stripControlSequences } from '../core/controlText';
 import { describeTarget } from '../core/redact';
+import { certificateOf } from './certificate';
 import { exitSummary, formatMs, plural, stateLabels } from './states';
 
 export interface DetailRow {
@@ -14,6 +15,8 @@ export interface DetailRow {
   readonly value: string;
   /** A longer form for a tooltip, when the value had to be shortened. */
   readonly full?: string;
+  /** Shown with a warning icon (a certificate close to expiry). */
+  readonly warning?: boolean;
 }
 
 const STDERR_LINES = 5;
@@ -24,7 +27,8 @@ export function formatClockTime(wallMs: number): string {
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
-export function detailRows(status: ServerStatus): DetailRow[] {
+/** `nowMs` (wall clock) dates what counts down, e.g. the days left on a certificate. */
+export function detailRows(status: ServerStatus, nowMs: number = Date.now()): DetailRow[] {
   const { config } = status;
   const rows: DetailRow[] = [];
   rows.push({ key: 'transport', label: config.transport, value: describeTarget(config) });
@@ -43,6 +47,10 @@ export function detailRows(status: ServerStatus): DetailRow[] {
   }
   if (status.inventory) {
     rows.push({ key: 'tools', label: 'tools', value: inventorySummary(status) });
+  }
+  const certificate = certificateOf(status, nowMs);
+  if (certificate) {
+    rows.push({ key: 'certificate', label: 'certificate', value: certificate.expiry, ...(certificate.warning ? { warning: true } : {}) });
   }
   const lastProbe = status.stats.recent.at(-1);
   if (lastProbe && status.lastProbeAt !== null) {

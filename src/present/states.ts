@@ -3,6 +3,7 @@
 
 import * as l10n from '@vscode/l10n';
 import type { ServerState, ServerStatus } from '../core/model';
+import { certificateOf } from './certificate';
 
 /** How much a server's condition should worry the user; drives colours and the status bar background. */
 export type Health = 'ok' | 'pending' | 'warning' | 'error' | 'inactive';
@@ -135,6 +136,11 @@ export function describeState(status: ServerStatus, nowMs: number = Date.now()):
   }
   if (isSlow(status)) {
     parts.push(l10n.t('slow'));
+  }
+  // Only when it needs attention: the full date is in the details and the tooltip.
+  const certificate = certificateOf(status, nowMs);
+  if (certificate?.warning) {
+    parts.push(certificate.text);
   }
   if ((status.state === 'down' || status.state === 'suspect' || status.state === 'auth-required' || status.state === 'verifying') && status.lastError) {
     parts.push(status.state === 'verifying' ? `after ${shortError(status)}` : shortError(status));

@@ -78,7 +78,12 @@ export class McpHealth {
     // mocha suite cannot click Allow. Never honoured outside ExtensionMode.Test.
     const testConsent = context.extensionMode === vscode.ExtensionMode.Test && process.env.MCP_HEALTH_TEST_CONSENT === 'allow-all';
     this.registry = createRegistry({
-      connector: createNodeConnector({ logger: this.log.logger, clientInfo: { name: 'mcp-health-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') } }),
+      connector: createNodeConnector({
+        logger: this.log.logger,
+        clientInfo: { name: 'mcp-health-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+        // VS Code's fetch follows `http.proxy`: a certificate read beside it would take another route (peerCertificate.ts).
+        proxied: () => Boolean(vscode.workspace.getConfiguration('http').get<string>('proxy')),
+      }),
       clock: systemClock,
       logger: this.log.logger,
       settings: this.settings.current.monitor,

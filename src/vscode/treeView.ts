@@ -98,6 +98,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
         item.description = node.row.value;
         item.tooltip = node.row.full ?? node.row.value;
         item.contextValue = `detail ${node.row.key}`;
+        if (node.row.warning) {
+          item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+        }
         return item;
       }
       case 'problem': {
@@ -177,7 +180,7 @@ function serverTooltip(status: ServerStatus): vscode.MarkdownString {
     if (row.key === 'stderr') {
       continue;
     }
-    md.appendMarkdown(`- ${escapeMarkdown(row.label)}: ${escapeMarkdown(row.value)}\n`);
+    md.appendMarkdown(`- ${row.warning ? '$(warning) ' : ''}${escapeMarkdown(row.label)}: ${escapeMarkdown(row.value)}\n`);
   }
   const stderr = detailRows(status).find((row) => row.key === 'stderr');
   if (stderr?.full) {

@@ -1,8 +1,10 @@
 // One server's inventory and tool baseline: lists once per connection (never on the keepalive path), compares the
-// tools with the accepted baseline and says when they drifted, once per distinct tool set.
+// tools with the accepted baseline and says when they drifted, once per distinct tool set. Beside the listing, the
+// same once-per-connection step reads an HTTPS server's certificate (the connection knows how; src/mcp).
 
 import type { Clock } from '../clock';
 import type { Connection } from '../connection';
+import type { CertificateFacts } from '../model';
 import { collectInventory } from '../inventory/collect';
 import { describeDrift, diffTools } from '../inventory/drift';
 import type { Inventory, ToolDrift, ToolsBaseline } from '../inventory/types';
@@ -22,6 +24,7 @@ export class InventoryTracker {
   /** The tool-set hash last announced as drift, so a reconnect to the same drifted set is not announced again. */
   private announcedHash: string | null = null;
   private running: Promise<void> | null = null;
+  private cert: CertificateFacts | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -30,6 +33,11 @@ export class InventoryTracker {
 
   get inventory(): Inventory | null {
     return this.current;
+  }
+
+  /** The certificate read on the current connection; null before it was read, or for a connection without one. */
+  get certificate(): CertificateFacts | null {
+    return this.cert;
   }
 
   get currentDrift(): ToolDrift | null {
@@ -47,21 +55,35 @@ export class InventoryTracker {
 
   /** Starts the listing of a fresh connection; `isCurrent` turns false when that connection is gone. */
   start(connection: Connection, settings: InventorySettings, isCurrent: () => boolean): void {
-    if (!settings.enabled || !connection.request) return;
+    // A certificate belongs to one connection: the next one may reach another server behind the same name.
+    this.cert = null;
+    const certificate = connection.certificate
+      ? connection.certificate().then((facts) => {
+        if (isCurrent()) this.cert = facts;
+      }, () => undefined)
+      : Promise.resolve();
+    if (!settings.enabled || !connection.request) {
+      this.track(certificate);
+      return;
+    }
     const request = connection.request.bind(connection);
-    const run = collectInventory(
+    const listing = collectInventory(
       { request },
       connection.listCapabilities ?? NO_LIST_CAPABILITIES,
       settings,
       () => this.clock.monotonic(),
       () => this.clock.wall(),
-    )
-      .then((inventory) => {
-        if (isCurrent()) this.accept(inventory);
-      })
-      .finally(() => {
-        if (this.running === run) this.running = null;
-      });
+    );
+    // Announced together, so the one `inventory` event that follows the listing carries the certificate too.
+    this.track(Promise.all([listing, certificate]).then(([inventory]) => {
+      if (isCurrent()) this.accept(inventory);
+    }));
+  }
+
+  private track(work: Promise<void>): void {
+    const run: Promise<void> = work.finally(() => {
+      if (this.running === run) this.running = null;
+    });
     this.running = run;
   }
 

@@ -232,6 +232,7 @@ export class ServerMonitor {
       }),
       inventory: this.inventory.inventory,
       drift: this.inventory.currentDrift,
+      certificate: this.inventory.certificate,
     };
   }
 

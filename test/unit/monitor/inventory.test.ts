@@ -98,3 +98,61 @@ describe('inventory in the monitor', () => {
     await h.registry.dispose();
   });
 });
+
+describe('the certificate beside the inventory', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+
+  /** Gives every connection a certificate read that counts its calls and can be held back. */
+  function withCertificate(h: Harness, validTo: () => number): { calls: number } {
+    const counter = { calls: 0 };
+    const connect = h.connector.connect.bind(h.connector);
+    h.connector.connect = async (config, options): Promise<Connection> => {
+      const connection = await connect(config, options);
+      let read: Promise<{ validTo: number }> | null = null;
+      const at = validTo();
+      return Object.assign(connection, {
+        certificate() {
+          // Like McpConnection: the first call reads, later ones share it.
+          read ??= (counter.calls++, Promise.resolve({ validTo: at }));
+          return read;
+        },
+      });
+    };
+    return counter;
+  }
+
+  it('reads it once per connection, never on the keepalive path, and carries it in the status (with the listing)', async () => {
+    const h = harness({ settings });
+    withListing(h);
+    let validTo = h.clock.wall() + 10 * DAY;
+    const counter = withCertificate(h, () => validTo);
+    const a = server('a');
+    h.registry.setServers([a], []);
+    h.registry.start();
+    await h.clock.advance(5 * INTERVAL_MS);
+    assert.equal(counter.calls, 1, 'one read for one connection, whatever the number of probes');
+    assert.equal(h.registry.get(a.id)?.certificate?.validTo, validTo);
+    const listed = h.events.filter((event) => event.type === 'inventory');
+    assert.equal(listed.at(-1)?.type === 'inventory' && listed.at(-1)?.status.certificate?.validTo, validTo, 'the inventory event carries it');
+
+    validTo += 90 * DAY;
+    h.connector.latest(a.id).die({ kind: 'exited', message: 'exit', exitCode: 1 });
+    await h.clock.advance(testSettings.backoff.maxMs + INTERVAL_MS);
+    assert.equal(counter.calls, 2, 'a new connection reads again');
+    assert.equal(h.registry.get(a.id)?.certificate?.validTo, validTo, 'the new connection\'s certificate, not the old one');
+    await h.registry.dispose();
+  });
+
+  it('is read with the inventory listing turned off too', async () => {
+    const h = harness({ settings: { ...settings, inventory: { ...settings.inventory, enabled: false } } });
+    const validTo = h.clock.wall() + 3 * DAY;
+    const counter = withCertificate(h, () => validTo);
+    const a = server('a');
+    h.registry.setServers([a], []);
+    h.registry.start();
+    await h.clock.advance(2 * INTERVAL_MS);
+    assert.equal(counter.calls, 1);
+    assert.equal(h.registry.get(a.id)?.certificate?.validTo, validTo);
+    await h.registry.dispose();
+  });
+});

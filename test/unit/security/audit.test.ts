@@ -36,7 +36,15 @@ void describe('code audit', () => {
   });
 
   void it('no name resolution or raw sockets; HTTP only to the configured URL, by the SDK transports', () => {
-    assert.deepEqual(hits(/from ['"](node:)?(dns|tls|dgram|http2)['"]|require\(['"](node:)?(dns|net|tls|http|https|dgram|http2)['"]\)/), []);
+    assert.deepEqual(hits(/from ['"](node:)?(dns|dgram|http2)['"]|require\(['"](node:)?(dns|net|tls|http|https|dgram|http2)['"]\)/), []);
+    // node:tls once: the certificate read of an HTTPS server that is up, a handshake to the host and port of its
+    // configured URL, nothing sent after it, the socket destroyed at once.
+    assert.deepEqual(hits(/from ['"](node:)?tls['"]/), ['src/mcp/peerCertificate.ts']);
+    const certificate = code(path.join(SRC, 'mcp', 'peerCertificate.ts'));
+    assert.deepEqual(certificate.match(/\btls\.\w+\(/g), ['tls.connect(']);
+    assert.match(certificate, /const host = url\.hostname\b/);
+    assert.match(certificate, /const port = url\.port \?/);
+    assert.doesNotMatch(certificate, /\.(write|end)\(/);
     // node:net only for the local channel, and only on a filesystem path (Unix socket or named pipe): no host, no port.
     assert.deepEqual(hits(/from ['"](node:)?net['"]/), ['src/mcp/localChannel.ts']);
     const channel = code(path.join(SRC, 'mcp', 'localChannel.ts'));
