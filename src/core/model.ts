@@ -188,7 +188,12 @@ export interface ServerStatus {
   readonly slow?: boolean;
   /** Why it is not up, as a cause the user can act on, with one next step; null while up. */
   readonly cause?: FailureCause | null;
-  /** HTTPS: the server certificate seen on the current connection (once per connection); null when none was read. */
+  /**
+   * Set by the editor's views, never by the monitor: VS Code's own `chat.mcp.*` settings keep VS Code from starting
+   * this server (src/present/vscodeStart.ts). MCP Health's own verdict (state, cause) is not changed by it.
+   */
+  readonly vscodeWontStart?: { readonly setting: string; readonly summary: string; readonly nextStep: string } | null;
+    /** HTTPS: the server certificate seen on the current connection (once per connection); null when none was read. */
   readonly certificate?: CertificateFacts | null;
 }
 

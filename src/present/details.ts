@@ -2,6 +2,7 @@
 // Server text (errors, stderr, serverInfo) arrives redacted: the monitor is the one boundary where it leaves the core.
 // The config is shown only through describeTarget, which masks it.
 
+import * as l10n from '@vscode/l10n';
 import type { ServerStatus } from '../core/model';
 import { stripControlSequences } from '../core/controlText';
 import { describeTarget } from '../core/redact';
@@ -37,6 +38,10 @@ export function detailRows(status: ServerStatus, nowMs: number = Date.now()): De
   }
   if (status.state === 'untrusted') {
     rows.push({ key: 'trust', label: 'why', value: 'Restricted Mode: servers from workspace files are not started until you trust the workspace' });
+  }
+  if (status.vscodeWontStart) {
+    const block = status.vscodeWontStart;
+    rows.push({ key: 'vscode', label: 'VS Code', value: `${block.summary}. ${l10n.t('Next: {0}', block.nextStep)}`, warning: true });
   }
   if (status.era) {
     rows.push({ key: 'protocol', label: 'protocol', value: [status.era, status.protocolVersion].filter(Boolean).join(' · ') });

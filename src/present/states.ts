@@ -154,6 +154,9 @@ export function describeState(status: ServerStatus, nowMs: number = Date.now()):
   if (status.watchedElsewhere !== undefined) {
     parts.push('in another window');
   }
+  if (status.vscodeWontStart) {
+    parts.push(l10n.t("VS Code won't start it"));
+  }
   if (status.flapping) {
     parts.push(`flapping, ${plural(status.restarts, 'restart')}`);
   } else if (status.nonConformant) {

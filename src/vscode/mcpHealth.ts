@@ -34,6 +34,7 @@ import { HealthStatusBar } from './statusBar';
 import { StateNotifier } from './notifications';
 import { ToolDriftWatcher } from './toolDrift';
 import { ServerTreeProvider } from './treeView';
+import { ChatMcpSettingsWatcher } from './chatMcpSettings';
 import { registerVsCodeMcpCommands } from './vscodeMcp';
 import { ConfigWatchers } from './watchers';
 import { createPublicApi, type McpHealthApi, type McpHealthPublicApi } from './api';
@@ -95,13 +96,16 @@ export class McpHealth {
     });
     this.consent = this.own(new ConsentFlow(consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
     this.inputs = new InputStore(context.secrets);
-    this.tree = this.own(new ServerTreeProvider(this.registry));
+    const chatMcp = this.own(new ChatMcpSettingsWatcher());
+    const decorate = chatMcp.decorate.bind(chatMcp);
+    this.tree = this.own(new ServerTreeProvider(this.registry, decorate));
+    this.own(chatMcp.onDidChange(() => this.tree.refresh()));
     this.treeView = this.own(vscode.window.createTreeView('mcpHealth.servers', { treeDataProvider: this.tree, showCollapseAll: true }));
     this.statusBar = this.own(new HealthStatusBar(this.registry, this.settings.current.statusBar));
     this.diagnostics = this.own(new ConfigDiagnostics());
     this.watchers = this.own(new ConfigWatchers());
     this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry));
-    this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, context.globalState, () => this.settings.current.notificationReminderMs));
+    this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, context.globalState, () => this.settings.current.notificationReminderMs, decorate));
     this.shared = new SharedServers({
       path: channelPath(sharedServersTopic(this.vscodeUserDir())),
       registry: this.registry,

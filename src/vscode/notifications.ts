@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { Clock, TimerHandle } from '../core/clock';
 import type { Logger } from '../core/logger';
+import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { stripControlSequences } from '../core/controlText';
 import { GROUP_WINDOW_MS, groupNotices, NotificationPolicy, type NoticeGroup, type PendingNotice } from '../present/notificationPolicy';
@@ -42,6 +43,8 @@ export class StateNotifier implements vscode.Disposable {
     private readonly state: vscode.Memento,
     /** `mcpHealth.notificationReminderMinutes` in ms, read live; 0: never remind. */
     private readonly reminderMs: () => number = () => 0,
+    /** Adds what the editor knows beside the monitor (VS Code's own chat.mcp settings) to a failing server's notice. */
+    private readonly decorate: (status: ServerStatus) => ServerStatus = (status) => status,
   ) {
     this.policy = new NotificationPolicy(undefined, (id) => this.mutedIds().includes(id));
     this.unsubscribe = registry.onEvent((event) => {
@@ -55,7 +58,7 @@ export class StateNotifier implements vscode.Disposable {
         return;
       }
       // The status is redacted by the monitor; what remains to remove is what a server could do to the UI.
-      const message = stripControlSequences(notice.message);
+      const message = stripControlSequences(notice.recovery ? notice.message : this.withVsCodeNote(notice.message, event.status));
       if (notice.recovery) {
         this.logger.info(`notification: ${message}`);
         this.shown.set(event.id, (this.shown.get(event.id) ?? 0) + 1);
@@ -79,10 +82,18 @@ export class StateNotifier implements vscode.Disposable {
       const reminderMs = this.reminderMs();
       if (!(reminderMs > 0)) return;
       for (const due of this.policy.remind(this.registry.list(), this.level(), reminderMs, this.clock.wall())) {
-        this.enqueue({ ...due, notice: { ...due.notice, message: stripControlSequences(due.notice.message) } });
+        const status = this.registry.get(due.id);
+        const message = status ? this.withVsCodeNote(due.notice.message, status) : due.notice.message;
+        this.enqueue({ ...due, notice: { ...due.notice, message: stripControlSequences(message) } });
       }
       this.scheduleReminders();
     }, REMINDER_TICK_MS);
+  }
+
+  /** "… is down: …. VS Code won't start this server: chat.mcp.access is 'none'." when VS Code's settings keep it off too. */
+  private withVsCodeNote(message: string, status: ServerStatus): string {
+    const block = this.decorate(status).vscodeWontStart;
+    return block ? `${message}. ${block.summary}` : message;
   }
 
   /** Forgets every "Don't Show Again" choice. */

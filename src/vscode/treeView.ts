@@ -22,7 +22,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   private readonly refreshSoon = coalesce(() => this.refresh(), REFRESH_COALESCE_MS, { leading: true });
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly registry: MonitorRegistry) {
+  /** `decorate` adds what the editor knows beside the monitor (VS Code's own chat.mcp settings). */
+  constructor(private readonly registry: MonitorRegistry, private readonly decorate: (status: ServerStatus) => ServerStatus = (status) => status) {
     this.unsubscribe = registry.onEvent((event) => {
       if (event.type !== 'stderr') {
         this.refreshSoon.schedule();
@@ -41,7 +42,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   }
 
   private current(): TreeModel {
-    this.model ??= buildTree(this.registry.list(), this.registry.diagnostics(), workspaceFolderRefs(vscode.workspace.workspaceFolders), displayPath);
+    this.model ??= buildTree(this.registry.list().map(this.decorate), this.registry.diagnostics(), workspaceFolderRefs(vscode.workspace.workspaceFolders), displayPath);
     return this.model;
   }
 
@@ -91,7 +92,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
       }
       case 'server': {
         const status = this.registry.get(node.serverId);
-        return status ? serverItem(status) : new vscode.TreeItem(node.serverId);
+        return status ? serverItem(this.decorate(status)) : new vscode.TreeItem(node.serverId);
       }
       case 'detail': {
         const item = new vscode.TreeItem(node.row.label, vscode.TreeItemCollapsibleState.None);
