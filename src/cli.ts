@@ -200,7 +200,8 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
     // Read before dispose(), which forgets the servers: an interrupted check shows what it had, marked as such,
     // never an empty list that reads as "nothing configured".
     const statuses = monitor.list();
-    const reports = statuses.map(serverReport);
+    // One probe per server here: with --slow-ms, an answer above it is slow, in the table, the summary line and --json.
+    const reports = statuses.map(serverReport).map((report) => (isSlowAnswer(report, ci.slowMs) ? { ...report, slow: true } : report));
     if (signal !== undefined) {
       printServers(reports, diagnostics, options, output, true, true);
       return signal === 'SIGINT' ? EXIT_INTERRUPTED : EXIT_TERMINATED;
@@ -219,7 +220,8 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
       if (skipped.length) output.err(`mcp-health: left out of the baseline (tools not listed in full): ${skipped.join(', ')}`);
     }
     // Without --fail-on, healthy means what it means in every view: up and not flapping.
-    const unhealthy = ci.failOn === undefined && !reports.filter(counted).every(isHealthy);
+    // A slow answer fails a check only through --fail-on slow (ci.ts), as before slow was shown.
+    const unhealthy = ci.failOn === undefined && !reports.filter(counted).every((report) => isHealthy({ ...report, slow: false }));
     return runFails(results) || unhealthy ? EXIT_UNHEALTHY : EXIT_OK;
   } finally {
     await monitor.dispose();
@@ -227,6 +229,10 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
     // period), and a second Ctrl-C must not end the CLI before that. The process exits once nothing is pending.
     if (signal === undefined) interrupt.dispose();
   }
+}
+
+function isSlowAnswer(report: ServerReport, slowMs: number | undefined): boolean {
+  return slowMs !== undefined && report.state === 'up' && report.rttMs !== null && report.rttMs > slowMs;
 }
 
 function watchSummary(statuses: readonly ServerStatus[], startedAt: number, now: number) {

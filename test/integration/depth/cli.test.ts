@@ -173,4 +173,18 @@ describe('mcp-health check for CI', { timeout: 120_000 }, () => {
     assert.deepEqual(event.added, []);
     assert.match(event.hash, /^[0-9a-f]{64}$/);
   });
+
+  it('check --slow-ms counts a slow server apart: "up (slow)", "1/2 healthy, 1 slow", slow in --json; exit 0 without --fail-on slow', async () => {
+    const fault = (spec: string) => ({ command: process.execPath, args: [path.join(FIXTURES, 'fault-server.mjs'), '--transport', 'stdio', '--fault', spec] });
+    const config = writeConfig('slow.json', { fast: fault('none'), slowpoke: fault('slow-pong:400') });
+    const table = await runCli(['check', '--config', config, '--slow-ms', '200'], dir);
+    assert.equal(table.code, 0, table.stderr + table.stdout);
+    assert.match(table.stdout, /^slowpoke\s+up \(slow\)/m);
+    assert.match(table.stdout, /^1\/2 healthy, 1 slow$/m);
+    const json = await runCli(['check', '--config', config, '--slow-ms', '200', '--json'], dir);
+    const reports = (JSON.parse(json.stdout) as { servers: { name: string; slow: boolean }[] }).servers;
+    assert.deepEqual(reports.map((report) => [report.name, report.slow]), [['fast', false], ['slowpoke', true]]);
+    const failing = await runCli(['check', '--config', config, '--slow-ms', '200', '--fail-on', 'slow'], dir);
+    assert.equal(failing.code, 1);
+  });
 });
