@@ -190,6 +190,24 @@ export function defineExtensionTests(): void {
       await waitFor('the status bar item back', () => api.statusBar().visible);
     });
 
+    it("reads VS Code's chat.mcp.access live: a server VS Code won't start says so, with MCP Health's verdict unchanged", async function () {
+      const chat = () => vscode.workspace.getConfiguration('chat.mcp');
+      const everything = byName(api, 'everything');
+      assert.ok(everything);
+      const stateBefore = everything.state;
+      try {
+        await chat().update('access', 'none', vscode.ConfigurationTarget.Global);
+        await waitFor("the row to say VS Code won't start it", () => /VS Code won't start it/.test(String(item('everything').description)));
+        const details = (await children(`server:${everything.config.id}`)).map((element) => api.tree.getTreeItem(element) as vscode.TreeItem);
+        const note = details.find((detail) => detail.label === 'VS Code');
+        assert.match(String(note?.description), /^VS Code won't start this server: chat\.mcp\.access is 'none'\. Next: Set chat\.mcp\.access to 'all'/);
+        assert.equal(byName(api, 'everything')?.state, stateBefore, "MCP Health's own verdict does not change");
+      } finally {
+        await chat().update('access', undefined, vscode.ConfigurationTarget.Global);
+      }
+      await waitFor('the note gone once access is back to its default', () => !/VS Code won't start/.test(String(item('everything').description)));
+    });
+
     it('reconciles when a config file appears, changes and disappears, leaving other servers alone', async function () {
       this.timeout(90_000);
       const everythingPid = byName(api, 'everything')?.pid;
