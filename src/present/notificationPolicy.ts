@@ -68,6 +68,11 @@ export class NotificationPolicy {
     };
   }
 
+  /** Whether any announced failure is still open: only then can a reminder fall due. */
+  get awaitingRecovery(): boolean {
+    return this.announcedFailures.size > 0;
+  }
+
   /**
    * Reminders for servers whose failure was announced and that are still failing `reminderMs` after their last notice
    * (0: never). Muted servers and level `off` get none; a server that recovered in between was forgotten by decide().

@@ -86,7 +86,8 @@ export class StateNotifier implements vscode.Disposable {
         const message = status ? this.withVsCodeNote(due.notice.message, status) : due.notice.message;
         this.enqueue({ ...due, notice: { ...due.notice, message: stripControlSequences(message) } });
       }
-      this.scheduleReminders();
+      // Once every announced server recovered, the next failure's state change starts the ticks again.
+      if (this.policy.awaitingRecovery) this.scheduleReminders();
     }, REMINDER_TICK_MS);
   }
 

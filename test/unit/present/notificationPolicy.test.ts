@@ -193,7 +193,9 @@ void describe('NotificationPolicy reminders', () => {
     const policy = new NotificationPolicy(QUIET_MS);
     policy.decide(change('a', 'up', 'down'), 'errors', 0);
     assert.deepEqual(policy.remind([status('a', { state: 'up' })], 'errors', REMIND, REMIND), [], 'recovered but not yet told: not down');
+    assert.equal(policy.awaitingRecovery, true);
     policy.decide(change('a', 'down', 'up'), 'errors', REMIND + 1);
+    assert.equal(policy.awaitingRecovery, false, 'nothing left to remind of: the adapter stops its ticks');
     assert.deepEqual(policy.remind([down('a')], 'errors', REMIND, 3 * REMIND), [], 'the recovery forgot the outage');
     policy.decide(change('a', 'up', 'down'), 'errors', 4 * REMIND);
     assert.match(policy.remind([down('a')], 'errors', REMIND, 5 * REMIND)[0]?.notice.message ?? '', /for 30 min/);
