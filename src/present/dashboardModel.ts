@@ -1,5 +1,7 @@
-// What the dashboard webview receives: plain, redacted data per server, nothing it could execute.
+// What the dashboard webview receives: plain, redacted data per server, nothing it could execute. Text is translated
+// here (the page only shows it); `health` and each beat's `outcome` are identifiers the page styles by.
 
+import * as l10n from '@vscode/l10n';
 import type { ServerError, ServerStatus } from '../core/model';
 import { describeState, healthOf, type Health } from './states';
 import { healthSentence, summarize } from './summary';
@@ -50,13 +52,13 @@ export function dashboardView(statuses: readonly ServerStatus[]): DashboardView 
 /** One sentence on what to try for an error, pointing at the card's Open Config / Show Log buttons. */
 export function nextStepFor(error: ServerError, state: ServerStatus['state']): string {
   switch (error.kind) {
-    case 'exited': return 'The server process exited: Show Log has its stderr; check its command and arguments in Open Config.';
-    case 'timeout': return state === 'down' ? 'No answer in time: the server may be hung or overloaded. Show Log has the probes; Reconnect to retry now.' : 'Show Log has the probes.';
-    case 'unreachable': return 'Could not reach the server: check that it runs and that the command or URL in Open Config is right.';
-    case 'protocol-violation': return 'The server answered against the MCP protocol: report it to its authors; Show Log has the exchange.';
-    case 'auth': return 'The server wants credentials: add the header or token in Open Config.';
-    case 'config': return 'Fix the entry in Open Config; the problem is marked in the file.';
-    case 'input-required': return 'Supply the missing input (MCP Health: Supply Input…).';
+    case 'exited': return l10n.t('The server process exited: Show Log has its stderr; check its command and arguments in Open Config.');
+    case 'timeout': return state === 'down' ? l10n.t('No answer in time: the server may be hung or overloaded. Show Log has the probes; Reconnect to retry now.') : l10n.t('Show Log has the probes.');
+    case 'unreachable': return l10n.t('Could not reach the server: check that it runs and that the command or URL in Open Config is right.');
+    case 'protocol-violation': return l10n.t('The server answered against the MCP protocol: report it to its authors; Show Log has the exchange.');
+    case 'auth': return l10n.t('The server wants credentials: add the header or token in Open Config.');
+    case 'config': return l10n.t('Fix the entry in Open Config; the problem is marked in the file.');
+    case 'input-required': return l10n.t('Supply the missing input (MCP Health: Supply Input…).');
   }
 }
 
