@@ -194,7 +194,7 @@ export function restartCount(count: number): string {
   return count === 1 ? l10n.t('1 restart') : l10n.t('{0} restarts', count);
 }
 
-function requestCount(count: number): string {
+export function requestCount(count: number): string {
   return count === 1 ? l10n.t('1 request') : l10n.t('{0} requests', count);
 }
 

@@ -101,7 +101,7 @@ export class McpHealth {
       path: channelPath(sharedServersTopic(this.vscodeUserDir())),
       registry: this.registry,
       covers: (config) => config.source.scope === 'user',
-      label: 'another VS Code window',
+      label: vscode.l10n.t('another VS Code window'),
       logger: this.log.logger,
     });
     this.own(vscode.commands.registerCommand(Commands.resetNotifications, () => this.notifier.resetMuted()));
