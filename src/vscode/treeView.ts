@@ -1,4 +1,5 @@
-// The Servers tree. Elements are stable ids; items are built from the registry's current state on demand.
+// The Servers tree: the data, the TreeView itself, its badge (servers with a problem, the model every view counts by)
+// and its Restricted Mode message. Elements are stable ids; items are built from the registry's current state on demand.
 
 import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
@@ -8,26 +9,44 @@ import { detailRows } from '../present/details';
 import { isGuardable, isGuarded } from '../present/guardState';
 import { codeBlock, escapeMarkdown } from '../present/markdown';
 import { describeState, errorCount, isMonitored, requestCount, restartCount, stateIcon, stateLabels } from '../present/states';
+import { badgeFor, summarize } from '../present/summary';
 import { buildTree, fileDescription, type TreeModel, type TreeNode } from '../present/treeModel';
 import { displayPath, workspaceFolderRefs } from '../present/paths';
 import { isVsCodeSource } from '../present/vscodeMcpId';
 import { Commands } from '../present/commandIds';
 
 const REFRESH_COALESCE_MS = 100;
+const VIEW_ID = 'mcpHealth.servers';
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<string | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
+  readonly view: vscode.TreeView<string>;
   private model: TreeModel | undefined;
   private readonly refreshSoon = coalesce(() => this.refresh(), REFRESH_COALESCE_MS, { leading: true });
   private readonly unsubscribe: () => void;
+  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly registry: MonitorRegistry) {
+    this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.disposables.push(this.view, this.changeEmitter);
     this.unsubscribe = registry.onEvent((event) => {
       if (event.type !== 'stderr') {
         this.refreshSoon.schedule();
       }
+      if (event.type === 'servers' || event.type === 'state') {
+        this.updateBadge();
+      }
     });
+    if (!vscode.workspace.isTrusted) {
+      this.view.message = vscode.l10n.t('Restricted Mode: servers from workspace files are listed but not started. Trust this workspace to monitor them.');
+      this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => { this.view.message = undefined; }));
+    }
+  }
+
+  private updateBadge(): void {
+    // The same model as the status bar and the dashboard: the badge counts servers with a problem.
+    this.view.badge = badgeFor(summarize(this.registry.list()));
   }
 
   refresh(): void {
@@ -116,7 +135,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   dispose(): void {
     this.unsubscribe();
     this.refreshSoon.dispose();
-    this.changeEmitter.dispose();
+    for (const disposable of this.disposables.splice(0)) {
+      disposable.dispose();
+    }
   }
 }
 
