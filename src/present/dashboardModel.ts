@@ -43,11 +43,38 @@ export const DASHBOARD_PROBES = 40;
 export interface DashboardView {
   readonly summary: string;
   readonly servers: readonly DashboardServer[];
+  readonly texts: DashboardTexts;
 }
 
 export function dashboardView(statuses: readonly ServerStatus[]): DashboardView {
-  return { summary: statuses.length ? healthSentence(summarize(statuses)) : '', servers: dashboardServers(statuses) };
+  return { summary: statuses.length ? healthSentence(summarize(statuses)) : '', servers: dashboardServers(statuses), texts: dashboardTexts() };
 }
+
+/**
+ * The page's own words, translated here because the webview has no translation of its own. `{0}`… are filled in by
+ * the page with its figures, so a translator still sees whole sentences.
+ */
+export function dashboardTexts() {
+  return {
+    ping: l10n.t('Ping'),
+    reconnect: l10n.t('Reconnect'),
+    openConfig: l10n.t('Open Config'),
+    openConfigTitle: l10n.t('Open the file that declares this server'),
+    showLog: l10n.t('Show Log'),
+    showLogTitle: l10n.t('Open the ping log'),
+    probesAnswered: l10n.t('{0} of {1} recent probes answered'),
+    probesAnsweredRestarts: l10n.t('{0} of {1} recent probes answered, {2} restarts'),
+    notEnoughProbes: l10n.t('latency: not enough probes yet'),
+    waitingForProbes: l10n.t('waiting for probes'),
+    latency: l10n.t('latency of the last {0} probes: p50 {1}, p95 {2}, max {3}'),
+    stats: l10n.t('p50 {0} · p95 {1} · uptime {2} · restarts {3}'),
+    ms: l10n.t('{0} ms'),
+    lastError: l10n.t('Last error: {0}'),
+    nextStep: l10n.t('Next step: {0}'),
+  } as const;
+}
+
+export type DashboardTexts = ReturnType<typeof dashboardTexts>;
 
 /** One sentence on what to try for an error, pointing at the card's Open Config / Show Log buttons. */
 export function nextStepFor(error: ServerError, state: ServerStatus['state']): string {

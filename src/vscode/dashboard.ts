@@ -103,7 +103,7 @@ export class DashboardPanel implements vscode.Disposable {
 
   private post(): void {
     const view = dashboardView(this.registry.list());
-    void this.panel?.webview.postMessage({ type: 'servers', servers: view.servers, summary: view.summary, now: Date.now() });
+    void this.panel?.webview.postMessage({ type: 'servers', servers: view.servers, summary: view.summary, texts: view.texts, now: Date.now() });
   }
 
   private closed(): void {

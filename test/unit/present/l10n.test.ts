@@ -12,7 +12,7 @@ import { getL10nPseudoLocalized } from '@vscode/l10n-dev';
 import { diagnosticReport, serverReport } from '../../../src/cli/format';
 import { consentMessage, modeLabels } from '../../../src/present/consentModel';
 import { detailRows } from '../../../src/present/details';
-import { nextStepFor } from '../../../src/present/dashboardModel';
+import { dashboardView, nextStepFor } from '../../../src/present/dashboardModel';
 import { groupNotices, NotificationPolicy } from '../../../src/present/notificationPolicy';
 import { describeState, stateLabels } from '../../../src/present/states';
 import { healthSentence, summarize } from '../../../src/present/summary';
@@ -73,6 +73,11 @@ void describe('the presentation layer under a translated bundle', () => {
     const labels2 = tree.roots.map((id) => { const node = tree.get(id); return node?.kind === 'group' ? node.label : ''; });
     assert.deepEqual(labels2, ['app', translated('User/tree group of the servers from user-level configuration files')]);
     assert.equal(nextStepFor({ kind: 'auth', message: 'no' }, 'auth-required'), translated('The server wants credentials: add the header or token in Open Config.'));
+    // The webview's own words travel with the data, translated, their placeholders left for the page to fill.
+    const { texts } = dashboardView([down]);
+    assert.equal(texts.ping, translated('Ping'));
+    assert.equal(texts.stats, translated('p50 {0} · p95 {1} · uptime {2} · restarts {3}'));
+    assert.match(texts.stats, /\{0\}.*\{1\}.*\{2\}.*\{3\}/);
   });
 
   void it('keeps the CLI JSON in identifiers: states, error kinds and fields stay as they are', () => {
