@@ -6,6 +6,13 @@
   const root = document.getElementById('servers');
   const summary = document.getElementById('summary');
   const empty = document.getElementById('empty');
+  // The extension's translations of the page's words (present/dashboardModel.ts), sent with every update.
+  let texts = {};
+
+  /** A translated sentence with its `{0}`… filled in. */
+  function t(key, ...args) {
+    return String(texts[key] ?? key).replace(/\{(\d+)\}/g, (match, index) => (args[Number(index)] === undefined ? match : String(args[Number(index)])));
+  }
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -16,7 +23,7 @@
 
   function ms(value) {
     if (value === null || value === undefined) return '–';
-    return value < 10 ? `${Math.round(value * 10) / 10} ms` : `${Math.round(value)} ms`;
+    return t('ms', value < 10 ? Math.round(value * 10) / 10 : Math.round(value));
   }
 
   function beats(entries) {
@@ -26,7 +33,7 @@
     const probes = entries.filter((p) => p.outcome !== 'restart');
     const okCount = probes.filter((p) => p.ok).length;
     const restarts = entries.length - probes.length;
-    bar.setAttribute('aria-label', `${okCount} of ${probes.length} recent probes answered` + (restarts ? `, ${restarts} restarts` : ''));
+    bar.setAttribute('aria-label', restarts ? t('probesAnsweredRestarts', okCount, probes.length, restarts) : t('probesAnswered', okCount, probes.length));
     for (let i = entries.length; i < BEATS; i++) bar.appendChild(el('span', 'beat missing'));
     for (const probe of entries) {
       // A restart differs by shape (a short bar under a triangle) as well as colour, for colour-blind users.
@@ -51,14 +58,14 @@
     const svg = svgEl('svg', { class: 'chart', viewBox: `0 0 ${W} ${H}`, role: 'img', tabindex: 0 });
     const points = probes.filter((p) => p.rttMs !== null);
     if (points.length < 2) {
-      svg.setAttribute('aria-label', 'latency: not enough probes yet');
-      svg.appendChild(svgEl('text', { x: LEFT, y: H / 2, class: 'axis' }, 'waiting for probes'));
+      svg.setAttribute('aria-label', t('notEnoughProbes'));
+      svg.appendChild(svgEl('text', { x: LEFT, y: H / 2, class: 'axis' }, t('waitingForProbes')));
       return svg;
     }
     const max = Math.max(...points.map((p) => p.rttMs), p95 || 0, 0.1);
     const y = (value) => TOP + (1 - value / max) * (H - TOP - BOTTOM);
     const x = (i) => LEFT + (i / (points.length - 1)) * (W - LEFT - 2);
-    svg.setAttribute('aria-label', `latency of the last ${points.length} probes: p50 ${ms(p50)}, p95 ${ms(p95)}, max ${ms(max)}`);
+    svg.setAttribute('aria-label', t('latency', points.length, ms(p50), ms(p95), ms(max)));
     svg.append(
       svgEl('line', { x1: LEFT, x2: LEFT, y1: TOP, y2: H - BOTTOM, class: 'axis-line' }),
       svgEl('text', { x: LEFT - 4, y: TOP + 8, class: 'axis', 'text-anchor': 'end' }, ms(max)),
@@ -95,21 +102,21 @@
       const title = el('h2');
       title.append(el('span', `dot ${server.health}`), el('span', '', server.name), el('span', 'meta', `${server.transport} · ${server.summary}`));
       const stats = el('span', 'stats',
-        `p50 ${ms(server.p50Ms)} · p95 ${ms(server.p95Ms)} · uptime ${server.uptimePercent === null ? '–' : server.uptimePercent.toFixed(1) + ' %'} · restarts ${server.restarts}`);
+        t('stats', ms(server.p50Ms), ms(server.p95Ms), server.uptimePercent === null ? '–' : server.uptimePercent.toFixed(1) + ' %', server.restarts));
       // Disabled, untrusted and misconfigured servers cannot be probed: no buttons, no empty charts.
       const probeable = server.probeable;
       const row = el('div', probeable ? 'row' : 'row static');
       if (probeable) row.append(beats(server.beats), chart(server.probes, server.p50Ms, server.p95Ms), stats);
       else row.append(stats);
       const actions = el('div', 'actions');
-      if (probeable) actions.append(button('Ping', { type: 'ping', id: server.id }), button('Reconnect', { type: 'reconnect', id: server.id }));
-      actions.append(button('Open Config', { type: 'openConfig', id: server.id }, 'Open the file that declares this server'),
-        button('Show Log', { type: 'showLog' }, 'Open the ping log'));
+      if (probeable) actions.append(button(t('ping'), { type: 'ping', id: server.id }), button(t('reconnect'), { type: 'reconnect', id: server.id }));
+      actions.append(button(t('openConfig'), { type: 'openConfig', id: server.id }, t('openConfigTitle')),
+        button(t('showLog'), { type: 'showLog' }, t('showLogTitle')));
       card.append(title, row);
       if (server.lastError) {
         const problem = el('div', 'problem');
-        problem.append(el('p', 'last-error', `Last error: ${server.lastError}`));
-        if (server.nextStep) problem.append(el('p', 'next-step', `Next step: ${server.nextStep}`));
+        problem.append(el('p', 'last-error', t('lastError', server.lastError)));
+        if (server.nextStep) problem.append(el('p', 'next-step', t('nextStep', server.nextStep)));
         card.append(problem);
       }
       card.append(actions);
@@ -119,7 +126,10 @@
   }
 
   window.addEventListener('message', (event) => {
-    if (event.data && event.data.type === 'servers') render(event.data.servers, event.data.summary);
+    if (event.data && event.data.type === 'servers') {
+      texts = event.data.texts || {};
+      render(event.data.servers, event.data.summary);
+    }
   });
   // Any state at all marks the panel as one VS Code should restore after a reload (the serializer re-fills it).
   vscode.setState({ restored: true });

@@ -33,8 +33,8 @@ function reportFailure(error: unknown, extension: McpHealth | undefined): void {
   const message = error instanceof Error ? error.message : String(error);
   console.error('MCP Health failed to start', error);
   extension?.logError(`failed to start: ${error instanceof Error ? error.stack ?? message : message}`);
-  const showLog = 'Show Log';
-  void Promise.resolve(vscode.window.showErrorMessage(`MCP Health failed to start: ${message}`, ...(extension ? [showLog] : []))).then((choice) => {
+  const showLog = vscode.l10n.t('Show Log');
+  void Promise.resolve(vscode.window.showErrorMessage(vscode.l10n.t('MCP Health failed to start: {0}', message), ...(extension ? [showLog] : []))).then((choice) => {
     if (choice === showLog) {
       extension?.showLog();
     }

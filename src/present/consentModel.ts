@@ -1,16 +1,18 @@
 // What the consent notification and the Review picker say. Pure, so the wording and the masking are unit-tested.
 
+import * as l10n from '@vscode/l10n';
 import type { ServerStatus } from '../core/model';
 import type { MonitorMode } from '../core/monitorTypes';
 import { describeTarget, redactText } from '../core/redact';
-import { plural } from './states';
 
 /** "MCP Health found 5 servers in .vscode/mcp.json. Start watching them?" — every file named, in discovery order. */
 export function consentMessage(waiting: readonly ServerStatus[], displayPath: (file: string) => string): string {
   const files = [...new Set(waiting.map((status) => displayPath(status.config.source.file)))];
-  const where = files.length <= 1 ? files[0] ?? '' : `${files.slice(0, -1).join(', ')} and ${files.at(-1) ?? ''}`;
-  const them = waiting.length === 1 ? 'it' : 'them';
-  return `MCP Health found ${plural(waiting.length, 'server')} in ${where}. Start watching ${them}?`;
+  const where = files.length <= 1 ? files[0] ?? '' : l10n.t('{0} and {1}', files.slice(0, -1).join(', '), files.at(-1) ?? '');
+  // One whole sentence per form, so a translator sees the question as the user reads it.
+  return waiting.length === 1
+    ? l10n.t('MCP Health found 1 server in {0}. Start watching it?', where)
+    : l10n.t('MCP Health found {0} servers in {1}. Start watching them?', waiting.length, where);
 }
 
 /** The command line or URL that would run or be contacted, with every known secret masked. */
@@ -18,10 +20,11 @@ export function whatWouldRun(status: ServerStatus): string {
   return redactText(describeTarget(status.config), status.config.secretValues ?? []);
 }
 
+/** Getters, so the text is translated when read (after activation configured the bundle), not when this loads. */
 export const modeLabels: Readonly<Record<MonitorMode, string>> = {
-  watch: 'watch: keep connected, keepalive probes',
-  check: 'check: connect, probe once, disconnect; again every few minutes',
-  off: 'off: list only, never start',
+  get watch() { return l10n.t('watch: keep connected, keepalive probes'); },
+  get check() { return l10n.t('check: connect, probe once, disconnect; again every few minutes'); },
+  get off() { return l10n.t('off: list only, never start'); },
 };
 
 /** The picker cycles watch -> check -> off -> watch on the item's button. */

@@ -1,5 +1,7 @@
-// What the dashboard webview receives: plain, redacted data per server, nothing it could execute.
+// What the dashboard webview receives: plain, redacted data per server, nothing it could execute. Text is translated
+// here (the page only shows it); `health` and each beat's `outcome` are identifiers the page styles by.
 
+import * as l10n from '@vscode/l10n';
 import type { ServerError, ServerStatus } from '../core/model';
 import { describeState, healthOf, type Health } from './states';
 import { healthSentence, summarize } from './summary';
@@ -41,22 +43,49 @@ export const DASHBOARD_PROBES = 40;
 export interface DashboardView {
   readonly summary: string;
   readonly servers: readonly DashboardServer[];
+  readonly texts: DashboardTexts;
 }
 
 export function dashboardView(statuses: readonly ServerStatus[]): DashboardView {
-  return { summary: statuses.length ? healthSentence(summarize(statuses)) : '', servers: dashboardServers(statuses) };
+  return { summary: statuses.length ? healthSentence(summarize(statuses)) : '', servers: dashboardServers(statuses), texts: dashboardTexts() };
 }
+
+/**
+ * The page's own words, translated here because the webview has no translation of its own. `{0}`… are filled in by
+ * the page with its figures, so a translator still sees whole sentences.
+ */
+export function dashboardTexts() {
+  return {
+    ping: l10n.t('Ping'),
+    reconnect: l10n.t('Reconnect'),
+    openConfig: l10n.t('Open Config'),
+    openConfigTitle: l10n.t('Open the file that declares this server'),
+    showLog: l10n.t('Show Log'),
+    showLogTitle: l10n.t('Open the ping log'),
+    probesAnswered: l10n.t('{0} of {1} recent probes answered'),
+    probesAnsweredRestarts: l10n.t('{0} of {1} recent probes answered, {2} restarts'),
+    notEnoughProbes: l10n.t('latency: not enough probes yet'),
+    waitingForProbes: l10n.t('waiting for probes'),
+    latency: l10n.t('latency of the last {0} probes: p50 {1}, p95 {2}, max {3}'),
+    stats: l10n.t('p50 {0} · p95 {1} · uptime {2} · restarts {3}'),
+    ms: l10n.t('{0} ms'),
+    lastError: l10n.t('Last error: {0}'),
+    nextStep: l10n.t('Next step: {0}'),
+  } as const;
+}
+
+export type DashboardTexts = ReturnType<typeof dashboardTexts>;
 
 /** One sentence on what to try for an error, pointing at the card's Open Config / Show Log buttons. */
 export function nextStepFor(error: ServerError, state: ServerStatus['state']): string {
   switch (error.kind) {
-    case 'exited': return 'The server process exited: Show Log has its stderr; check its command and arguments in Open Config.';
-    case 'timeout': return state === 'down' ? 'No answer in time: the server may be hung or overloaded. Show Log has the probes; Reconnect to retry now.' : 'Show Log has the probes.';
-    case 'unreachable': return 'Could not reach the server: check that it runs and that the command or URL in Open Config is right.';
-    case 'protocol-violation': return 'The server answered against the MCP protocol: report it to its authors; Show Log has the exchange.';
-    case 'auth': return 'The server wants credentials: add the header or token in Open Config.';
-    case 'config': return 'Fix the entry in Open Config; the problem is marked in the file.';
-    case 'input-required': return 'Supply the missing input (MCP Health: Supply Input…).';
+    case 'exited': return l10n.t('The server process exited: Show Log has its stderr; check its command and arguments in Open Config.');
+    case 'timeout': return state === 'down' ? l10n.t('No answer in time: the server may be hung or overloaded. Show Log has the probes; Reconnect to retry now.') : l10n.t('Show Log has the probes.');
+    case 'unreachable': return l10n.t('Could not reach the server: check that it runs and that the command or URL in Open Config is right.');
+    case 'protocol-violation': return l10n.t('The server answered against the MCP protocol: report it to its authors; Show Log has the exchange.');
+    case 'auth': return l10n.t('The server wants credentials: add the header or token in Open Config.');
+    case 'config': return l10n.t('Fix the entry in Open Config; the problem is marked in the file.');
+    case 'input-required': return l10n.t('Supply the missing input (MCP Health: Supply Input…).');
   }
 }
 

@@ -1,4 +1,5 @@
 // Which state changes deserve a notification, and the rate limit that keeps a flapping server from spamming.
+// Messages are whole translated sentences; the state each notice is about stays an identifier.
 
 import * as l10n from '@vscode/l10n';
 import type { ServerState, ServerStatus } from '../core/model';
@@ -44,7 +45,7 @@ export class NotificationPolicy {
     if (change.to === 'up') {
       const wasAnnounced = this.announcedFailures.delete(change.id);
       this.failingSince.delete(change.id);
-      return level === 'all' && wasAnnounced ? { severity: 'info', message: `MCP server "${name}" is up again.`, recovery: true } : undefined;
+      return level === 'all' && wasAnnounced ? { severity: 'info', message: l10n.t('MCP server "{0}" is up again.', name), recovery: true } : undefined;
     }
     if (!failureStates.has(change.to)) {
       return undefined;
@@ -106,12 +107,13 @@ export class NotificationPolicy {
   }
 }
 
+/** The reason comes from the monitor (the error as the server or the OS gave it); only the sentence is translated. */
 function failureMessage(name: string, change: StateChange): string {
-  const reason = change.reason ? `: ${change.reason}` : '';
+  const { reason } = change;
   switch (change.to) {
-    case 'down': return `MCP server "${name}" is down${reason}`;
-    case 'suspect': return `MCP server "${name}" answered against the protocol${reason}`;
-    default: return `MCP server "${name}" needs authentication${reason}`;
+    case 'down': return reason ? l10n.t('MCP server "{0}" is down: {1}', name, reason) : l10n.t('MCP server "{0}" is down', name);
+    case 'suspect': return reason ? l10n.t('MCP server "{0}" answered against the protocol: {1}', name, reason) : l10n.t('MCP server "{0}" answered against the protocol', name);
+    default: return reason ? l10n.t('MCP server "{0}" needs authentication: {1}', name, reason) : l10n.t('MCP server "{0}" needs authentication', name);
   }
 }
 
@@ -156,11 +158,10 @@ export function groupNotices(pending: readonly PendingNotice[], recovered: (id: 
   const ids = pending.map((entry) => entry.id);
   const back = pending.filter((entry) => recovered(entry.id));
   if (back.length === pending.length) {
-    const names = pending.slice(0, GROUP_NAMES_SHOWN).map((entry) => `"${entry.name}"`).join(', ');
-    const more = pending.length > GROUP_NAMES_SHOWN ? ` and ${pending.length - GROUP_NAMES_SHOWN} more` : '';
+    const names = nameList(pending.slice(0, GROUP_NAMES_SHOWN).map((entry) => `"${entry.name}"`), pending.length);
     const message = pending.length === 1
-      ? `${first.notice.message} (up again)`
-      : `${pending.length} MCP servers failed and are up again: ${names}${more}`;
+      ? l10n.t('{0} (up again)', first.notice.message)
+      : l10n.t('{0} MCP servers failed and are up again: {1}', pending.length, names);
     return { severity: 'warning', message, ids };
   }
   if (pending.length === 1) {
@@ -168,18 +169,28 @@ export function groupNotices(pending: readonly PendingNotice[], recovered: (id: 
   }
   const allDown = pending.every((entry) => entry.to === 'down');
   const names = pending.slice(0, GROUP_NAMES_SHOWN).map((entry) => {
-    const state = recovered(entry.id) ? 'up again' : allDown ? undefined : problemWord(entry.to);
-    return state ? `"${entry.name}" (${state})` : `"${entry.name}"`;
+    const state = recovered(entry.id) ? l10n.t('up again') : allDown ? undefined : problemWord(entry.to);
+    return state ? l10n.t('"{0}" ({1})', entry.name, state) : `"${entry.name}"`;
   });
-  const more = pending.length > GROUP_NAMES_SHOWN ? ` and ${pending.length - GROUP_NAMES_SHOWN} more` : '';
-  const what = back.length > 0 ? (allDown ? 'went down' : 'had problems') : allDown ? 'are down' : 'have problems';
+  const list = nameList(names, pending.length);
+  const count = pending.length;
+  // One whole sentence per case, so a translator sees each as the user reads it.
+  const message = back.length > 0
+    ? allDown ? l10n.t('{0} MCP servers went down: {1}', count, list) : l10n.t('{0} MCP servers had problems: {1}', count, list)
+    : allDown ? l10n.t('{0} MCP servers are down: {1}', count, list) : l10n.t('{0} MCP servers have problems: {1}', count, list);
   return {
     severity: pending.some((entry) => entry.notice.severity === 'error') ? 'error' : 'warning',
-    message: `${pending.length} MCP servers ${what}: ${names.join(', ')}${more}`,
+    message,
     ids,
   };
 }
 
+/** `"a", "b", "c" and 2 more`: the names shown, and how many of `total` were left out. */
+function nameList(shown: readonly string[], total: number): string {
+  const names = shown.join(', ');
+  return total > shown.length ? l10n.t('{0} and {1} more', names, total - shown.length) : names;
+}
+
 function problemWord(state: ServerState): string {
-  return state === 'down' ? 'down' : state === 'suspect' ? 'suspect' : 'needs authentication';
+  return state === 'down' ? l10n.t('down') : state === 'suspect' ? l10n.t('suspect') : l10n.t('needs authentication');
 }

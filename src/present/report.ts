@@ -1,6 +1,7 @@
 // "Copy Status Report": one Markdown table a user can paste into an issue. Status text arrives redacted from the
-// monitor; the config is shown through describeTarget, which masks it.
+// monitor; the config is shown through describeTarget, which masks it. Headings and sentences are translated.
 
+import * as l10n from '@vscode/l10n';
 import type { ServerStatus } from '../core/model';
 import { stripControlSequences } from '../core/controlText';
 import { describeTarget } from '../core/redact';
@@ -11,16 +12,22 @@ import { slowCount, summarize } from './summary';
 export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallMs: number, displayPath: (file: string) => string): string {
   const summary = summarize(statuses);
   const lines = [
-    `## MCP server health (${formatLocalDate(nowWallMs)} ${formatClockTime(nowWallMs)})`,
+    `## ${l10n.t('MCP server health ({0} {1})', formatLocalDate(nowWallMs), formatClockTime(nowWallMs))}`,
     '',
-    `${summary.healthy}/${summary.monitored} monitored servers healthy${summary.slow > 0 ? `, ${slowCount(summary.slow)}` : ''}; ${statuses.length} configured.`,
+    summary.slow > 0
+      ? l10n.t('{0}/{1} monitored servers healthy, {2}; {3} configured.', summary.healthy, summary.monitored, slowCount(summary.slow), statuses.length)
+      : l10n.t('{0}/{1} monitored servers healthy; {2} configured.', summary.healthy, summary.monitored, statuses.length),
     '',
   ];
   if (statuses.length === 0) {
     return lines.join('\n');
   }
-  lines.push('| Server | State | Transport | Target | RTT | p50 / p95 | Uptime | Restarts | Source | Last error |');
-  lines.push('|---|---|---|---|---|---|---|---|---|---|');
+  const headings = [
+    l10n.t('Server'), l10n.t('State'), l10n.t('Transport'), l10n.t('Target'), l10n.t('RTT'), l10n.t('p50 / p95'), l10n.t('Uptime'),
+    l10n.t('Restarts'), l10n.t('Source'), l10n.t('Last error'),
+  ];
+  lines.push(`| ${headings.map(escapeCell).join(' | ')} |`);
+  lines.push(`|${'---|'.repeat(headings.length)}`);
   for (const status of statuses) {
     const { config, stats } = status;
     const cells = [

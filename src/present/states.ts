@@ -1,5 +1,6 @@
 // How each server state reads and looks. Pure (no editor API, no vscode import) so every view, the report and the CLI
-// agree and it can be unit-tested.
+// agree and it can be unit-tested. Display text goes through @vscode/l10n (the editor's bundle once the extension has
+// configured it, the English source in the CLI); state identifiers stay as they are for JSON and metrics.
 
 import * as l10n from '@vscode/l10n';
 import type { ServerState, ServerStatus } from '../core/model';
@@ -23,19 +24,20 @@ const healthByState: Readonly<Record<ServerState, Health>> = {
   'needs-consent': 'inactive',
 };
 
+/** What each state reads as. Getters, so the text is translated when read, after the extension configured the bundle. */
 export const stateLabels: Readonly<Record<ServerState, string>> = {
-  up: 'up',
-  idle: 'waiting',
-  connecting: 'connecting',
-  verifying: 'verifying',
-  suspect: 'suspect',
-  'auth-required': 'needs auth',
-  'needs-input': 'needs input',
-  down: 'down',
-  'config-error': 'config error',
-  disabled: 'disabled',
-  untrusted: 'not started (Restricted Mode)',
-  'needs-consent': 'waiting for consent',
+  get up() { return l10n.t({ message: 'up', comment: ['server state: answering its probes'] }); },
+  get idle() { return l10n.t({ message: 'waiting', comment: ['server state: not connected yet'] }); },
+  get connecting() { return l10n.t({ message: 'connecting', comment: ['server state'] }); },
+  get verifying() { return l10n.t({ message: 'verifying', comment: ['server state: reconnected, no probe answered yet'] }); },
+  get suspect() { return l10n.t({ message: 'suspect', comment: ['server state: answered against the protocol'] }); },
+  get 'auth-required'() { return l10n.t({ message: 'needs auth', comment: ['server state'] }); },
+  get 'needs-input'() { return l10n.t({ message: 'needs input', comment: ['server state: an ${input:…} value is missing'] }); },
+  get down() { return l10n.t({ message: 'down', comment: ['server state: not answering'] }); },
+  get 'config-error'() { return l10n.t({ message: 'config error', comment: ['server state'] }); },
+  get disabled() { return l10n.t({ message: 'disabled', comment: ['server state: monitoring turned off by the user'] }); },
+  get untrusted() { return l10n.t({ message: 'not started (Restricted Mode)', comment: ['server state'] }); },
+  get 'needs-consent'() { return l10n.t({ message: 'waiting for consent', comment: ['server state'] }); },
 };
 
 /** The fields health is judged by: a ServerStatus, or the CLI's report of one. */
@@ -114,12 +116,12 @@ export function formatMs(ms: number | null | undefined): string {
   }
   // Compare the rounded value, so 9.96 reads "10 ms" and 9999.6 reads "10 s", never "10.0 ms" or "10000 ms".
   if (Math.round(ms * 10) / 10 < 10) {
-    return `${Math.round(ms * 10) / 10} ms`;
+    return l10n.t('{0} ms', Math.round(ms * 10) / 10);
   }
   if (Math.round(ms) < 10_000) {
-    return `${Math.round(ms)} ms`;
+    return l10n.t('{0} ms', Math.round(ms));
   }
-  return `${Math.round(ms / 100) / 10} s`;
+  return l10n.t('{0} s', Math.round(ms / 100) / 10);
 }
 
 /**
@@ -130,7 +132,7 @@ export function describeState(status: ServerStatus, nowMs: number = Date.now()):
   if (status.guarded) return describeGuarded(status, status.guarded);
   const parts = [stateLabels[status.state]];
   if (status.state === 'up' && status.handshakeMs !== undefined && status.handshakeMs !== null) {
-    parts.push(`handshake ${formatMs(status.handshakeMs)}`);
+    parts.push(l10n.t('handshake {0}', formatMs(status.handshakeMs)));
   } else if (status.state === 'up' && status.lastRttMs !== null) {
     parts.push(formatMs(status.lastRttMs));
   }
@@ -143,7 +145,7 @@ export function describeState(status: ServerStatus, nowMs: number = Date.now()):
     parts.push(certificate.text);
   }
   if ((status.state === 'down' || status.state === 'suspect' || status.state === 'auth-required' || status.state === 'verifying') && status.lastError) {
-    parts.push(status.state === 'verifying' ? `after ${shortError(status)}` : shortError(status));
+    parts.push(status.state === 'verifying' ? l10n.t('after {0}', shortError(status)) : shortError(status));
   }
   if ((status.state === 'down' || status.state === 'auth-required') && status.nextRetryAt !== undefined && status.nextRetryAt !== null) {
     parts.push(retryText(status.nextRetryAt - nowMs));
@@ -152,32 +154,32 @@ export function describeState(status: ServerStatus, nowMs: number = Date.now()):
     parts.push(status.config.missingInputs.join(', '));
   }
   if (status.watchedElsewhere !== undefined) {
-    parts.push('in another window');
+    parts.push(l10n.t('in another window'));
   }
   if (status.vscodeWontStart) {
     parts.push(l10n.t("VS Code won't start it"));
   }
   if (status.flapping) {
-    parts.push(`flapping, ${plural(status.restarts, 'restart')}`);
+    parts.push(l10n.t('flapping, {0}', restartCount(status.restarts)));
   } else if (status.nonConformant) {
-    parts.push('non-conformant');
+    parts.push(l10n.t('non-conformant'));
   }
   return parts.join(' · ');
 }
 
 /** `guarded · up · 1.2 ms · 1 restart · 12 requests`, or `guarded · guard not running`. */
 function describeGuarded(status: ServerStatus, guarded: NonNullable<ServerStatus['guarded']>): string {
-  if (!guarded.running) return 'guarded · guard not running';
-  const parts = ['guarded', stateLabels[status.state]];
+  if (!guarded.running) return l10n.t('guarded · guard not running');
+  const parts = [l10n.t('guarded'), stateLabels[status.state]];
   if (guarded.probeRttMs !== null) parts.push(formatMs(guarded.probeRttMs));
-  parts.push(plural(guarded.restarts, 'restart'), plural(guarded.requests, 'request'));
-  if (guarded.errors > 0) parts.push(plural(guarded.errors, 'error'));
-  if (guarded.guards > 1) parts.push(`${guarded.guards} guards`);
+  parts.push(restartCount(guarded.restarts), requestCount(guarded.requests));
+  if (guarded.errors > 0) parts.push(errorCount(guarded.errors));
+  if (guarded.guards > 1) parts.push(l10n.t('{0} guards', guarded.guards));
   return parts.join(' · ');
 }
 
 export function retryText(inMs: number): string {
-  return inMs <= 0 ? 'retrying now' : `retrying in ${Math.max(1, Math.round(inMs / 1000))} s`;
+  return inMs <= 0 ? l10n.t('retrying now') : l10n.t('retrying in {0} s', Math.max(1, Math.round(inMs / 1000)));
 }
 
 function shortError(status: ServerStatus): string {
@@ -187,25 +189,38 @@ function shortError(status: ServerStatus): string {
   }
   switch (error.kind) {
     case 'exited': return exitSummary(error.exitCode, error.signal);
-    case 'timeout': return 'timed out';
-    case 'unreachable': return error.httpStatus ? `HTTP ${error.httpStatus}` : 'unreachable';
-    case 'protocol-violation': return 'protocol violation';
-    case 'auth': return error.httpStatus ? `HTTP ${error.httpStatus}` : 'unauthorised';
-    case 'config': return 'bad config';
-    case 'input-required': return 'input required';
+    case 'timeout': return l10n.t('timed out');
+    case 'unreachable': return error.httpStatus ? l10n.t('HTTP {0}', error.httpStatus) : l10n.t('unreachable');
+    case 'protocol-violation': return l10n.t('protocol violation');
+    case 'auth': return error.httpStatus ? l10n.t('HTTP {0}', error.httpStatus) : l10n.t('unauthorised');
+    case 'config': return l10n.t('bad config');
+    case 'input-required': return l10n.t('input required');
   }
 }
 
 export function exitSummary(exitCode: number | null | undefined, signal: string | null | undefined): string {
   if (signal) {
-    return `killed by ${signal}`;
+    return l10n.t('killed by {0}', signal);
   }
   if (exitCode !== null && exitCode !== undefined) {
-    return `exited (code ${exitCode})`;
+    return l10n.t('exited (code {0})', exitCode);
   }
-  return 'exited';
+  return l10n.t('exited');
 }
 
+/** English-only: for log lines and identifiers. Display text uses one whole message per form, as below. */
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+export function restartCount(count: number): string {
+  return count === 1 ? l10n.t('1 restart') : l10n.t('{0} restarts', count);
+}
+
+export function requestCount(count: number): string {
+  return count === 1 ? l10n.t('1 request') : l10n.t('{0} requests', count);
+}
+
+export function errorCount(count: number): string {
+  return count === 1 ? l10n.t('1 error') : l10n.t('{0} errors', count);
 }

@@ -1,9 +1,10 @@
 // The aggregate every view shows: how many monitored servers are healthy (states.ts `isHealthy`, defined once), the
 // worst problem among them, and the brief feedback after a manual ping. Pure and vscode-free: the CLI shares it.
+// Sentences go through @vscode/l10n; the status bar text is icons, counts and the product name, so it is not.
 
 import * as l10n from '@vscode/l10n';
 import type { ProbeResult, ServerStatus } from '../core/model';
-import { healthOf, isHealthy, isMonitored, isSlow, plural } from './states';
+import { healthOf, isHealthy, isMonitored, isSlow } from './states';
 
 export type WorstHealth = 'ok' | 'warning' | 'error' | 'none';
 
@@ -88,44 +89,54 @@ export function slowCount(count: number): string {
 
 /** "2 of 5 MCP servers healthy": the sentence form, for the dashboard, the tooltip and screen readers. */
 export function healthSentence(summary: HealthSummary): string {
-  const healthy = `${summary.healthy} of ${plural(summary.monitored, 'monitored server')} healthy`;
-  return summary.slow > 0 ? `${healthy}, ${slowCount(summary.slow)}` : healthy;
+  const healthy = summary.monitored === 1
+    ? l10n.t('{0} of 1 monitored server healthy', summary.healthy)
+    : l10n.t('{0} of {1} monitored servers healthy', summary.healthy, summary.monitored);
+  return summary.slow > 0 ? l10n.t('{0}, {1}', healthy, slowCount(summary.slow)) : healthy;
 }
 
 /** The tree badge: the number of servers with a problem, or nothing. */
 export function badgeFor(summary: HealthSummary): { readonly value: number; readonly tooltip: string } | undefined {
   return summary.problems > 0
-    ? { value: summary.problems, tooltip: `${plural(summary.problems, 'MCP server')} with a problem; ${healthSentence(summary)}` }
+    ? {
+      value: summary.problems,
+      tooltip: summary.problems === 1
+        ? l10n.t('1 MCP server with a problem; {0}', healthSentence(summary))
+        : l10n.t('{0} MCP servers with a problem; {1}', summary.problems, healthSentence(summary)),
+    }
     : undefined;
 }
 
-const outcomeWords: Readonly<Record<ProbeResult['outcome'], string>> = {
-  ok: 'ok',
-  timeout: 'timed out',
-  'error-reply': 'answered with an error',
-  'non-empty': 'answered against the protocol',
-  closed: 'lost the connection',
-  auth: 'refused (auth)',
-  failed: 'failed',
-};
+/** "4 ok", "1 timed out": each outcome with its count, one message each, translated when called. */
+function outcomeCount(outcome: ProbeResult['outcome'] | 'not-probed', count: number): string {
+  switch (outcome) {
+    case 'ok': return l10n.t('{0} ok', count);
+    case 'timeout': return l10n.t('{0} timed out', count);
+    case 'error-reply': return l10n.t('{0} answered with an error', count);
+    case 'non-empty': return l10n.t('{0} answered against the protocol', count);
+    case 'closed': return l10n.t('{0} lost the connection', count);
+    case 'auth': return l10n.t('{0} refused (auth)', count);
+    case 'failed': return l10n.t('{0} failed', count);
+    case 'not-probed': return l10n.t('{0} not probed', count);
+  }
+}
 
 /** After a manual "ping all": "5 pinged: 4 ok, 1 timed out". `asked` counts servers that could be pinged. */
 export function pingOutcomeText(list: readonly ProbeResult[], asked: number): string {
   if (asked === 0 && list.length === 0) {
-    return 'nothing to ping';
+    return l10n.t('nothing to ping');
   }
-  const counts = new Map<string, number>();
+  const counts = new Map<ProbeResult['outcome'] | 'not-probed', number>();
   for (const result of list) {
-    const word = outcomeWords[result.outcome];
-    counts.set(word, (counts.get(word) ?? 0) + 1);
+    counts.set(result.outcome, (counts.get(result.outcome) ?? 0) + 1);
   }
   const notProbed = Math.max(0, asked - list.length);
   if (notProbed > 0) {
-    counts.set('not probed', notProbed);
+    counts.set('not-probed', notProbed);
   }
   // ok first, then the failures in the order they were counted.
-  const parts = [...counts.entries()].sort((a, b) => (a[0] === 'ok' ? -1 : b[0] === 'ok' ? 1 : 0)).map(([word, count]) => `${count} ${word}`);
-  return `${Math.max(asked, list.length)} pinged: ${parts.join(', ')}`;
+  const parts = [...counts.entries()].sort((a, b) => (a[0] === 'ok' ? -1 : b[0] === 'ok' ? 1 : 0)).map(([outcome, count]) => outcomeCount(outcome, count));
+  return l10n.t('{0} pinged: {1}', Math.max(asked, list.length), parts.join(', '));
 }
 
 /** The status bar form of the ping outcome, with an icon saying whether all answered. */

@@ -1,6 +1,7 @@
 // The shape of the Servers tree: workspace folder (and "User") -> config file -> server -> detail rows.
 // Elements are stable string ids so the tree keeps selection and expansion across refreshes.
 
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import { isInside } from '../core/config/platformPaths';
 import type { ConfigDiagnostic, ConfigFormat, ConfigScope, ServerStatus } from '../core/model';
@@ -30,9 +31,10 @@ export interface TreeModel {
   get(id: string): TreeNode | undefined;
 }
 
+/** Client names, kept as their makers write them; only the one description in words is translated (when read). */
 export const formatLabels: Readonly<Record<ConfigFormat, string>> = {
   vscode: 'VS Code',
-  'vscode-settings': 'VS Code settings',
+  get 'vscode-settings'() { return l10n.t('VS Code settings'); },
   'mcp-json': '.mcp.json',
   'claude-code': 'Claude Code',
   cursor: 'Cursor',
@@ -86,7 +88,7 @@ export function buildTree(
     if (!group) {
       group = index >= 0
         ? { label: folders[index]!.name, folder: owner, order: index, files: new Map() }
-        : { label: 'User', folder: undefined, order: Number.MAX_SAFE_INTEGER, files: new Map() };
+        : { label: l10n.t({ message: 'User', comment: ['tree group of the servers from user-level configuration files'] }), folder: undefined, order: Number.MAX_SAFE_INTEGER, files: new Map() };
       groups.set(key, group);
     }
     return group;

@@ -71,7 +71,7 @@ export class DashboardPanel implements vscode.Disposable {
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     const [script, style] = await Promise.all(['dashboard.js', 'dashboard.css'].map(async (name) =>
       new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(media, name)))));
-    return dashboardHtml(script ?? '', style ?? '');
+    return dashboardHtml(script ?? '', style ?? '', vscode.env.language, vscode.l10n.t('No MCP server is configured.'));
   }
 
   private attach(panel: vscode.WebviewPanel, html: string): void {
@@ -103,7 +103,7 @@ export class DashboardPanel implements vscode.Disposable {
 
   private post(): void {
     const view = dashboardView(this.registry.list());
-    void this.panel?.webview.postMessage({ type: 'servers', servers: view.servers, summary: view.summary, now: Date.now() });
+    void this.panel?.webview.postMessage({ type: 'servers', servers: view.servers, summary: view.summary, texts: view.texts, now: Date.now() });
   }
 
   private closed(): void {
@@ -128,10 +128,10 @@ export class DashboardPanel implements vscode.Disposable {
 /** What the page may ask for about one server; anything else it posts is ignored. */
 const SERVER_COMMANDS = { ping: Commands.pingNow, reconnect: Commands.reconnect, openConfig: Commands.openConfig } as const;
 
-function dashboardHtml(script: string, style: string): string {
+function dashboardHtml(script: string, style: string, language: string, emptyText: string): string {
   const nonce = randomBytes(16).toString('base64');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
@@ -142,8 +142,13 @@ function dashboardHtml(script: string, style: string): string {
 <body>
 <header><h1>MCP Health</h1><p id="summary" aria-live="polite"></p></header>
 <main id="servers"></main>
-<p id="empty" hidden>No MCP server is configured.</p>
+<p id="empty" hidden>${escapeHtml(emptyText)}</p>
 <script nonce="${nonce}">${script.replace(/<\/script/gi, '<\\/script')}</script>
 </body>
 </html>`;
+}
+
+/** A translation is text, never markup. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -33,6 +33,9 @@ export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable
 
   const rewrite = async (status: ServerStatus, action: 'Guard' | 'Unguard'): Promise<void> => {
     const { name, source } = status.config;
+    const guard = action === 'Guard';
+    // The button the user confirms with, and the name "Run … again" refers to.
+    const label = guard ? vscode.l10n.t('Guard') : vscode.l10n.t('Unguard');
     const uri = vscode.Uri.file(source.file);
     const document = await vscode.workspace.openTextDocument(uri);
     const before = document.getText();
@@ -42,27 +45,34 @@ export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable
       after = action === 'Guard' ? guardEntry(request) : unguardEntry(request);
     } catch (error) {
       if (!(error instanceof GuardRewriteError)) throw error;
-      void vscode.window.showErrorMessage(vscode.l10n.t('MCP Health: cannot {0} "{1}": {2}', action.toLowerCase(), name, error.message));
+      void vscode.window.showErrorMessage(guard
+        ? vscode.l10n.t('MCP Health: cannot guard "{0}": {1}', name, error.message)
+        : vscode.l10n.t('MCP Health: cannot unguard "{0}": {1}', name, error.message));
       return;
     }
     const proposed = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: source.file, query: `${action}:${name}:${Date.now()}` });
     proposals.set(proposed.toString(), after);
     changed.fire(proposed);
     try {
-      await vscode.commands.executeCommand('vscode.diff', uri, proposed, `${name}: ${action === 'Guard' ? 'run through mcp-health guard' : 'remove the guard'} (proposed)`, { preview: true });
-      const detail = action === 'Guard'
+      const diffTitle = guard ? vscode.l10n.t('{0}: run through mcp-health guard (proposed)', name) : vscode.l10n.t('{0}: remove the guard (proposed)', name);
+      await vscode.commands.executeCommand('vscode.diff', uri, proposed, diffTitle, { preview: true });
+      const detail = guard
         ? vscode.l10n.t('The entry will run "npx -y mcp-health guard --name {0} -- <its command>": the client keeps one connection while the guard restarts the server. "Unguard" puts the entry back exactly.', name)
         : vscode.l10n.t('The entry\'s own command and args are put back exactly as they were.');
-      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('{0} "{1}" in {2}?', action, name, vscode.workspace.asRelativePath(uri)), { modal: true, detail }, action);
-      if (choice !== action) return;
+      const relative = vscode.workspace.asRelativePath(uri);
+      const question = guard ? vscode.l10n.t('Guard "{0}" in {1}?', name, relative) : vscode.l10n.t('Unguard "{0}" in {1}?', name, relative);
+      const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, label);
+      if (choice !== label) return;
       const outcome = await applyRewrite(document, before, after);
       const file = vscode.workspace.asRelativePath(uri);
       if (outcome === 'changed') {
-        void vscode.window.showErrorMessage(vscode.l10n.t('MCP Health: {0} changed while the diff was open; nothing was written. Run "{1}" again.', file, action));
+        void vscode.window.showErrorMessage(vscode.l10n.t('MCP Health: {0} changed while the diff was open; nothing was written. Run "{1}" again.', file, label));
       } else if (outcome === 'refused') {
         void vscode.window.showErrorMessage(vscode.l10n.t('MCP Health: the editor refused the edit to {0}.', file));
       } else if (outcome === 'unsaved') {
-        void vscode.window.showInformationMessage(`MCP Health: ${action.toLowerCase()}ed "${name}"; ${file} had unsaved changes, save it to apply.`);
+        void vscode.window.showInformationMessage(guard
+          ? vscode.l10n.t('MCP Health: guarded "{0}"; {1} had unsaved changes, save it to apply.', name, file)
+          : vscode.l10n.t('MCP Health: unguarded "{0}"; {1} had unsaved changes, save it to apply.', name, file));
       } else {
         await host.rediscover();
       }

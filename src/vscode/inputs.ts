@@ -64,7 +64,7 @@ async function ask(id: string, definition: InputDefinition | undefined, serverNa
   }
   return vscode.window.showInputBox({
     title,
-    prompt: definition?.description ?? `Value for \${input:${id}}`,
+    prompt: definition?.description ?? vscode.l10n.t('Value for {0}', `\${input:${id}}`),
     value: definition?.password ? undefined : definition?.default,
     password: definition?.password ?? false,
     ignoreFocusOut: true,

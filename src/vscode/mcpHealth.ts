@@ -29,7 +29,6 @@ import { MetricsEndpoint } from './metricsEndpoint';
 import { workspaceFolderRefs } from '../present/paths';
 import { isExcluded } from '../present/settingsModel';
 import { SettingsStore, type SettingsChangeEvent } from './settings';
-import { badgeFor, summarize } from '../present/summary';
 import { HealthStatusBar } from './statusBar';
 import { StateNotifier } from './notifications';
 import { ToolDriftWatcher } from './toolDrift';
@@ -41,7 +40,6 @@ import { createPublicApi, type McpHealthApi, type McpHealthPublicApi } from './a
 import { Commands } from '../present/commandIds';
 
 const DISABLED_KEY = 'mcpHealth.disabledServers';
-const RESTRICTED_MESSAGE = vscode.l10n.t('Restricted Mode: servers from workspace files are listed but not started. Trust this workspace to monitor them.');
 
 export class McpHealth {
   private readonly disposables: vscode.Disposable[] = [];
@@ -49,7 +47,6 @@ export class McpHealth {
   private readonly settings: SettingsStore;
   readonly registry: TrustAwareRegistry & MonitorRegistry;
   private readonly tree: ServerTreeProvider;
-  private readonly treeView: vscode.TreeView<string>;
   private readonly statusBar: HealthStatusBar;
   private readonly diagnostics: ConfigDiagnostics;
   private readonly watchers: ConfigWatchers;
@@ -100,7 +97,6 @@ export class McpHealth {
     const decorate = chatMcp.decorate.bind(chatMcp);
     this.tree = this.own(new ServerTreeProvider(this.registry, decorate));
     this.own(chatMcp.onDidChange(() => this.tree.refresh()));
-    this.treeView = this.own(vscode.window.createTreeView('mcpHealth.servers', { treeDataProvider: this.tree, showCollapseAll: true }));
     this.statusBar = this.own(new HealthStatusBar(this.registry, this.settings.current.statusBar));
     this.diagnostics = this.own(new ConfigDiagnostics());
     this.watchers = this.own(new ConfigWatchers());
@@ -110,7 +106,7 @@ export class McpHealth {
       path: channelPath(sharedServersTopic(this.vscodeUserDir())),
       registry: this.registry,
       covers: (config) => config.source.scope === 'user',
-      label: 'another VS Code window',
+      label: vscode.l10n.t('another VS Code window'),
       logger: this.log.logger,
     });
     this.own(vscode.commands.registerCommand(Commands.resetNotifications, () => this.notifier.resetMuted()));
@@ -121,7 +117,6 @@ export class McpHealth {
     this.metrics = this.own(new MetricsEndpoint({
       registry: this.registry, extensionPath: context.extensionPath, version: String(context.extension.packageJSON.version ?? '0.0.0'), logger: this.log.logger,
     }));
-    this.own({ dispose: this.registry.onEvent((event) => { if (event.type === 'servers' || event.type === 'state') this.updateBadge(); }) });
 
     this.own(this.settings.onDidChange((event) => this.applySettings(event)));
     this.own(this.watchers.onDidChange(() => this.requestRediscovery('a configuration file changed')));
@@ -129,12 +124,8 @@ export class McpHealth {
     this.own(vscode.workspace.onDidGrantWorkspaceTrust(() => {
       this.log.logger.info('workspace trusted: starting servers from workspace files');
       this.registry.setTrusted(true);
-      this.treeView.message = undefined;
       this.consent.offer();
     }));
-    if (!vscode.workspace.isTrusted) {
-      this.treeView.message = RESTRICTED_MESSAGE;
-    }
     for (const disposable of registerCommands({
       registry: this.registry,
       statusBar: this.statusBar,
@@ -205,7 +196,7 @@ export class McpHealth {
       registry: this.registry,
       refresh: () => this.rediscover(),
       tree: this.tree,
-      treeView: this.treeView,
+      treeView: this.tree.view,
       flushViews: () => this.tree.flush(),
       statusBar: () => this.statusBar.snapshot(),
       diagnostics: () => this.diagnostics.entries(),
@@ -279,11 +270,6 @@ export class McpHealth {
       vscode.commands.executeCommand('setContext', 'mcpHealth.hasServers', statuses.length > 0),
       vscode.commands.executeCommand('setContext', 'mcpHealth.needsInput', statuses.some((s) => (s.config.missingInputs?.length ?? 0) > 0)),
     ]);
-  }
-
-  private updateBadge(): void {
-    // The same model as the status bar and the dashboard: the badge counts servers with a problem.
-    this.treeView.badge = badgeFor(summarize(this.registry.list()));
   }
 
   private applySettings({ current, change }: SettingsChangeEvent): void {

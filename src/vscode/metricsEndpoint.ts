@@ -59,7 +59,7 @@ export class MetricsEndpoint implements vscode.Disposable {
       }
       this.deps.logger.info(`serving Prometheus metrics on http://${this.address}/metrics`);
     } catch (error) {
-      this.fail(metrics.isMetricsListenError(error) ? error.message : `metrics endpoint failed: ${String(error)}`);
+      this.fail(metrics.isMetricsListenError(error) ? error.message : vscode.l10n.t('metrics endpoint failed: {0}', String(error)));
     }
   }
 
@@ -72,7 +72,7 @@ export class MetricsEndpoint implements vscode.Disposable {
 
   private fail(message: string): void {
     this.deps.logger.error(message);
-    void vscode.window.showWarningMessage(`MCP Health: ${message}`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('MCP Health: {0}', message));
   }
 
   private async stop(): Promise<void> {

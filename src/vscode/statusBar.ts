@@ -78,7 +78,7 @@ export class HealthStatusBar implements vscode.Disposable {
     this.item.backgroundColor = summary.worst === 'error'
       ? new vscode.ThemeColor('statusBarItem.errorBackground')
       : summary.worst === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.accessibilityInformation = { label: `MCP Health: ${healthSentence(summary)}` };
+    this.item.accessibilityInformation = { label: vscode.l10n.t('MCP Health: {0}', healthSentence(summary)) };
     this.item.tooltip = tooltipFor(statuses, summary.healthy, summary.monitored, summary.slow);
     const shouldShow = this.visibility === 'always' || (this.visibility === 'whenServers' && statuses.length > 0);
     if (shouldShow !== this.visible) {

@@ -1,4 +1,5 @@
-// The Servers tree. Elements are stable ids; items are built from the registry's current state on demand.
+// The Servers tree: the data, the TreeView itself, its badge (servers with a problem, the model every view counts by)
+// and its Restricted Mode message. Elements are stable ids; items are built from the registry's current state on demand.
 
 import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
@@ -7,28 +8,46 @@ import { coalesce } from './coalesce';
 import { detailRows } from '../present/details';
 import { isGuardable, isGuarded } from '../present/guardState';
 import { codeBlock, escapeMarkdown } from '../present/markdown';
-import { describeState, isMonitored, plural, stateIcon, stateLabels } from '../present/states';
+import { describeState, errorCount, isMonitored, requestCount, restartCount, stateIcon, stateLabels } from '../present/states';
+import { badgeFor, summarize } from '../present/summary';
 import { buildTree, fileDescription, type TreeModel, type TreeNode } from '../present/treeModel';
 import { displayPath, workspaceFolderRefs } from '../present/paths';
 import { isVsCodeSource } from '../present/vscodeMcpId';
 import { Commands } from '../present/commandIds';
 
 const REFRESH_COALESCE_MS = 100;
+const VIEW_ID = 'mcpHealth.servers';
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<string | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
+  readonly view: vscode.TreeView<string>;
   private model: TreeModel | undefined;
   private readonly refreshSoon = coalesce(() => this.refresh(), REFRESH_COALESCE_MS, { leading: true });
   private readonly unsubscribe: () => void;
+  private readonly disposables: vscode.Disposable[] = [];
 
   /** `decorate` adds what the editor knows beside the monitor (VS Code's own chat.mcp settings). */
   constructor(private readonly registry: MonitorRegistry, private readonly decorate: (status: ServerStatus) => ServerStatus = (status) => status) {
+    this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.disposables.push(this.view, this.changeEmitter);
     this.unsubscribe = registry.onEvent((event) => {
       if (event.type !== 'stderr') {
         this.refreshSoon.schedule();
       }
+      if (event.type === 'servers' || event.type === 'state') {
+        this.updateBadge();
+      }
     });
+    if (!vscode.workspace.isTrusted) {
+      this.view.message = vscode.l10n.t('Restricted Mode: servers from workspace files are listed but not started. Trust this workspace to monitor them.');
+      this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => { this.view.message = undefined; }));
+    }
+  }
+
+  private updateBadge(): void {
+    // The same model as the status bar and the dashboard: the badge counts servers with a problem.
+    this.view.badge = badgeFor(summarize(this.registry.list()));
   }
 
   refresh(): void {
@@ -87,7 +106,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
         if (node.errorCount > 0) {
           item.iconPath = new vscode.ThemeIcon('bracket-error', new vscode.ThemeColor('list.errorForeground'));
         }
-        item.command = { command: Commands.openConfig, title: 'Open Config', arguments: [node.id] };
+        item.command = { command: Commands.openConfig, title: vscode.l10n.t('Open Config'), arguments: [node.id] };
         return item;
       }
       case 'server': {
@@ -111,7 +130,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
         item.iconPath = new vscode.ThemeIcon(diagnostic.severity === 'error' ? 'error' : 'warning',
           new vscode.ThemeColor(diagnostic.severity === 'error' ? 'list.errorForeground' : 'list.warningForeground'));
         item.contextValue = 'problem';
-        item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(diagnostic.file), { selection: new vscode.Range(diagnostic.line - 1, diagnostic.column - 1, diagnostic.line - 1, diagnostic.column - 1) }] };
+        item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.file(diagnostic.file), { selection: new vscode.Range(diagnostic.line - 1, diagnostic.column - 1, diagnostic.line - 1, diagnostic.column - 1) }] };
         return item;
       }
     }
@@ -120,7 +139,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   dispose(): void {
     this.unsubscribe();
     this.refreshSoon.dispose();
-    this.changeEmitter.dispose();
+    for (const disposable of this.disposables.splice(0)) {
+      disposable.dispose();
+    }
   }
 }
 
@@ -159,18 +180,20 @@ function serverItem(status: ServerStatus): vscode.TreeItem {
 
 /** Which connection each action acts on: ours (monitoring), another window's, or VS Code's own (chat). */
 function connectionsNote(status: ServerStatus): string {
-  if (status.guarded) {
-    return status.guarded.running
-      ? `Guarded: these figures come from mcp-health guard (pid ${status.guarded.guardPid ?? '-'}) inside your client's own connection to this server; MCP Health never starts a copy of it. Upstream pid ${status.guarded.upstreamPid ?? '-'}, ${plural(status.guarded.restarts, 'restart')}, ${plural(status.guarded.requests, 'request')} (${plural(status.guarded.errors, 'error')}).`
-      : 'Guarded: run by mcp-health guard inside your client; no guard for it is running (its client has not started it). MCP Health never starts a copy of it.';
+  const guarded = status.guarded;
+  if (guarded) {
+    return guarded.running
+      ? vscode.l10n.t("Guarded: these figures come from mcp-health guard (pid {0}) inside your client's own connection to this server; MCP Health never starts a copy of it. Upstream pid {1}, {2}, {3} ({4}).",
+        guarded.guardPid ?? '-', guarded.upstreamPid ?? '-', restartCount(guarded.restarts), requestCount(guarded.requests), errorCount(guarded.errors))
+      : vscode.l10n.t('Guarded: run by mcp-health guard inside your client; no guard for it is running (its client has not started it). MCP Health never starts a copy of it.');
   }
   const ours = status.watchedElsewhere !== undefined
-    ? `Ping Now and Reconnect act on MCP Health's connection in ${status.watchedElsewhere}, which runs this user-level server for every window.`
-    : "Ping Now and Reconnect act on MCP Health's own monitoring connection.";
+    ? vscode.l10n.t("Ping Now and Reconnect act on MCP Health's connection in {0}, which runs this user-level server for every window.", status.watchedElsewhere)
+    : vscode.l10n.t("Ping Now and Reconnect act on MCP Health's own monitoring connection.");
   const theirs = isVsCodeSource(status.config)
-    ? " Restart in VS Code and Show VS Code Output act on VS Code's own connection to this server (the one chat uses)."
-    : '';
-  return ours + theirs;
+    ? vscode.l10n.t("Restart in VS Code and Show VS Code Output act on VS Code's own connection to this server (the one chat uses).")
+    : undefined;
+  return theirs ? `${ours} ${theirs}` : ours;
 }
 
 function serverTooltip(status: ServerStatus): vscode.MarkdownString {

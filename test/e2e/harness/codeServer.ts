@@ -8,6 +8,8 @@ import { findCodeServer, type CodeServerInstall } from './paths';
 export interface CodeServerOptions {
   /** Lets the workbench accept a `payload` with extensionDevelopmentPath/extensionTestsPath and call codeAutomationExit. */
   readonly smokeTestDriver?: boolean;
+  /** More code-server arguments, e.g. `--locale qps-ploc`. */
+  readonly extraArgs?: readonly string[];
   /** Written to <user-data-dir>/User/settings.json before start, e.g. {"security.workspace.trust.enabled": false}. */
   readonly userSettings?: Readonly<Record<string, unknown>>;
   /** Installed into the fresh extensions dir before the server starts. */
@@ -150,7 +152,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const args = [install.entryScript, ...commonArgs(dirs), '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-      ...(options.smokeTestDriver ? ['--vscode-option=--enable-smoke-test-driver'] : [])];
+      ...(options.smokeTestDriver ? ['--vscode-option=--enable-smoke-test-driver'] : []), ...(options.extraArgs ?? [])];
     const logFile = path.join(root, 'server.log');
     const logStream = fs.createWriteStream(logFile);
     child = spawn(install.nodeExecutable, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
