@@ -5,6 +5,8 @@ import type { Logger } from '../core/logger';
 import { defaultGuardSettings, GuardSession } from '../guard/guardSession';
 import { LineSplitter } from '../mcp/lineSplitter';
 import { HttpUpstream } from '../guard/httpUpstream';
+import type { HttpFetch } from '../mcp/connectorSettings';
+import { printableProxy, proxiedFetch, proxyEnvironment } from '../mcp/httpProxy';
 import { GUARD_STATUS_TYPE, guardSecrets, publishGuardStatus, redactStatus } from '../guard/statusChannel';
 import { StdioUpstream } from '../guard/stdioUpstream';
 import type { UpstreamFactory } from '../guard/upstream';
@@ -44,7 +46,20 @@ export async function runGuard(argv: readonly string[], err: (text: string) => v
     return 0;
   }
   if ('printConfig' in options) return printConfig(options, out, err);
-  return runSession(options, upstreamFactory(options, stderrLogger(options.name)));
+  const logger = stderrLogger(options.name);
+  // The same proxy rules as `mcp-health check`: an upstream behind a corporate proxy is reached the same way.
+  const target = options.target;
+  const proxy = target.kind === 'stdio' ? null : proxyEnvironment(process.env);
+  const http = proxy ? proxiedFetch(proxy) : undefined;
+  if (proxy && target.kind !== 'stdio') {
+    const via = target.url.startsWith('https:') ? proxy.httpsProxy : proxy.httpProxy;
+    logger.debug(`HTTP upstream through the proxy ${via ? printableProxy(via) : '(none set for this scheme)'}, unless NO_PROXY or loopback`);
+  }
+  try {
+    return await runSession(options, upstreamFactory(options, logger, http?.fetch));
+  } finally {
+    http?.dispose();
+  }
 }
 
 async function printConfig(options: PrintConfigOptions, out: (text: string) => void, err: (text: string) => void): Promise<number> {
@@ -58,10 +73,10 @@ async function printConfig(options: PrintConfigOptions, out: (text: string) => v
   return 0;
 }
 
-function upstreamFactory(options: GuardOptions, logger: Logger): UpstreamFactory {
+function upstreamFactory(options: GuardOptions, logger: Logger, fetch?: HttpFetch['fetch']): UpstreamFactory {
   const target = options.target;
   if (target.kind !== 'stdio') {
-    const http = { url: target.url, headers: target.headers, flavour: target.kind === 'sse' ? 'sse' : 'streamable' } as const;
+    const http = { url: target.url, headers: target.headers, flavour: target.kind === 'sse' ? 'sse' : 'streamable', fetch } as const;
     return () => new HttpUpstream(http, logger);
   }
   return () =>

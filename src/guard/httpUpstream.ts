@@ -1,7 +1,7 @@
 // One HTTP upstream generation = one server session through the SDK's own client transports (Streamable HTTP, or
 // legacy HTTP+SSE). Messages are re-serialised here by necessity: each travels as its own HTTP body.
 
-import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { createHttpTransport } from '../mcp/httpConnect';
 import type { Logger } from '../core/logger';
 import { httpStatusOf, messageOf } from '../mcp/errors';
@@ -13,6 +13,8 @@ export interface HttpTarget {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly flavour: 'streamable' | 'sse';
+  /** The CLI's proxy-aware fetch (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, loopback direct); absent: the global fetch. */
+  readonly fetch?: FetchLike;
 }
 
 /** Concurrent POSTs in flight before the client's input is paused. */
@@ -42,7 +44,7 @@ export class HttpUpstream implements Upstream {
     this.events = events;
     const url = new URL(this.target.url);
     // The client's own standby stream: a dropped one is resumed a few times, never in an endless loop.
-    const transport = createHttpTransport(url, this.target.headers, this.target.flavour, { standbyRetries: STANDBY_STREAM_RETRIES });
+    const transport = createHttpTransport(url, this.target.headers, this.target.flavour, { standbyRetries: STANDBY_STREAM_RETRIES, fetch: this.target.fetch });
     this.transport = transport;
     transport.onmessage = (message) => this.receive(message);
     transport.onerror = (error) => {
