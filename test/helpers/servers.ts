@@ -198,8 +198,9 @@ export async function startFaultHttp(transport: 'http' | 'sse', fault = 'none', 
   return startListening(`fault-server ${transport} ${fault}`, args, transport === 'sse' ? '/sse' : '/mcp');
 }
 
-export async function startModernHttp(): Promise<RunningServer> {
-  return startListening('modern-server http', [path.join(FIXTURES, 'modern-server.mjs'), '--transport', 'http', '--port', '0'], '/mcp');
+/** `port` 0 lets the OS pick; a given port brings a stopped server back at the same URL. */
+export async function startModernHttp(port = 0): Promise<RunningServer> {
+  return startListening('modern-server http', [path.join(FIXTURES, 'modern-server.mjs'), '--transport', 'http', '--port', String(port)], '/mcp');
 }
 
 export async function startSilentTcp(): Promise<RunningServer> {
