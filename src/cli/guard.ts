@@ -1,6 +1,8 @@
 // `mcp-health guard`: wires a GuardSession to this process's stdin/stdout (the client) and to the upstream.
 
+import { realpathSync } from 'node:fs';
 import { systemClock, type Clock } from '../core/clock';
+import { localLauncher } from '../core/guardLauncher';
 import type { Logger } from '../core/logger';
 import { defaultGuardSettings, GuardSession } from '../guard/guardSession';
 import { LineSplitter } from '../mcp/lineSplitter';
@@ -69,8 +71,17 @@ async function printConfig(options: PrintConfigOptions, out: (text: string) => v
     err(`mcp-health: guard: no server named "${options.printConfig}" was found`);
     return 2;
   }
-  out(guardSnippets(server));
+  out(guardSnippets(server, localLauncher(thisCli())));
   return 0;
+}
+
+/** The absolute path of the running CLI bundle (dist/cli.js), through any symlink a global install put on PATH. */
+function thisCli(): string {
+  try {
+    return realpathSync(__filename);
+  } catch {
+    return __filename;
+  }
 }
 
 function upstreamFactory(options: GuardOptions, logger: Logger, fetch?: HttpFetch['fetch']): UpstreamFactory {
