@@ -10,6 +10,7 @@ import { HttpUpstream } from '../guard/httpUpstream';
 import type { HttpFetch } from '../mcp/connectorSettings';
 import { printableProxy, proxiedFetch, proxyEnvironment } from '../mcp/httpProxy';
 import { GUARD_STATUS_TYPE, guardSecrets, publishGuardStatus, redactStatus } from '../guard/statusChannel';
+import { redactText } from '../core/redact';
 import { StdioUpstream } from '../guard/stdioUpstream';
 import type { UpstreamFactory } from '../guard/upstream';
 import { UsageError } from './args';
@@ -174,8 +175,21 @@ function runSession(options: GuardOptions, upstreams: UpstreamFactory): Promise<
     session.start();
     const secrets = guardSecrets(process.env, options.target.kind === 'stdio' ? {} : options.target.headers);
     const target = options.target.kind === 'stdio' ? [options.target.command, ...options.target.args].join(' ') : options.target.url;
-    channel = publishGuardStatus(() =>
-      redactStatus({ type: GUARD_STATUS_TYPE, name: options.name, guardPid: process.pid, target, ...session.status() }, secrets),
+    channel = publishGuardStatus(
+      () => redactStatus({ type: GUARD_STATUS_TYPE, name: options.name, guardPid: process.pid, target, ...session.status() }, secrets),
+      {
+        // MCP Health's Ping and Reconnect on this guarded entry: a probe bounded like the keepalive's, a restart only
+        // when it fails none of the client's requests.
+        probe: async () => {
+          const probe = await session.probeNow(options.timeoutMs);
+          return probe.detail === undefined ? probe : { ...probe, detail: redactText(probe.detail, secrets) };
+        },
+        restart: () => {
+          const answer = session.restartNow();
+          logger.info(`restart requested from MCP Health: ${answer.detail}`);
+          return answer;
+        },
+      },
     ).catch((error: unknown) => {
       // Health reporting is a convenience: the connection the client uses matters more than being seen.
       logger.warn(`status channel unavailable: ${error instanceof Error ? error.message : String(error)}`);
