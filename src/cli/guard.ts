@@ -186,7 +186,8 @@ function runSession(options: GuardOptions, upstreams: UpstreamFactory): Promise<
         },
         restart: () => {
           const answer = session.restartNow();
-          logger.info(`restart requested from MCP Health: ${answer.detail}`);
+          // A restart logs itself as the upstream goes; a refusal is worth a line of its own.
+          if (!answer.restarting) logger.info(`restart requested from MCP Health, refused: ${answer.detail}`);
           return answer;
         },
       },

@@ -92,6 +92,11 @@ export class HttpUpstream implements Upstream {
     // Only Streamable HTTP reports the end of a request's stream; legacy SSE answers on its one stream.
     if (requestId !== null && transport instanceof StreamableHTTPClientTransport) this.awaiting.set(idKey(requestId), requestId);
     if (record.method === 'initialize' && requestId !== null) this.initializeIds.add(requestId);
+    // A request the client cancelled may never be answered: its stream ending is no loss to report.
+    if (record.method === 'notifications/cancelled' && isRecord(record.params)) {
+      const cancelled = record.params.requestId;
+      if (typeof cancelled === 'string' || typeof cancelled === 'number') this.awaiting.delete(idKey(cancelled));
+    }
     const hadSession = transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined;
     this.sends++;
     // The SDK resumes a dropped response stream (Last-Event-ID) when the server gave its events ids; when it cannot
