@@ -1,11 +1,16 @@
 // `mcp-health guard`: wires a GuardSession to this process's stdin/stdout (the client) and to the upstream.
 
+import { realpathSync } from 'node:fs';
 import { systemClock, type Clock } from '../core/clock';
+import { localLauncher } from '../core/guardLauncher';
 import type { Logger } from '../core/logger';
 import { defaultGuardSettings, GuardSession } from '../guard/guardSession';
 import { LineSplitter } from '../mcp/lineSplitter';
 import { HttpUpstream } from '../guard/httpUpstream';
+import type { HttpFetch } from '../mcp/connectorSettings';
+import { printableProxy, proxiedFetch, proxyEnvironment } from '../mcp/httpProxy';
 import { GUARD_STATUS_TYPE, guardSecrets, publishGuardStatus, redactStatus } from '../guard/statusChannel';
+import { redactText } from '../core/redact';
 import { StdioUpstream } from '../guard/stdioUpstream';
 import type { UpstreamFactory } from '../guard/upstream';
 import { UsageError } from './args';
@@ -44,7 +49,20 @@ export async function runGuard(argv: readonly string[], err: (text: string) => v
     return 0;
   }
   if ('printConfig' in options) return printConfig(options, out, err);
-  return runSession(options, upstreamFactory(options, stderrLogger(options.name)));
+  const logger = stderrLogger(options.name);
+  // The same proxy rules as `mcp-health check`: an upstream behind a corporate proxy is reached the same way.
+  const target = options.target;
+  const proxy = target.kind === 'stdio' ? null : proxyEnvironment(process.env);
+  const http = proxy ? proxiedFetch(proxy) : undefined;
+  if (proxy && target.kind !== 'stdio') {
+    const via = target.url.startsWith('https:') ? proxy.httpsProxy : proxy.httpProxy;
+    logger.debug(`HTTP upstream through the proxy ${via ? printableProxy(via) : '(none set for this scheme)'}, unless NO_PROXY or loopback`);
+  }
+  try {
+    return await runSession(options, upstreamFactory(options, logger, http?.fetch));
+  } finally {
+    http?.dispose();
+  }
 }
 
 async function printConfig(options: PrintConfigOptions, out: (text: string) => void, err: (text: string) => void): Promise<number> {
@@ -54,14 +72,23 @@ async function printConfig(options: PrintConfigOptions, out: (text: string) => v
     err(`mcp-health: guard: no server named "${options.printConfig}" was found`);
     return 2;
   }
-  out(guardSnippets(server));
+  out(guardSnippets(server, localLauncher(thisCli())));
   return 0;
 }
 
-function upstreamFactory(options: GuardOptions, logger: Logger): UpstreamFactory {
+/** The absolute path of the running CLI bundle (dist/cli.js), through any symlink a global install put on PATH. */
+function thisCli(): string {
+  try {
+    return realpathSync(__filename);
+  } catch {
+    return __filename;
+  }
+}
+
+function upstreamFactory(options: GuardOptions, logger: Logger, fetch?: HttpFetch['fetch']): UpstreamFactory {
   const target = options.target;
   if (target.kind !== 'stdio') {
-    const http = { url: target.url, headers: target.headers, flavour: target.kind === 'sse' ? 'sse' : 'streamable' } as const;
+    const http = { url: target.url, headers: target.headers, flavour: target.kind === 'sse' ? 'sse' : 'streamable', fetch } as const;
     return () => new HttpUpstream(http, logger);
   }
   return () =>
@@ -148,8 +175,22 @@ function runSession(options: GuardOptions, upstreams: UpstreamFactory): Promise<
     session.start();
     const secrets = guardSecrets(process.env, options.target.kind === 'stdio' ? {} : options.target.headers);
     const target = options.target.kind === 'stdio' ? [options.target.command, ...options.target.args].join(' ') : options.target.url;
-    channel = publishGuardStatus(() =>
-      redactStatus({ type: GUARD_STATUS_TYPE, name: options.name, guardPid: process.pid, target, ...session.status() }, secrets),
+    channel = publishGuardStatus(
+      () => redactStatus({ type: GUARD_STATUS_TYPE, name: options.name, guardPid: process.pid, target, ...session.status() }, secrets),
+      {
+        // MCP Health's Ping and Reconnect on this guarded entry: a probe bounded like the keepalive's, a restart only
+        // when it fails none of the client's requests.
+        probe: async () => {
+          const probe = await session.probeNow(options.timeoutMs);
+          return probe.detail === undefined ? probe : { ...probe, detail: redactText(probe.detail, secrets) };
+        },
+        restart: () => {
+          const answer = session.restartNow();
+          // A restart logs itself as the upstream goes; a refusal is worth a line of its own.
+          if (!answer.restarting) logger.info(`restart requested from MCP Health, refused: ${answer.detail}`);
+          return answer;
+        },
+      },
     ).catch((error: unknown) => {
       // Health reporting is a convenience: the connection the client uses matters more than being seen.
       logger.warn(`status channel unavailable: ${error instanceof Error ? error.message : String(error)}`);

@@ -2,29 +2,29 @@
 // clients whose config files the extension does not edit. Pure: builds text from a ServerConfig.
 
 import type { ServerConfig } from '../core/model';
-import { GUARD_LAUNCHER, guardPrefix } from '../core/guardLauncher';
+import { GUARD_LAUNCHER, guardPrefix, type GuardLauncher } from '../core/guardLauncher';
 import { MASK } from '../core/redact';
 
 export { GUARD_LAUNCHER } from '../core/guardLauncher';
 
-export function guardedEntry(server: ServerConfig): { command: string; args: string[]; env?: Record<string, string> } {
+export function guardedEntry(server: ServerConfig, launcher: GuardLauncher = GUARD_LAUNCHER): { command: string; args: string[]; env?: Record<string, string> } {
   const args: string[] = [];
   if (server.transport === 'stdio') {
-    args.push(...guardPrefix(server.name).args, server.command ?? '', ...(server.args ?? []));
+    args.push(...guardPrefix(server.name, launcher).args, server.command ?? '', ...(server.args ?? []));
   } else {
-    args.push(...GUARD_LAUNCHER.args, '--name', server.name, '--url', server.url ?? '');
+    args.push(...launcher.args, '--name', server.name, '--url', server.url ?? '');
     if (server.transport === 'sse') args.push('--sse');
     // Header values are often tokens: they are masked here and must be copied from the original entry by hand.
     for (const name of Object.keys(server.headers ?? {})) args.push('--header', `${name}: ${MASK}`);
   }
-  const entry: { command: string; args: string[]; env?: Record<string, string> } = { command: GUARD_LAUNCHER.command, args };
+  const entry: { command: string; args: string[]; env?: Record<string, string> } = { command: launcher.command, args };
   const envNames = Object.keys(server.env ?? {});
   if (envNames.length) entry.env = Object.fromEntries(envNames.map((name) => [name, MASK]));
   return entry;
 }
 
-export function guardSnippets(server: ServerConfig): string {
-  const entry = guardedEntry(server);
+export function guardSnippets(server: ServerConfig, launcher: GuardLauncher = GUARD_LAUNCHER): string {
+  const entry = guardedEntry(server, launcher);
   const masked = entry.env !== undefined || (server.headers !== undefined && Object.keys(server.headers).length > 0);
   const vscode = { servers: { [server.name]: { type: 'stdio', ...entry } } };
   const portable = { mcpServers: { [server.name]: entry } };
@@ -35,6 +35,6 @@ export function guardSnippets(server: ServerConfig): string {
     `// Claude Code, Cursor and most other clients (.mcp.json, mcp.json): "mcpServers"`,
     JSON.stringify(portable, null, 2),
     ...(masked ? ['', `// Values shown as ${MASK} are masked: keep the ones of your current entry.`] : []),
-    '// To unguard, put the original command back (or remove "npx -y mcp-health guard --name NAME --").',
+    `// To unguard, put the original command back (or remove "${[launcher.command, ...launcher.args].join(' ')} --name NAME --").`,
   ].join('\n');
 }

@@ -14,6 +14,15 @@ export interface GuardLauncher {
  */
 export const GUARD_LAUNCHER: GuardLauncher = { command: 'npx', args: ['-y', 'mcp-health', 'guard'] };
 
+/**
+ * This very CLI by its absolute path, for `guard --print-config`: the package is not on a registry yet, so `npx -y
+ * mcp-health` cannot resolve it, while the CLI that prints the snippet certainly exists where it runs. Once the
+ * package is installed from its tarball, that path is the install's own and stays put across upgrades of it.
+ */
+export function localLauncher(cliPath: string, node = 'node'): GuardLauncher {
+  return { command: node, args: [cliPath, 'guard'] };
+}
+
 /** The command and the args that go before the upstream's own command line (which follows the `--`). */
 export function guardPrefix(name: string, launcher: GuardLauncher = GUARD_LAUNCHER): { command: string; args: string[] } {
   return { command: launcher.command, args: [...launcher.args, '--name', name, '--'] };

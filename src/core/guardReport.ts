@@ -4,7 +4,7 @@
 
 import type { Clock, TimerHandle } from './clock';
 import { deepEqual } from './monitor/deepEqual';
-import type { ServerConfig, ServerState, ServerStatus } from './model';
+import type { ProbeResult, ServerConfig, ServerState, ServerStatus } from './model';
 import type { Unsubscribe } from './monitorTypes';
 
 /** The published status of one guard process (the fields MCP Health reads; the guard sends more). */
@@ -102,6 +102,29 @@ export function guardedStatus(config: ServerConfig, guardName: string, reports: 
   };
 }
 
+/** What a guard answered to "restart your upstream now". */
+export interface GuardRestartOutcome {
+  readonly guardPid: number;
+  readonly restarting: boolean;
+  readonly detail: string;
+}
+
+/** Asking the running guards of one name to act, over their channel (src/guard/statusChannel.ts). */
+export interface GuardControl {
+  /** The guards' own probes of their upstreams, now; one per guard that answered. */
+  probe(name: string): Promise<ReadonlyArray<{ readonly guardPid: number; readonly probe: ProbeResult }>>;
+  restart(name: string): Promise<readonly GuardRestartOutcome[]>;
+}
+
+/**
+ * The result shown for Ping on a guarded entry: with several guards of one name (several clients), the worst one.
+ * null when no guard answered.
+ */
+export function worstProbe(answers: ReadonlyArray<{ readonly probe: ProbeResult }>): ProbeResult | null {
+  const rank = (result: ProbeResult) => (result.outcome === 'ok' ? 0 : 1);
+  return [...answers].map((answer) => answer.probe).sort((a, b) => rank(b) - rank(a) || (b.rttMs ?? 0) - (a.rttMs ?? 0))[0] ?? null;
+}
+
 /** Where guarded entries get their reports from. */
 export interface GuardReports {
   /** The latest reports of every running guard of this user. */
@@ -110,6 +133,10 @@ export interface GuardReports {
   onDidChange(listener: () => void): Unsubscribe;
   /** Polls only while someone shows a guarded entry. */
   setWanted(wanted: boolean): void;
+  /** Ping on a guarded entry: its guards probe their upstreams now. Absent where the guards cannot be asked. */
+  probe?(name: string): Promise<ProbeResult | null>;
+  /** Reconnect on a guarded entry: its guards restart their upstreams, if that fails none of the client's requests. */
+  restart?(name: string): Promise<readonly GuardRestartOutcome[]>;
   dispose(): void;
 }
 
@@ -129,7 +156,30 @@ export class GuardPoller implements GuardReports {
     private readonly clock: Clock,
     private readonly read: () => Promise<readonly GuardReport[]>,
     private readonly intervalMs = GUARD_POLL_MS,
+    private readonly control?: GuardControl,
   ) {}
+
+  async probe(name: string): Promise<ProbeResult | null> {
+    if (!this.control || this.disposed) return null;
+    const result = worstProbe(await this.control.probe(name));
+    this.pollSoon();
+    return result;
+  }
+
+  async restart(name: string): Promise<readonly GuardRestartOutcome[]> {
+    if (!this.control || this.disposed) return [];
+    const outcomes = await this.control.restart(name);
+    this.pollSoon();
+    return outcomes;
+  }
+
+  /** After acting on a guard, its new figures (the probe's RTT, a restart) are read at once, not at the next tick. */
+  private pollSoon(): void {
+    if (!this.wanted || this.disposed || this.reading) return;
+    if (this.timer) this.clock.clearTimeout(this.timer);
+    this.timer = null;
+    void this.poll();
+  }
 
   reports(): readonly GuardReport[] {
     return this.latest;

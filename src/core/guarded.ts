@@ -30,7 +30,17 @@ function guardWordAt(words: readonly string[]): number {
   // Past a `--` the words belong to the server's own command line, whatever they say.
   const firstSeparator = words.indexOf('--');
   const head = firstSeparator === -1 ? words : words.slice(0, firstSeparator);
-  return head.findIndex((word, index) => word === 'guard' && index > 0 && isOurCli(head[index - 1]!));
+  return head.findIndex((word, index) => word === 'guard' && index > 0 && (isOurCli(head[index - 1]!) || isPrintedLauncher(head, index)));
+}
+
+/**
+ * `node /any/path/cli.js guard --name NAME ...`: what `guard --print-config` prints, from wherever the CLI runs (a
+ * checkout need not be in a directory called mcp-health). The `--name` the guard's own options always carry there
+ * keeps another tool's `cli.js guard` from passing for ours.
+ */
+function isPrintedLauncher(head: readonly string[], guardAt: number): boolean {
+  const cli = head[guardAt - 1]!;
+  return (cli.split(/[\\/]/).pop() ?? cli) === 'cli.js' && head.indexOf('--name', guardAt) !== -1;
 }
 
 /** `mcp-health`, `mcp-health@1.2.3` (npx), or a path to its cli.js / bin. */

@@ -1,5 +1,6 @@
 // The contract between the monitor (src/core/monitor) and its front ends (CLI, extension).
 
+import type { GuardRestartOutcome } from './guardReport';
 import type { InventoryLimits, ToolDrift, ToolsBaseline } from './inventory/types';
 import { defaultInventoryLimits } from './inventory/types';
 import type { SlowSettings } from './monitor/slowness';
@@ -101,8 +102,13 @@ export interface MonitorRegistry {
   toolsBaseline(id: string): ToolsBaseline | null;
   /** Accepts the tools the server lists now as its baseline (returned, to be stored); null if there is no whole list. */
   acceptToolsBaseline(id: string): ToolsBaseline | null;
-  /** Tears down and reconnects now (all, or one), resetting backoff and the non-conformant verdict. */
+  /**
+   * Tears down and reconnects now (all, or one), resetting backoff and the non-conformant verdict. A guarded entry's
+   * guard restarts its upstream instead, if that fails none of the client's requests.
+   */
   reconnect(id?: string): Promise<void>;
+  /** Reconnect on one guarded entry, with each guard's answer; null when the entry is not guarded. */
+  restartGuarded(id: string): Promise<readonly GuardRestartOutcome[] | null>;
   /** Turns monitoring of one server off (state `disabled`, connection closed) or back on. */
   setEnabled(id: string, enabled: boolean): void;
   /** Supplies `${input:}` values is done by re-discovery; this re-times, or reconnects only what the change touches. */

@@ -5,7 +5,7 @@
 import type { Clock, TimerHandle } from '../core/clock';
 import type { Logger } from '../core/logger';
 import { backoffDelay, type BackoffSettings } from '../core/monitor/backoff';
-import { Keepalive, type KeepaliveStats, type ProbeMethod } from './keepalive';
+import { judge, Keepalive, type KeepaliveStats, type ProbeMethod } from './keepalive';
 import {
   classifyLine,
   errorResponse,
@@ -92,6 +92,14 @@ interface InFlight {
 }
 
 type Outcome = { result?: unknown; error?: { code?: unknown; message?: unknown } };
+
+/** What a probe asked for from outside (MCP Health's Ping) found; the outcome names follow the monitor's. */
+export interface ManualProbe {
+  readonly method: ProbeMethod;
+  readonly outcome: 'ok' | 'timeout' | 'error-reply' | 'non-empty' | 'closed' | 'failed';
+  readonly rttMs?: number;
+  readonly detail?: string;
+}
 type InternalAnswer = Outcome | 'timeout' | 'aborted';
 
 const CAPABILITIES_WITH_LISTS = ['tools', 'prompts', 'resources'] as const;
@@ -148,6 +156,40 @@ export class GuardSession {
       methods: structuredClone(this.methods),
       lastError: this.lastError,
     };
+  }
+
+  /**
+   * A probe now, asked for from outside (MCP Health's Ping): the keepalive's method for the era, judged by the same
+   * rules. It only reports: declaring the upstream dead stays with the keepalive, so a click cannot restart a server.
+   */
+  async probeNow(timeoutMs: number): Promise<ManualProbe> {
+    const method: ProbeMethod = this.era === 'modern' ? 'server/discover' : 'ping';
+    if (this.state !== 'ready' || !this.upstream) return { method, outcome: 'failed', detail: `the guard is ${this.state}` };
+    if (this.era === 'unknown' || (this.era === 'modern' && !this.modern)) {
+      // A ping would be a fault on a modern server, and a discover needs the client's envelope.
+      return { method, outcome: 'failed', detail: 'the client has not spoken to the server yet, so its protocol era is unknown' };
+    }
+    const params = method === 'ping' ? undefined : { _meta: this.modern!.meta };
+    const startedAt = this.deps.clock.monotonic();
+    const answer = await this.internalRequest(this.gen, method, params, timeoutMs);
+    const rttMs = this.deps.clock.monotonic() - startedAt;
+    if (answer === 'timeout') return { method, outcome: 'timeout', detail: `no answer within ${timeoutMs} ms` };
+    if (answer === 'aborted') return { method, outcome: 'closed', detail: 'the upstream went away while the probe was out' };
+    const problem = judge(method, answer);
+    if (!problem) return { method, outcome: 'ok', rttMs };
+    return { method, outcome: answer.error ? 'error-reply' : method === 'ping' ? 'non-empty' : 'failed', rttMs, detail: problem };
+  }
+
+  /**
+   * Reconnect, asked for from outside: the upstream is restarted the way a crash is recovered (handshake replayed,
+   * list_changed sent), but only while none of the client's requests is in flight, so that the click fails none.
+   */
+  restartNow(): { readonly restarting: boolean; readonly detail: string } {
+    if (this.state !== 'ready') return { restarting: false, detail: `the guard is ${this.state}` };
+    const busy = this.inFlight.size + this.serverRequests.size + this.queue.length;
+    if (busy > 0) return { restarting: false, detail: `${busy} message(s) of the client are in flight; a restart now would fail them` };
+    this.fail({ message: 'restart requested from MCP Health', exitCode: null, signal: null, stderrTail: '' });
+    return { restarting: true, detail: 'restarting the upstream; the client keeps its connection' };
   }
 
   /** Starts the first upstream; the client's lines queue until it is running. */

@@ -1,24 +1,28 @@
 // One HTTP upstream generation = one server session through the SDK's own client transports (Streamable HTTP, or
 // legacy HTTP+SSE). Messages are re-serialised here by necessity: each travels as its own HTTP body.
 
-import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { createHttpTransport } from '../mcp/httpConnect';
 import type { Logger } from '../core/logger';
 import { httpStatusOf, messageOf } from '../mcp/errors';
 import { settlesWithin } from '../mcp/settlesWithin';
-import { isRecord } from './messages';
+import { errorResponse, idKey, isRecord, type JsonRpcId } from './messages';
 import type { Upstream, UpstreamEnd, UpstreamEvents } from './upstream';
 
 export interface HttpTarget {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly flavour: 'streamable' | 'sse';
+  /** The CLI's proxy-aware fetch (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, loopback direct); absent: the global fetch. */
+  readonly fetch?: FetchLike;
 }
 
 /** Concurrent POSTs in flight before the client's input is paused. */
 const MAX_SENDS_IN_FLIGHT = 64;
 const TERMINATE_SESSION_MS = 2000;
 const STANDBY_STREAM_RETRIES = 5;
+/** The JSON-RPC code of the answer a request gets when its response stream ended without its answer. */
+export const STREAM_LOST_CODE = -32000;
 
 export class HttpUpstream implements Upstream {
   readonly pid = null;
@@ -28,6 +32,8 @@ export class HttpUpstream implements Upstream {
   private sends = 0;
   private blocked = false;
   private readonly initializeIds = new Set<string | number>();
+  /** Requests sent and not yet answered, by id key: their SSE response stream may end before the answer comes. */
+  private readonly awaiting = new Map<string, JsonRpcId>();
 
   constructor(
     private readonly target: HttpTarget,
@@ -38,7 +44,7 @@ export class HttpUpstream implements Upstream {
     this.events = events;
     const url = new URL(this.target.url);
     // The client's own standby stream: a dropped one is resumed a few times, never in an endless loop.
-    const transport = createHttpTransport(url, this.target.headers, this.target.flavour, { standbyRetries: STANDBY_STREAM_RETRIES });
+    const transport = createHttpTransport(url, this.target.headers, this.target.flavour, { standbyRetries: STANDBY_STREAM_RETRIES, fetch: this.target.fetch });
     this.transport = transport;
     transport.onmessage = (message) => this.receive(message);
     transport.onerror = (error) => {
@@ -62,6 +68,7 @@ export class HttpUpstream implements Upstream {
   private receive(message: JSONRPCMessage): void {
     const record = message as Record<string, unknown>;
     const id = record.id;
+    if ((typeof id === 'string' || typeof id === 'number') && !('method' in record)) this.awaiting.delete(idKey(id));
     if ((typeof id === 'string' || typeof id === 'number') && this.initializeIds.delete(id) && isRecord(record.result)) {
       // Later requests must carry the negotiated version header, which the SDK client would normally set itself.
       const version = record.result.protocolVersion;
@@ -81,10 +88,22 @@ export class HttpUpstream implements Upstream {
       return true;
     }
     const record = message as Record<string, unknown>;
-    if (record.method === 'initialize' && (typeof record.id === 'string' || typeof record.id === 'number')) this.initializeIds.add(record.id);
+    const requestId = typeof record.method === 'string' && (typeof record.id === 'string' || typeof record.id === 'number') ? record.id : null;
+    // Only Streamable HTTP reports the end of a request's stream; legacy SSE answers on its one stream.
+    if (requestId !== null && transport instanceof StreamableHTTPClientTransport) this.awaiting.set(idKey(requestId), requestId);
+    if (record.method === 'initialize' && requestId !== null) this.initializeIds.add(requestId);
+    // A request the client cancelled may never be answered: its stream ending is no loss to report.
+    if (record.method === 'notifications/cancelled' && isRecord(record.params)) {
+      const cancelled = record.params.requestId;
+      if (typeof cancelled === 'string' || typeof cancelled === 'number') this.awaiting.delete(idKey(cancelled));
+    }
     const hadSession = transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined;
     this.sends++;
-    transport.send(message).then(
+    // The SDK resumes a dropped response stream (Last-Event-ID) when the server gave its events ids; when it cannot
+    // (no ids, or the retries ran out) the stream just ends, and without this the request would wait forever.
+    const onRequestStreamEnd = requestId === null ? undefined : () => this.streamEnded(requestId);
+    const sending = transport instanceof StreamableHTTPClientTransport ? transport.send(message, { onRequestStreamEnd }) : transport.send(message);
+    sending.then(
       () => this.sent(),
       (error: unknown) => {
         this.sent();
@@ -93,6 +112,13 @@ export class HttpUpstream implements Upstream {
     );
     if (this.sends >= MAX_SENDS_IN_FLIGHT) this.blocked = true;
     return !this.blocked;
+  }
+
+  private streamEnded(id: JsonRpcId): void {
+    if (this.finished || !this.awaiting.delete(idKey(id))) return;
+    const reason = `upstream ${this.target.url}: the response stream of this request ended before its answer and could not be resumed`;
+    this.logger.warn(`${reason} (request ${JSON.stringify(id)})`);
+    this.events?.line(errorResponse(id, STREAM_LOST_CODE, reason));
   }
 
   private sent(): void {

@@ -62,10 +62,23 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     const result = results.get(id);
     const name = registry.get(id)?.config.name ?? id;
     const text = result
-      ? `${name}: ${result.method} ${result.outcome}${result.rttMs !== undefined ? ` · ${formatMs(result.rttMs)}` : ''}`
+      ? `${name}: ${result.method} ${result.outcome}${result.rttMs !== undefined ? ` · ${formatMs(result.rttMs)}` : ''}${result.outcome !== 'ok' && result.detail ? ` (${result.detail})` : ''}`
       : vscode.l10n.t('{0}: not probed ({1})', name, registry.get(id)?.state ?? 'gone');
     vscode.window.setStatusBarMessage(`$(pulse) ${text}`, 5000);
     return results;
+  };
+
+  /** Reconnect on a guarded entry: its guard restarts the server inside the client's connection, or says why not. */
+  const restartGuarded = async (id: string, name: string): Promise<void> => {
+    const outcomes = (await registry.restartGuarded(id)) ?? [];
+    const refused = outcomes.filter((outcome) => !outcome.restarting);
+    if (outcomes.length === 0) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('MCP Health: no guard of "{0}" is running. The guard runs inside your client\'s connection: start or restart the server from the client.', name));
+    } else if (refused.length > 0) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('MCP Health: the guard of "{0}" did not restart the server: {1}', name, refused.map((outcome) => outcome.detail).join('; ')));
+    } else {
+      vscode.window.setStatusBarMessage(`$(debug-restart) ${vscode.l10n.t('{0}: the guard is restarting the server; the client keeps its connection', name)}`, 5000);
+    }
   };
 
   return [
@@ -82,7 +95,12 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       if (target === undefined) {
         return;
       }
-      const name = target === ALL ? vscode.l10n.t('all MCP servers') : registry.get(target)?.config.name ?? target;
+      const status = typeof target === 'string' ? registry.get(target) : undefined;
+      if (typeof target === 'string' && status?.guarded) {
+        await restartGuarded(target, status.config.name);
+        return;
+      }
+      const name = target === ALL ? vscode.l10n.t('all MCP servers') : status?.config.name ?? target;
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reconnecting {0}', name) },
         () => registry.reconnect(target === ALL ? undefined : target));
     }),

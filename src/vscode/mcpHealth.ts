@@ -9,9 +9,9 @@ import { candidateFiles, discover } from '../core/config/discover';
 import type { DiscoveryOptions, InputDefinition } from '../core/config/types';
 import { createRegistry, type TrustAwareRegistry } from '../core/monitor';
 import type { MonitorRegistry } from '../core/monitorTypes';
-import { GuardPoller } from '../core/guardReport';
+import { GUARD_POLL_MS, GuardPoller } from '../core/guardReport';
 import { redactText } from '../core/redact';
-import { readGuardStatuses } from '../guard/statusChannel';
+import { channelGuardControl, readGuardStatuses } from '../guard/statusChannel';
 import { createNodeConnector } from '../mcp';
 import { channelPath } from '../mcp/localChannel';
 import { createNodeFileSystem } from '../mcp/nodeFileSystem';
@@ -89,7 +89,7 @@ export class McpHealth {
       workspaceTrusted: vscode.workspace.isTrusted,
       consent: (config) => testConsent || consentStore.isAllowed(config),
       // Entries run through `mcp-health guard` are never started: their guard's socket is read instead.
-      guards: new GuardPoller(systemClock, () => readGuardStatuses()),
+      guards: new GuardPoller(systemClock, () => readGuardStatuses(), GUARD_POLL_MS, channelGuardControl),
     });
     this.consent = this.own(new ConsentFlow(consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
     this.inputs = new InputStore(context.secrets);

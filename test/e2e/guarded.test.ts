@@ -211,4 +211,28 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     await page.screenshot({ path: path.join(screenshots, 'guarded-tooltip.png') });
     assert.ok(isAlive(first.guardPid), 'the guard VS Code runs is still alive at the end');
   });
+
+  it('Ping Now and Reconnect on the guarded entry act through its guard: a real round trip, then a restart inside VS Code\'s connection', async () => {
+    const { page } = workbench!;
+    const before = await guardOf();
+    assert.equal(before?.state, 'ready');
+    // Ping: the guard probes its upstream now; the status bar shows that round trip (it used to say "not probed").
+    await runCommand(page, 'MCP Health: Ping Now');
+    await pick(page, NAME);
+    await page.locator('.part.statusbar', { hasText: new RegExp(`${NAME}: ping ok · [\\d.]+ (ms|µs|s)`) }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page.screenshot({ path: path.join(screenshots, 'guarded-ping.png') });
+    // Reconnect: VS Code's server process (the guard) stays; the guard restarts the upstream behind it.
+    await runCommand(page, 'MCP Health: Reconnect');
+    await pick(page, NAME);
+    const restarted = await until('the guard restarted its upstream on Reconnect', async () => {
+      const status = await guardOf();
+      return status?.state === 'ready' && status.restarts === before!.restarts + 1 && status;
+    }, 60_000);
+    assert.equal(restarted.guardPid, before!.guardPid, 'the same guard process: VS Code did not reconnect');
+    assert.notEqual(restarted.upstreamPid, before!.upstreamPid);
+    const call = await callTool('reconnected', 'after-reconnect');
+    assert.deepEqual([call.ok, call.text, call.error], [true, 'Echo: after-reconnect', undefined], 'a tool call after Reconnect succeeds');
+    await until('the tree shows the second restart', async () => new RegExp(`${NAME}\\s*guarded · up · .*2 restarts`).test(await treeText(page)), 30_000);
+    await page.screenshot({ path: path.join(screenshots, 'guarded-reconnect.png') });
+  });
 });

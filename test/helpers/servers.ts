@@ -198,8 +198,9 @@ export async function startFaultHttp(transport: 'http' | 'sse', fault = 'none', 
   return startListening(`fault-server ${transport} ${fault}`, args, transport === 'sse' ? '/sse' : '/mcp');
 }
 
-export async function startModernHttp(): Promise<RunningServer> {
-  return startListening('modern-server http', [path.join(FIXTURES, 'modern-server.mjs'), '--transport', 'http', '--port', '0'], '/mcp');
+/** `port` 0 lets the OS pick; a given port brings a stopped server back at the same URL. */
+export async function startModernHttp(port = 0): Promise<RunningServer> {
+  return startListening('modern-server http', [path.join(FIXTURES, 'modern-server.mjs'), '--transport', 'http', '--port', String(port)], '/mcp');
 }
 
 export async function startSilentTcp(): Promise<RunningServer> {
@@ -209,17 +210,19 @@ export async function startSilentTcp(): Promise<RunningServer> {
 export interface StallProxy extends RunningServer {
   stall(): Promise<void>;
   resume(): Promise<void>;
+  /** Destroys every connection open through the proxy at this moment; later ones pass. */
+  cut(): Promise<void>;
 }
 
 /** `urlPath` is appended to the proxy's URL, e.g. '/mcp' when the target is a Streamable HTTP server. */
 export async function startStallProxy(targetPort: number, urlPath = ''): Promise<StallProxy> {
   const args = [path.join(FIXTURES, 'stall-proxy.mjs'), '--target', String(targetPort), '--port', '0', '--control-port', '0'];
   const server = await startListening('stall-proxy', args, urlPath, undefined, /^LISTENING (\d+) CONTROL (\d+)/);
-  const control = async (action: 'stall' | 'resume') => {
+  const control = async (action: 'stall' | 'resume' | 'cut') => {
     const response = await fetch(`http://127.0.0.1:${server.match[2]}/${action}`, { method: 'POST', signal: AbortSignal.timeout(5_000) });
     if (!response.ok) throw new Error(`stall-proxy /${action} answered ${response.status}`);
     await response.arrayBuffer();
   };
-  return { ...server, stall: () => control('stall'), resume: () => control('resume') };
+  return { ...server, stall: () => control('stall'), resume: () => control('resume'), cut: () => control('cut') };
 }
 

@@ -2,7 +2,7 @@
 
 import type { Clock } from '../clock';
 import { guardedName } from '../guarded';
-import { guardedStatus, type GuardReports } from '../guardReport';
+import { guardedStatus, type GuardReports, type GuardRestartOutcome } from '../guardReport';
 import type { Connector } from '../connection';
 import type { Logger } from '../logger';
 import type { ToolsBaseline } from '../inventory/types';
@@ -229,13 +229,36 @@ export class Registry implements TrustAwareRegistry {
     }
     await Promise.all(
       this.select(id).map(async (monitor) => {
-        const result = monitor.watchedElsewhere && this.source ? await this.source.pingNow(monitor.id) : await monitor.pingNow();
+        const guardName = monitor.guardName;
+        const result =
+          guardName !== null
+            ? await this.pingGuarded(guardName)
+            : monitor.watchedElsewhere && this.source
+              ? await this.source.pingNow(monitor.id)
+              : await monitor.pingNow();
         if (result) {
           results.set(monitor.id, result);
         }
       }),
     );
     return results;
+  }
+
+  /** A guarded entry's monitor is parked: its guard probes the real connection instead. */
+  private async pingGuarded(guardName: string): Promise<ProbeResult | null> {
+    const result = (await this.deps.guards?.probe?.(guardName)) ?? null;
+    if (result) this.emit({ type: 'servers' });
+    return result;
+  }
+
+  async restartGuarded(id: string): Promise<readonly GuardRestartOutcome[] | null> {
+    const guardName = this.monitors.get(id)?.guardName ?? null;
+    if (this.disposed || guardName === null) return null;
+    const outcomes = (await this.deps.guards?.restart?.(guardName)) ?? [];
+    for (const outcome of outcomes) {
+      this.deps.logger[outcome.restarting ? 'info' : 'warn'](`${guardName}: guard ${outcome.guardPid}: ${outcome.detail}`);
+    }
+    return outcomes;
   }
 
   async settleInventory(id?: string): Promise<void> {
@@ -265,7 +288,11 @@ export class Registry implements TrustAwareRegistry {
     }
     await Promise.all(
       this.select(id).map((monitor) =>
-        monitor.watchedElsewhere && this.source ? this.source.reconnect(monitor.id) : monitor.reconnect(),
+        monitor.guardName !== null
+          ? this.restartGuarded(monitor.id)
+          : monitor.watchedElsewhere && this.source
+            ? this.source.reconnect(monitor.id)
+            : monitor.reconnect(),
       ),
     );
   }

@@ -6,72 +6,18 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import { connect as tcpConnect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { createNodeConnector } from '../../../src/mcp';
 import { proxiedFetch } from '../../../src/mcp/httpProxy';
+import { CountingProxy, ELSEWHERE } from '../../helpers/countingProxy';
 import { answer, json, QuirkyHttpServer } from './quirkyHttp';
 import { connectError, httpServer } from './support';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
 const CONNECT_MS = 10_000;
-const ELSEWHERE = 'mcp-server.mcp-health-test.invalid';
-
-/** A forward proxy: CONNECT tunnels and absolute-form requests, each sent on to 127.0.0.1 at the port asked for. */
-class CountingProxy {
-  readonly server: Server;
-  readonly seen: Array<{ kind: 'connect' | 'forward'; target: string; headers: IncomingHttpHeaders }> = [];
-  private readonly sockets = new Set<Socket>();
-
-  constructor() {
-    this.server = createServer((request, response) => {
-      const target = new URL(request.url ?? '/');
-      this.seen.push({ kind: 'forward', target: target.host, headers: request.headers });
-      const upstream = httpRequest({ host: '127.0.0.1', port: target.port, path: target.pathname + target.search, method: request.method, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      });
-      upstream.on('error', () => response.writeHead(502).end());
-      request.pipe(upstream);
-    });
-    this.server.on('connect', (request, client: Socket, head: Buffer) => {
-      const [, port] = (request.url ?? '').split(':');
-      this.seen.push({ kind: 'connect', target: request.url ?? '', headers: request.headers });
-      const upstream = tcpConnect(Number(port), '127.0.0.1', () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => (socket === client ? upstream : client).destroy());
-      }
-    });
-    this.server.on('connection', (socket: Socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-  }
-
-  listen(): Promise<void> {
-    return new Promise((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-  }
-
-  url(credentials = ''): string {
-    return `http://${credentials}127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 function runCli(config: object, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mcp-health-proxy-'));

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { UsageError } from '../../../src/cli/args';
 import { parseGuardArgs } from '../../../src/cli/guardArgs';
 import { guardedEntry, guardSnippets } from '../../../src/cli/guardConfig';
+import { localLauncher } from '../../../src/core/guardLauncher';
 import type { ServerConfig } from '../../../src/core/model';
 
 const source = { file: '/w/.mcp.json', line: 1, column: 1, format: 'mcp-json', scope: 'workspace' } as unknown as ServerConfig['source'];
@@ -36,6 +37,15 @@ void describe('mcp-health guard --print-config', () => {
     assert.deepEqual(guardedEntry(stdio), { command: 'npx', args: ['-y', 'mcp-health', 'guard', '--name', 'gh', '--', 'node', 's.js'], env: { TOKEN: '***' } });
     assert.deepEqual(guardedEntry(http).args, ['-y', 'mcp-health', 'guard', '--name', 'web', '--url', 'http://127.0.0.1:9/mcp', '--header', 'Authorization: ***']);
     for (const server of [stdio, http]) assert.doesNotMatch(guardSnippets(server), /sekrit/);
+  });
+
+  void it('with the local launcher, runs this CLI by its absolute path and names it in the unguard hint', () => {
+    const launcher = localLauncher('/opt/tools/mcp-health/dist/cli.js');
+    assert.deepEqual(guardedEntry(stdio, launcher).args, ['/opt/tools/mcp-health/dist/cli.js', 'guard', '--name', 'gh', '--', 'node', 's.js']);
+    assert.equal(guardedEntry(stdio, launcher).command, 'node');
+    const text = guardSnippets(stdio, launcher);
+    assert.match(text, /remove "node \/opt\/tools\/mcp-health\/dist\/cli\.js guard --name NAME --"/);
+    assert.doesNotMatch(text, /npx/);
   });
 
   void it('prints both the VS Code "servers" and the portable "mcpServers" forms', () => {

@@ -177,3 +177,39 @@ void describe('guard session', () => {
     assert.equal(t.clock.pendingTimers(), 0);
   });
 });
+
+void describe('guard session, Ping and Reconnect asked for from MCP Health', () => {
+  void it('probeNow: nothing before the era is known, then a ping with the real round trip, a timeout without a restart', async () => {
+    const t = setup();
+    t.session.start();
+    await flushPromises();
+    assert.deepEqual(await t.session.probeNow(1000), { method: 'ping', outcome: 'failed', detail: 'the client has not spoken to the server yet, so its protocol era is unknown' });
+    t.fromClient(INIT);
+    t.upstreams[0]!.say({ jsonrpc: '2.0', id: 1, result: INIT_RESULT });
+    const probing = t.session.probeNow(1000);
+    const ping = t.upstreams[0]!.requests().at(-1)!;
+    assert.equal(ping.method, 'ping');
+    assert.match(String(ping.id), /^mcp-health-guard:/);
+    await t.clock.advance(12);
+    t.upstreams[0]!.say({ jsonrpc: '2.0', id: ping.id, result: {} });
+    assert.deepEqual(await probing, { method: 'ping', outcome: 'ok', rttMs: 12 });
+    const hanging = t.session.probeNow(1000);
+    await t.clock.advance(1000);
+    assert.deepEqual(await hanging, { method: 'ping', outcome: 'timeout', detail: 'no answer within 1000 ms' });
+    assert.equal(t.upstreams.length, 1, 'a manual probe restarts nothing');
+    assert.ok(!t.clientSaw().some((message) => String(message.id).startsWith('mcp-health-guard:')), 'the pong stays in the guard');
+  });
+
+  void it('restartNow: refused while a client request is in flight, then a crash-style recovery with the handshake replayed', async () => {
+    const t = setup();
+    await handshake(t);
+    t.fromClient({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow' } });
+    assert.deepEqual(t.session.restartNow(), { restarting: false, detail: '1 message(s) of the client are in flight; a restart now would fail them' });
+    t.upstreams[0]!.say({ jsonrpc: '2.0', id: 2, result: { content: [] } });
+    assert.equal(t.session.restartNow().restarting, true);
+    assert.equal(t.upstreams[0]!.closed, true);
+    await t.clock.advance(250);
+    assert.equal(t.upstreams[1]!.requests()[0]!.method, 'initialize');
+    assert.ok(!t.clientSaw().some((message) => message.error), 'no request of the client failed');
+  });
+});

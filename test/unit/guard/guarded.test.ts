@@ -13,6 +13,13 @@ void describe('guarded config entries', () => {
     assert.equal(guardedName(entry('node', ['/opt/mcp-health/dist/cli.js', 'guard', '--', 'x'])), 'entry');
   });
 
+  void it('recognises what guard --print-config prints from a checkout in any directory', () => {
+    assert.equal(guardedName(entry('node', ['/home/me/src/checkout/dist/cli.js', 'guard', '--name', 'gh', '--', 'node', 's.js'])), 'gh');
+    assert.equal(guardedName(entry('node', ['C:\\src\\x\\dist\\cli.js', 'guard', '--name', 'web', '--url', 'http://127.0.0.1:9/mcp'])), 'web');
+    // Another tool's cli.js with a guard subcommand, without the guard's own --name, stays a plain server.
+    assert.equal(guardedName(entry('node', ['/opt/other/cli.js', 'guard', '--', 'x'])), null);
+  });
+
   void it('does not mistake other servers for guarded ones', () => {
     assert.equal(guardedName(entry('node', ['server.js', 'guard'])), null);
     assert.equal(guardedName(entry('npx', ['-y', 'some-server', '--', 'mcp-health', 'guard'])), null);
