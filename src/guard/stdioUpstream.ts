@@ -2,7 +2,7 @@
 // helpers it started; its stderr is passed through to the guard's stderr and kept as a tail for exit reports.
 
 import type { ChildProcess } from 'node:child_process';
-import { describeExit, drained, spawnServer, stopServer, type StdioLaunch } from '../mcp/childProcessTransport';
+import { describeExit, drained, spawnServer, stopServer, type StdioLaunch } from '../mcp/serverProcess';
 import { terminateGroup, trackGroup, untrackGroup } from '../mcp/processGroup';
 import { StderrTail } from '../mcp/stderrTail';
 import { LineSplitter } from '../mcp/lineSplitter';
