@@ -8,6 +8,7 @@ import { defaultGuardSettings, GuardSession } from '../guard/guardSession';
 import { LineSplitter } from '../mcp/lineSplitter';
 import { GUARD_STATUS_TYPE, guardSecrets, publishGuardStatus, redactStatus } from '../guard/statusChannel';
 import { StdioUpstream } from '../guard/stdioUpstream';
+import { TickWriter } from '../guard/tickWriter';
 import type { UpstreamFactory } from '../guard/upstream';
 import type { GuardOptions, GuardStdioTarget } from './guardArgs';
 
@@ -39,23 +40,6 @@ export function stdioUpstreams(target: GuardStdioTarget): UpstreamFactory {
     );
 }
 
-/**
- * Lines that arrive together (one chunk from the upstream holds many in a flood) leave together: the stream is corked
- * on the first write of a tick and uncorked on the next, so a burst becomes one writev instead of a syscall per line.
- */
-const corked = new WeakSet<NodeJS.WritableStream>();
-export function corkedWrite(stream: NodeJS.WritableStream & { cork(): void; uncork(): void }, raw: Buffer): boolean {
-  if (!corked.has(stream)) {
-    corked.add(stream);
-    stream.cork();
-    process.nextTick(() => {
-      corked.delete(stream);
-      stream.uncork();
-    });
-  }
-  return stream.write(raw);
-}
-
 export function stderrLogger(name: string): Logger {
   const write = (level: string) => (message: string) => process.stderr.write(`mcp-health guard[${name}] ${level}: ${message}\n`);
   const quiet = () => undefined;
@@ -68,6 +52,7 @@ export function runSession(options: GuardOptions, upstreams: UpstreamFactory): P
   return new Promise<number>((resolve) => {
     const stdin = process.stdin;
     const stdout = process.stdout;
+    const toClient = new TickWriter(stdout);
     let channel: Promise<{ dispose(): Promise<void> } | undefined> = Promise.resolve(undefined);
     const session = new GuardSession(
       { ...defaultGuardSettings, intervalMs: options.intervalMs, timeoutMs: options.timeoutMs },
@@ -77,7 +62,7 @@ export function runSession(options: GuardOptions, upstreams: UpstreamFactory): P
         logger,
         upstreams,
         client: {
-          write: (raw) => corkedWrite(stdout, raw),
+          write: (raw) => toClient.write(raw),
           pause: () => stdin.pause(),
           resume: () => stdin.resume(),
           end: () => stdout.end(),
