@@ -76,8 +76,8 @@ export interface GuardStatus {
 interface InFlight {
   readonly method: string;
   readonly startedAt: number;
-  readonly modernVersion: string | null;
-  readonly modernMeta: Record<string, unknown> | null;
+  /** The modern envelope the request came in, when the guard still has to learn the era from it. */
+  readonly modern: { readonly version: string; readonly meta: Record<string, unknown> } | null;
 }
 
 type Outcome = { result?: unknown; error?: { code?: unknown; message?: unknown } };
@@ -187,8 +187,7 @@ export class GuardSession {
         this.inFlight.set(route.id, {
           method: route.method,
           startedAt: this.deps.clock.monotonic(),
-          modernVersion: version,
-          modernMeta: version ? meta : null,
+          modern: version && meta ? { version, meta } : null,
         });
         break;
       }
@@ -263,7 +262,7 @@ export class GuardSession {
     this.record(entry.method, this.deps.clock.monotonic() - entry.startedAt, failed);
     if (failed) return;
     // The result is read (parsed) only for the answers the guard keeps something of.
-    const outcome = entry.method === 'initialize' || entry.modernVersion ? outcomeOf(raw) : null;
+    const outcome = entry.method === 'initialize' || entry.modern ? outcomeOf(raw) : null;
     if (!outcome) return;
     if (entry.method === 'initialize' && this.init && isRecord(outcome.result)) {
       const { protocolVersion, capabilities } = outcome.result;
@@ -271,10 +270,10 @@ export class GuardSession {
         protocolVersion: typeof protocolVersion === 'string' ? protocolVersion : '',
         capabilities: isRecord(capabilities) ? capabilities : {},
       };
-    } else if (entry.modernVersion && entry.modernMeta && this.era !== 'handshake') {
+    } else if (entry.modern && this.era !== 'handshake') {
       // A request in the modern envelope that the upstream accepted: the client speaks 2026-07-28 to this server.
       this.era = 'modern';
-      this.modern ??= { version: entry.modernVersion, meta: entry.modernMeta, capabilities: null };
+      this.modern ??= { version: entry.modern.version, meta: entry.modern.meta, capabilities: null };
       if (entry.method === 'server/discover' && isRecord(outcome.result) && isRecord(outcome.result.capabilities)) {
         this.modern.capabilities = outcome.result.capabilities;
       }

@@ -59,7 +59,7 @@ export function routeLine(raw: Buffer): Route {
   const members = new Members();
   if (!scanTopObject(raw, members)) return OTHER;
   if (members.methodType === Value.String) {
-    const method = stringValue(raw, members.methodStart, members.methodEnd, members.methodEscaped);
+    const method = members.methodEscaped ? stringValue(raw, members.methodStart, members.methodEnd, true) : knownMethod(raw, members.methodStart + 1, members.methodEnd - 1);
     if (members.idType === Value.Absent) return { kind: 'notification', method };
     const id = idValue(raw, members);
     return id === null ? OTHER : { kind: 'request', id, method };
@@ -68,6 +68,31 @@ export function routeLine(raw: Buffer): Route {
     return { kind: 'response', id: idValue(raw, members), failed: members.errorType === Value.Object };
   }
   return OTHER;
+}
+
+/**
+ * A session uses a handful of methods over and over: the method of an in-flight request is kept until it is answered,
+ * so a flood of 10,000 requests would keep 10,000 copies of "tools/call" alive. The last few method names seen are
+ * reused when the bytes match.
+ */
+const METHOD_CACHE_SIZE = 16;
+const methodBytes: Buffer[] = [];
+const methodNames: string[] = [];
+let methodNext = 0;
+
+function knownMethod(raw: Buffer, start: number, end: number): string {
+  const length = end - start;
+  for (let slot = 0; slot < methodBytes.length; slot++) {
+    const bytes = methodBytes[slot]!;
+    if (bytes.length === length && raw.compare(bytes, 0, length, start, end) === 0) return methodNames[slot]!;
+  }
+  const name = raw.toString('utf8', start, end);
+  if (length <= 64) {
+    methodBytes[methodNext] = Buffer.from(raw.subarray(start, end));
+    methodNames[methodNext] = name;
+    methodNext = (methodNext + 1) % METHOD_CACHE_SIZE;
+  }
+  return name;
 }
 
 function idValue(raw: Buffer, members: Members): JsonRpcId | null {
