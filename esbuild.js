@@ -46,7 +46,10 @@ function bundleOptions({ production: minify }) {
 const common = { ...bundleOptions({ production }), plugins: watch ? [problemMatcherPlugin] : [] };
 
 const entries = [
-  { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The `mcp-health` command: a launcher that loads the guard's own small bundle for `guard`, the full CLI otherwise.
+  { entryPoints: ['src/bin.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['src/cli.ts'], outfile: 'dist/main.js' },
+  { entryPoints: ['src/guardCli.ts'], outfile: 'dist/guard.js' },
   // prom-client and OpenTelemetry: required by the extension only when mcpHealth.metrics.listen is set.
   { entryPoints: ['src/metrics/index.ts'], outfile: 'dist/metrics.js' },
 ];

@@ -423,14 +423,3 @@ export async function main(argv: readonly string[], output: Output = processOutp
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`mcp-health: unexpected failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
-      process.exitCode = EXIT_UNHEALTHY;
-    },
-  );
-}

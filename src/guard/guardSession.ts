@@ -6,18 +6,8 @@ import type { Clock, TimerHandle } from '../core/clock';
 import type { Logger } from '../core/logger';
 import { backoffDelay, type BackoffSettings } from '../core/monitor/backoff';
 import { judge, Keepalive, type KeepaliveStats, type ProbeMethod } from './keepalive';
-import {
-  classifyLine,
-  errorResponse,
-  GUARD_ID_PREFIX,
-  idKey,
-  isGuardId,
-  isRecord,
-  line,
-  MODERN_VERSION_META,
-  type Classified,
-  type JsonRpcId,
-} from './messages';
+import { classifyLine, errorResponse, GUARD_ID_PREFIX, isGuardId, isRecord, line, MODERN_VERSION_META, type JsonRpcId } from './messages';
+import { routeLine, type Route } from './routeLine';
 import type { Upstream, UpstreamEnd, UpstreamFactory } from './upstream';
 
 export type GuardEra = 'unknown' | 'handshake' | 'modern';
@@ -84,11 +74,10 @@ export interface GuardStatus {
 }
 
 interface InFlight {
-  readonly id: JsonRpcId;
   readonly method: string;
   readonly startedAt: number;
-  readonly modernVersion: string | null;
-  readonly modernMeta: Record<string, unknown> | null;
+  /** The modern envelope the request came in, when the guard still has to learn the era from it. */
+  readonly modern: { readonly version: string; readonly meta: Record<string, unknown> } | null;
 }
 
 type Outcome = { result?: unknown; error?: { code?: unknown; message?: unknown } };
@@ -109,9 +98,10 @@ export class GuardSession {
   private state: GuardState = 'starting';
   private gen = 0;
   private upstream: Upstream | null = null;
-  private readonly queue: Array<{ raw: Buffer; message: Classified }> = [];
-  private readonly inFlight = new Map<string, InFlight>();
-  private readonly serverRequests = new Map<string, JsonRpcId>();
+  private readonly queue: Array<{ raw: Buffer; route: Route }> = [];
+  // Keyed by the id itself: a Map tells 1 from "1" as JSON-RPC does, with no key string made per message.
+  private readonly inFlight = new Map<JsonRpcId, InFlight>();
+  private readonly serverRequests = new Set<JsonRpcId>();
   private readonly internal = new Map<string, { resolve: (answer: InternalAnswer) => void; timer: TimerHandle }>();
   private init: { id: JsonRpcId; params: unknown; result: { protocolVersion: string; capabilities: Record<string, unknown> } | null } | null = null;
   private initializedLine: Buffer | null = null;
@@ -202,14 +192,14 @@ export class GuardSession {
 
   fromClient(raw: Buffer): void {
     if (this.state === 'closed') return;
-    const message = classifyLine(raw);
+    const route = routeLine(raw);
     if (this.state !== 'ready' || this.queue.length > 0) {
       // A line in a chunk shares that chunk's memory: a queued one gets its own copy.
-      this.queue.push({ raw: Buffer.from(raw), message });
+      this.queue.push({ raw: Buffer.from(raw), route });
       this.updateClientFlow();
       return;
     }
-    this.forwardFromClient(raw, message);
+    this.forwardFromClient(raw, route);
   }
 
   /** The client closed its end (stdin EOF): the guard's work is done. */
@@ -223,33 +213,35 @@ export class GuardSession {
     this.upstream?.resumeReading();
   }
 
-  private forwardFromClient(raw: Buffer, message: Classified): void {
-    switch (message.kind) {
+  private forwardFromClient(raw: Buffer, route: Route): void {
+    switch (route.kind) {
       case 'request': {
-        if (message.method === 'initialize' && this.era !== 'modern') {
-          this.init = { id: message.id, params: message.params ?? {}, result: null };
+        const initialize = route.method === 'initialize' && this.era !== 'modern';
+        // Only these need the params: the handshake to replay, and the modern envelope's _meta until the era is known
+        // (in the handshake era it is never read; in the modern era only server/discover's keeps the capabilities).
+        const params = initialize || this.era === 'unknown' || (this.era === 'modern' && route.method === 'server/discover') ? paramsOf(raw) : undefined;
+        if (initialize) {
+          this.init = { id: route.id, params: params ?? {}, result: null };
           this.era = 'handshake';
         }
-        const meta = isRecord(message.params?._meta) ? message.params._meta : null;
+        const meta = isRecord(params?._meta) ? params._meta : null;
         const version = meta && typeof meta[MODERN_VERSION_META] === 'string' ? meta[MODERN_VERSION_META] : null;
-        this.inFlight.set(idKey(message.id), {
-          id: message.id,
-          method: message.method,
+        this.inFlight.set(route.id, {
+          method: route.method,
           startedAt: this.deps.clock.monotonic(),
-          modernVersion: version,
-          modernMeta: version ? meta : null,
+          modern: version && meta ? { version, meta } : null,
         });
         break;
       }
       case 'notification':
-        if (message.method === 'notifications/initialized' && !this.initializedLine) this.initializedLine = Buffer.from(raw);
+        if (route.method === 'notifications/initialized' && !this.initializedLine) this.initializedLine = Buffer.from(raw);
         // A cancelled request may never be answered: it must not wait in the books forever.
-        if (message.method === 'notifications/cancelled') forgetCancelled(this.inFlight, message.params);
+        if (route.method === 'notifications/cancelled') forgetCancelled(this.inFlight, paramsOf(raw));
         break;
       case 'response':
         // An answer to a server-to-client request of a dead generation: its asker is gone.
-        if (message.id === null || !this.serverRequests.delete(idKey(message.id))) {
-          this.deps.logger.debug(`dropped the client's answer to request ${JSON.stringify(message.id)} of a previous upstream`);
+        if (route.id === null || !this.serverRequests.delete(route.id)) {
+          this.deps.logger.debug(`dropped the client's answer to request ${JSON.stringify(route.id)} of a previous upstream`);
           return;
         }
         break;
@@ -279,8 +271,8 @@ export class GuardSession {
   private fromUpstream(gen: number, raw: Buffer): void {
     if (gen !== this.gen || this.state === 'closed') return;
     this.keepalive.activity();
-    const message = classifyLine(raw);
-    switch (message.kind) {
+    const route = routeLine(raw);
+    switch (route.kind) {
       case 'other':
         // Only protocol lines reach the client; a stray line from the server is a diagnostic.
         if (this.garbageReports++ < MAX_GARBAGE_REPORTS) {
@@ -288,39 +280,42 @@ export class GuardSession {
         }
         return;
       case 'response':
-        if (isGuardId(message.id)) {
-          if (!this.keepalive.answer(message.id, message)) this.answerInternal(message.id, message);
+        if (isGuardId(route.id)) {
+          const outcome = outcomeOf(raw);
+          if (!this.keepalive.answer(route.id, outcome)) this.answerInternal(route.id, outcome);
           return;
         }
-        if (message.id !== null) this.settleInFlight(message.id, message);
+        if (route.id !== null) this.settleInFlight(route.id, route.failed, raw);
         break;
       case 'request':
-        this.serverRequests.set(idKey(message.id), message.id);
+        this.serverRequests.add(route.id);
         break;
       case 'notification':
-        if (message.method === 'notifications/cancelled') forgetCancelled(this.serverRequests, message.params);
+        if (route.method === 'notifications/cancelled') forgetCancelled(this.serverRequests, paramsOf(raw));
         break;
     }
     this.writeClient(raw);
   }
 
-  private settleInFlight(id: JsonRpcId, outcome: Outcome): void {
-    const key = idKey(id);
-    const entry = this.inFlight.get(key);
+  private settleInFlight(id: JsonRpcId, failed: boolean, raw: Buffer): void {
+    const entry = this.inFlight.get(id);
     if (!entry) return;
-    this.inFlight.delete(key);
-    this.record(entry.method, this.deps.clock.monotonic() - entry.startedAt, outcome.error !== undefined);
-    if (outcome.error) return;
+    this.inFlight.delete(id);
+    this.record(entry.method, this.deps.clock.monotonic() - entry.startedAt, failed);
+    if (failed) return;
+    // The result is read (parsed) only for the answers the guard keeps something of.
+    const outcome = entry.method === 'initialize' || entry.modern ? outcomeOf(raw) : null;
+    if (!outcome) return;
     if (entry.method === 'initialize' && this.init && isRecord(outcome.result)) {
       const { protocolVersion, capabilities } = outcome.result;
       this.init.result = {
         protocolVersion: typeof protocolVersion === 'string' ? protocolVersion : '',
         capabilities: isRecord(capabilities) ? capabilities : {},
       };
-    } else if (entry.modernVersion && entry.modernMeta && this.era !== 'handshake') {
+    } else if (entry.modern && this.era !== 'handshake') {
       // A request in the modern envelope that the upstream accepted: the client speaks 2026-07-28 to this server.
       this.era = 'modern';
-      this.modern ??= { version: entry.modernVersion, meta: entry.modernMeta, capabilities: null };
+      this.modern ??= { version: entry.modern.version, meta: entry.modern.meta, capabilities: null };
       if (entry.method === 'server/discover' && isRecord(outcome.result) && isRecord(outcome.result.capabilities)) {
         this.modern.capabilities = outcome.result.capabilities;
       }
@@ -497,7 +492,7 @@ export class GuardSession {
   private flushQueue(): void {
     while (this.queue.length && this.state === 'ready' && !this.upstreamBlocked) {
       const next = this.queue.shift()!;
-      this.forwardFromClient(next.raw, next.message);
+      this.forwardFromClient(next.raw, next.route);
     }
   }
 
@@ -521,33 +516,33 @@ export class GuardSession {
     if (!end.fatal) this.deps.logger.warn(`${end.message}; restarting${tail}`);
     if (end.fatal) {
       this.deps.logger.error(end.message);
-      for (const entry of this.inFlight.values()) this.writeClient(errorResponse(entry.id, UPSTREAM_FAILED_CODE, end.message));
+      for (const id of this.inFlight.keys()) this.writeClient(errorResponse(id, UPSTREAM_FAILED_CODE, end.message));
       this.inFlight.clear();
       void this.close(1);
       return;
     }
     const reason = `${end.message}; restarting`;
     // What the dead upstream never saw goes first to the next one, in its original order.
-    const retry: Array<{ raw: Buffer; message: Classified }> = [];
+    const retry: Array<{ raw: Buffer; route: Route }> = [];
     for (const raw of end.unsent ?? []) {
-      const message = classifyLine(raw);
-      if (message.kind === 'request') this.inFlight.delete(idKey(message.id));
-      retry.push({ raw: Buffer.from(raw), message });
+      const route = routeLine(raw);
+      if (route.kind === 'request') this.inFlight.delete(route.id);
+      retry.push({ raw: Buffer.from(raw), route });
     }
     this.queue.unshift(...retry);
-    for (const entry of this.inFlight.values()) {
+    for (const [id, entry] of this.inFlight) {
       this.record(entry.method, this.deps.clock.monotonic() - entry.startedAt, true);
-      this.writeClient(errorResponse(entry.id, UPSTREAM_FAILED_CODE, reason));
+      this.writeClient(errorResponse(id, UPSTREAM_FAILED_CODE, reason));
     }
     this.inFlight.clear();
-    for (const id of this.serverRequests.values()) {
+    for (const id of this.serverRequests) {
       this.writeClient(line({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }));
     }
     this.serverRequests.clear();
     if (restartFailed) {
       // Requests that already waited through one restart are not held through a crash loop.
       for (const queued of this.queue.splice(0)) {
-        if (queued.message.kind === 'request') this.writeClient(errorResponse(queued.message.id, UPSTREAM_FAILED_CODE, reason));
+        if (queued.route.kind === 'request') this.writeClient(errorResponse(queued.route.id, UPSTREAM_FAILED_CODE, reason));
       }
     }
     if (this.init && !this.init.result) {
@@ -584,9 +579,21 @@ export class GuardSession {
   }
 }
 
-function forgetCancelled(books: Map<string, unknown>, params: Record<string, unknown> | undefined): void {
+function forgetCancelled(books: { delete(id: JsonRpcId): boolean }, params: Record<string, unknown> | undefined): void {
   const id = params?.requestId;
-  if (typeof id === 'string' || typeof id === 'number') books.delete(idKey(id));
+  if (typeof id === 'string' || typeof id === 'number') books.delete(id);
+}
+
+/** The params of a line routeLine() found to be a request or notification (so it parses). */
+function paramsOf(raw: Buffer): Record<string, unknown> | undefined {
+  const message = classifyLine(raw);
+  return message.kind === 'request' || message.kind === 'notification' ? message.params : undefined;
+}
+
+/** The result or error of a line routeLine() found to be a response. */
+function outcomeOf(raw: Buffer): Outcome {
+  const message = classifyLine(raw);
+  return message.kind === 'response' ? message : {};
 }
 
 function lostCapabilities(before: Record<string, unknown>, after: unknown): string[] {

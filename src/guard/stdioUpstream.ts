@@ -2,10 +2,11 @@
 // helpers it started; its stderr is passed through to the guard's stderr and kept as a tail for exit reports.
 
 import type { ChildProcess } from 'node:child_process';
-import { describeExit, drained, spawnServer, stopServer, type StdioLaunch } from '../mcp/childProcessTransport';
+import { describeExit, drained, spawnServer, stopServer, type StdioLaunch } from '../mcp/serverProcess';
 import { terminateGroup, trackGroup, untrackGroup } from '../mcp/processGroup';
 import { StderrTail } from '../mcp/stderrTail';
 import { LineSplitter } from '../mcp/lineSplitter';
+import { TickWriter } from './tickWriter';
 import type { Upstream, UpstreamEvents } from './upstream';
 
 export interface StdioUpstreamOptions {
@@ -27,6 +28,7 @@ export class StdioUpstream implements Upstream {
   private closing = false;
   private closeDone: Promise<void> | null = null;
   private violation: string | null = null;
+  private toChild: TickWriter | null = null;
 
   constructor(
     private readonly launch: StdioLaunch,
@@ -76,6 +78,7 @@ export class StdioUpstream implements Upstream {
     });
     // A write racing the child's death fails with EPIPE; the exit itself is what gets reported.
     child.stdin?.on('error', () => undefined);
+    if (child.stdin) this.toChild = new TickWriter(child.stdin);
     child.stdin?.on('drain', () => events.drain());
     child.once('exit', (code, signal) => {
       this.exitedResolve();
@@ -95,8 +98,8 @@ export class StdioUpstream implements Upstream {
 
   write(raw: Buffer): boolean {
     const stdin = this.child?.stdin;
-    if (!stdin || !stdin.writable) return true;
-    return stdin.write(raw);
+    if (!stdin || !stdin.writable || !this.toChild) return true;
+    return this.toChild.write(raw);
   }
 
   pauseReading(): void {

@@ -1,24 +1,17 @@
 // The SDK Transport contract over a stdio child we spawn and own ourselves: the SDK's own stdio transport hides the
 // exit code, spawns a second probe process in auto mode, and cannot kill a process group.
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { SdkError, SdkErrorCode, type JSONRPCMessage, type Transport, type TransportSendOptions } from '@modelcontextprotocol/client';
 import { ConnectError } from '../core/connection';
 import type { Logger } from '../core/logger';
 import { JsonLineDecoder } from './jsonLineDecoder';
-import { terminateGroup, trackGroup, untrackGroup } from './processGroup';
-import { settlesWithin } from './settlesWithin';
+import { terminateGroup, trackGroup } from './processGroup';
 import { StderrTail } from './stderrTail';
-import { resolveLaunch } from './windowsLaunch';
+import { describeExit, drained, spawnServer, stopServer, type StdioLaunch } from './serverProcess';
 
-export interface StdioLaunch {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly env: NodeJS.ProcessEnv;
-  readonly cwd?: string;
-}
+export type { StdioLaunch };
 
 export interface ChildProcessTransportOptions {
   readonly label: string;
@@ -42,8 +35,6 @@ export interface ChildEnd {
 
 /** How long an exit report waits for the last stderr bytes still in the pipe. */
 const STDERR_DRAIN_MS = 50;
-
-const isWindows = process.platform === 'win32';
 
 export class ChildProcessTransport implements Transport {
   onclose?: () => void;
@@ -211,25 +202,6 @@ export class ChildProcessTransport implements Transport {
   }
 }
 
-/**
- * The one place a server process is started (the monitor's connections and the guard's upstreams): directly, never
- * through a shell, as the leader of its own process group on POSIX so a kill reaches the helpers it starts.
- */
-export function spawnServer(launch: StdioLaunch): ChildProcess {
-  const { command, args, env, cwd } = launch;
-  // On Windows, npx/uvx are .cmd files CreateProcess cannot run: resolved the way the SDK (cross-spawn) does.
-  const resolved = resolveLaunch(command, args, { platform: process.platform, env, cwd: cwd ?? process.cwd(), isFile });
-  return spawn(resolved.command, [...resolved.args], {
-    cwd,
-    env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    shell: false,
-    windowsVerbatimArguments: resolved.windowsVerbatimArguments,
-    detached: !isWindows,
-    windowsHide: true,
-  });
-}
-
 function spawnFailure(command: string, error: NodeJS.ErrnoException, searchPath: string | undefined): ConnectError {
   const reason =
     error.code === 'ENOENT'
@@ -241,55 +213,4 @@ function spawnFailure(command: string, error: NodeJS.ErrnoException, searchPath:
     ...(error.code ? { code: error.code } : {}),
     ...(error.code === 'ENOENT' && searchPath !== undefined ? { searchPath } : {}),
   });
-}
-
-export function describeExit(code: number | null, signal: NodeJS.Signals | string | null): string {
-  if (signal) return `Process was killed by ${signal}`;
-  return `Process exited with code ${code ?? 'unknown'}`;
-}
-
-/**
- * Ends a server started by spawnServer: stdin EOF first (many servers exit cleanly on it), signals to its process group
- * only for those that do not, then its pipes destroyed, so a grandchild holding them cannot keep this process alive.
- */
-export async function stopServer(
-  child: ChildProcess,
-  exited: Promise<void>,
-  running: boolean,
-  grace: { readonly stdinCloseGraceMs: number; readonly killGraceMs: number },
-): Promise<void> {
-  if (child.pid === undefined) return;
-  if (running) {
-    child.stdin?.end();
-    await settlesWithin(exited, grace.stdinCloseGraceMs);
-  }
-  await terminateGroup(child, exited, grace.killGraceMs);
-  untrackGroup(child.pid);
-  child.stdout?.destroy();
-  child.stderr?.destroy();
-  child.stdin?.destroy();
-}
-
-/** Resolves when a child's output stream has ended (its last bytes read), or after maxMs at the latest. */
-export function drained(stream: Readable | null | undefined, maxMs: number): Promise<void> {
-  if (!stream || stream.readableEnded || stream.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, maxMs);
-    stream.once('close', done);
-    stream.once('end', done);
-    function done(): void {
-      clearTimeout(timer);
-      stream?.off('close', done);
-      stream?.off('end', done);
-      resolve();
-    }
-  });
-}
-
-function isFile(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }

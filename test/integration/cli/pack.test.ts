@@ -2,7 +2,7 @@
 // (offline, from the file alone), then the installed `mcp-health` run from an empty directory.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -33,7 +33,7 @@ void describe('the packed CLI', { timeout: 180_000 }, () => {
 
   void it('holds the bundled CLI and no sources, tests or dependencies', () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
-    assert.ok(listing.includes('package/dist/cli.js'), listing.join('\n'));
+    for (const bundle of ['cli.js', 'main.js', 'guard.js']) assert.ok(listing.includes(`package/dist/${bundle}`), listing.join('\n'));
     assert.deepEqual(listing.filter((entry) => /^package\/(src|test|node_modules|bench|media|docs)\//.test(entry) || entry.endsWith('.map')), []);
     const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as { dependencies?: object };
     assert.equal(manifest.dependencies, undefined, 'dist/cli.js is self-contained: the package has no runtime dependencies');
@@ -48,6 +48,37 @@ void describe('the packed CLI', { timeout: 180_000 }, () => {
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /mcp-health check/);
     assert.match(help.stdout, /Exit codes:/);
+  });
+
+  void it('runs a guard from its own bundle and hands --help to the full CLI', async () => {
+    const server = path.join(ROOT, 'test', 'fixtures', 'servers', 'fault-server.mjs');
+    const guard = spawn(bin, ['guard', '--', process.execPath, server, '--transport', 'stdio', '--fault', 'none'], { cwd: scratch, stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      guard.stdout.setEncoding('utf8');
+      guard.stdout.on('data', (chunk: string) => (out += chunk));
+      guard.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pack","version":"0"}}}\n');
+      guard.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no answer to the ping; stdout: ${out}`)), 30_000);
+        guard.stdout.on('data', () => {
+          if (out.includes('"id":2')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      assert.match(out, /"protocolVersion"/);
+      const pong = out.split('\n').find((line) => line.includes('"id":2'));
+      assert.deepEqual(JSON.parse(pong!), { jsonrpc: '2.0', id: 2, result: {} });
+    } finally {
+      guard.stdin.end();
+      await new Promise((resolve) => guard.once('exit', resolve));
+    }
+    const help = spawnSync(bin, ['guard', '--help'], { cwd: scratch, encoding: 'utf8' });
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stderr, /mcp-health guard/);
+    assert.equal(help.stdout, '');
   });
 
   void it('checks the demo workspace from an empty directory and exits 0', () => {

@@ -30,8 +30,8 @@ void describe('code audit', () => {
     assert.deepEqual(hits(/shell\s*:\s*true/), []);
     assert.deepEqual(hits(/\b(execSync|execFileSync|spawnSync)\s*\(|child_process['"][^;]*\bexec\b|\.exec\s*\(\s*['"`]/), []);
     // Servers are spawned in one place, with an explicit shell: false; the other spawn is Windows' taskkill, fixed argv.
-    assert.deepEqual(hits(/\bspawn\s*\(/), ['src/mcp/childProcessTransport.ts', 'src/mcp/processGroup.ts']);
-    assert.match(code(path.join(SRC, 'mcp', 'childProcessTransport.ts')), /shell:\s*false/);
+    assert.deepEqual(hits(/\bspawn\s*\(/), ['src/mcp/processGroup.ts', 'src/mcp/serverProcess.ts']);
+    assert.match(code(path.join(SRC, 'mcp', 'serverProcess.ts')), /shell:\s*false/);
     assert.match(code(path.join(SRC, 'mcp', 'processGroup.ts')), /spawn\('taskkill', \['\/pid', String\(pid\)/);
   });
 

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { describe, it } from 'node:test';
+import { TickWriter } from '../../../src/guard/tickWriter';
+
+/** A real Writable that records each underlying write (one entry per syscall a pipe would make). */
+function recorder(highWaterMark = 16 * 1024) {
+  const writes: string[][] = [];
+  const stream = new Writable({
+    highWaterMark,
+    write(chunk: Buffer, _encoding, done) {
+      writes.push([chunk.toString('utf8')]);
+      done();
+    },
+    writev(chunks, done) {
+      writes.push(chunks.map(({ chunk }) => (chunk as Buffer).toString('utf8')));
+      done();
+    },
+  });
+  return { stream, writes };
+}
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+void describe('TickWriter', () => {
+  void it('sends the lines written in one tick as one write, in order, and the next tick separately', async () => {
+    const { stream, writes } = recorder();
+    const writer = new TickWriter(stream);
+    for (const text of ['a\n', 'b\n', 'c\n']) assert.equal(writer.write(Buffer.from(text)), true);
+    assert.deepEqual(writes, []);
+    await tick();
+    writer.write(Buffer.from('d\n'));
+    await tick();
+    assert.deepEqual(writes, [['a\n', 'b\n', 'c\n'], ['d\n']]);
+  });
+
+  void it('reports backpressure like the stream, and the stream drains', async () => {
+    const { stream, writes } = recorder(4);
+    const writer = new TickWriter(stream);
+    assert.equal(writer.write(Buffer.from('12\n')), true);
+    assert.equal(writer.write(Buffer.from('34\n')), false);
+    await new Promise<void>((resolve) => stream.once('drain', resolve));
+    assert.deepEqual(writes, [['12\n', '34\n']]);
+  });
+
+  void it('lets end() flush what is still corked', async () => {
+    const { stream, writes } = recorder();
+    const writer = new TickWriter(stream);
+    writer.write(Buffer.from('last\n'));
+    await new Promise<void>((resolve) => stream.end(resolve));
+    assert.deepEqual(writes, [['last\n']]);
+  });
+});
