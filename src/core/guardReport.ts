@@ -4,7 +4,7 @@
 
 import type { Clock, TimerHandle } from './clock';
 import { deepEqual } from './monitor/deepEqual';
-import type { ServerConfig, ServerState, ServerStatus } from './model';
+import type { ProcessEnd, ServerConfig, ServerState, ServerStatus } from './model';
 import type { Unsubscribe } from './monitorTypes';
 
 /** The published status of one guard process (the fields MCP Health reads; the guard sends more). */
@@ -19,7 +19,7 @@ export interface GuardReport {
   readonly restarts: number;
   readonly keepalive: { readonly probes: number; readonly answered: number; readonly lastRttMs: number | null };
   readonly methods: Readonly<Record<string, { readonly count: number; readonly errors: number }>>;
-  readonly lastError: { readonly message: string; readonly exitCode: number | null; readonly signal: string | null; readonly stderrTail: string } | null;
+  readonly lastError: ProcessEnd | null;
 }
 
 /** The guard's figures on a guarded server's status; `running` false when no guard of that name answered. */
@@ -78,6 +78,7 @@ export function guardedStatus(config: ServerConfig, guardName: string, reports: 
     ...counts,
   };
   const state: ServerState = shown ? STATE_OF[shown.state] : 'idle';
+  // Field by field on purpose: the report is another process's JSON, and only these fields belong in a status.
   const lastError = shown?.lastError
     ? { kind: 'exited' as const, message: shown.lastError.message, exitCode: shown.lastError.exitCode, signal: shown.lastError.signal, stderrTail: shown.lastError.stderrTail }
     : null;

@@ -4,7 +4,7 @@
 // in check mode one probe per visit.
 
 import type { Clock } from '../clock';
-import { ConnectError, type CloseInfo, type Connection, type Connector } from '../connection';
+import { ConnectError, withFacts, type Connection, type Connector } from '../connection';
 import type { Logger } from '../logger';
 import type { ProbeResult, ServerConfig, ServerError, ServerStatus } from '../model';
 import type { ConnectSlots } from './connectSlots';
@@ -35,25 +35,6 @@ export interface MonitorContext {
   /** Before start() the monitor only acts on request (pingNow, reconnect): no keepalive, no automatic reconnect. */
   isStarted(): boolean;
   emit(event: MonitorEvent): void;
-}
-
-function toServerError(error: unknown): ServerError {
-  if (error instanceof ConnectError) {
-    return {
-      kind: error.kind,
-      message: error.message,
-      ...(error.details.exitCode !== undefined ? { exitCode: error.details.exitCode } : {}),
-      ...(error.details.signal !== undefined ? { signal: error.details.signal } : {}),
-      ...(error.details.stderrTail !== undefined ? { stderrTail: error.details.stderrTail } : {}),
-      ...(error.details.httpStatus !== undefined ? { httpStatus: error.details.httpStatus } : {}),
-      ...(error.details.code !== undefined ? { code: error.details.code } : {}),
-      ...(error.details.authenticate !== undefined ? { authenticate: error.details.authenticate } : {}),
-      ...(error.details.searchPath !== undefined ? { searchPath: error.details.searchPath } : {}),
-      ...(error.details.proxy !== undefined ? { proxy: error.details.proxy } : {}),
-      phase: 'connect',
-    };
-  }
-  return { kind: 'unreachable', message: error instanceof Error ? error.message : String(error), phase: 'connect' };
 }
 
 export class ServerMonitor {
@@ -341,23 +322,21 @@ export class ServerMonitor {
   }
 
   private onConnectFailed(error: unknown): void {
-    const serverError = this.record.failure(toServerError(error));
+    const serverError = this.record.failure(
+      error instanceof ConnectError
+        ? error.toServerError()
+        : { kind: 'unreachable', message: error instanceof Error ? error.message : String(error), phase: 'connect' },
+    );
     const auth = serverError.kind === 'auth';
     this.fail(serverError, `connect failed (${serverError.kind}): ${serverError.message}`, auth ? `credentials needed: ${serverError.message}` : `connect failed: ${serverError.message}`, auth);
   }
 
-  private onConnectionClosed(info: CloseInfo, generation: number): void {
+  private onConnectionClosed(end: ServerError, generation: number): void {
     if (!this.lifetime.isCurrent(generation) || this.disposed) {
       return;
     }
-    const error = this.record.failure({
-      kind: info.kind,
-      message: info.message,
-      ...(info.exitCode !== undefined ? { exitCode: info.exitCode } : {}),
-      ...(info.signal !== undefined ? { signal: info.signal } : {}),
-      ...(info.stderrTail !== undefined ? { stderrTail: info.stderrTail } : {}),
-      phase: 'session',
-    });
+    const { kind, message, ...facts } = end;
+    const error = this.record.failure(withFacts({ kind, message, phase: 'session' }, facts));
     this.teardown();
     this.fail(error, `connection ended (${error.kind}): ${error.message}`, error.message, false);
   }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
-import type { CloseInfo } from '../../../src/core/connection';
+import type { ServerError } from '../../../src/core/model';
 import { createNodeConnector } from '../../../src/mcp';
 import { freePort, startEverythingHttp, startFaultHttp, startModernHttp, startSilentTcp, type RunningServer } from '../../helpers/servers';
 import { collectingLogger, connectError, httpServer, OpenConnections } from './support';
@@ -173,7 +173,7 @@ void describe('HTTP faults', () => {
   void it('a dropped legacy SSE stream ends the connection at once', async () => {
     const server = servers.add(await startFaultHttp('sse', 'drop-sse:300'));
     const connection = connections.add(await createNodeConnector().connect(httpServer('dropper', server.url, 'sse'), { timeoutMs: CONNECT_MS }));
-    const info = await new Promise<CloseInfo>((resolve) => connection.onClose(resolve));
+    const info = await new Promise<ServerError>((resolve) => connection.onClose(resolve));
     assert.equal(info.kind, 'unreachable');
     assert.equal((await connection.probe(1000)).outcome, 'closed');
   });
