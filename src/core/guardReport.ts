@@ -4,6 +4,7 @@
 
 import type { Clock, TimerHandle } from './clock';
 import { deepEqual } from './monitor/deepEqual';
+import { EMPTY_PROBE_STATS } from './monitor/probeStats';
 import type { ProcessEnd, ServerConfig, ServerState, ServerStatus } from './model';
 import type { Unsubscribe } from './monitorTypes';
 
@@ -96,7 +97,7 @@ export function guardedStatus(config: ServerConfig, guardName: string, reports: 
     restarts: guarded.restarts,
     flapping: false,
     nonConformant: false,
-    stats: { count: 0, okCount: 0, p50Ms: null, p95Ms: null, uptimePercent: null, recent: [], restartTimes: [] },
+    stats: EMPTY_PROBE_STATS,
     stderrTail: shown?.lastError?.stderrTail ?? '',
     pid: guarded.upstreamPid,
     guarded,

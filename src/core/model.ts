@@ -201,14 +201,25 @@ export interface ServerStatus {
 }
 
 export interface ProbeStats {
-  readonly count: number;
-  readonly okCount: number;
+  /** Probes in `recent`, the window of the last PROBE_HISTORY_SIZE that p50 and p95 are computed over. */
+  readonly samples: number;
+  /** Of those, answered `ok`. */
+  readonly samplesOk: number;
   readonly p50Ms: number | null;
   readonly p95Ms: number | null;
   /** Share of observed time spent `up` and proven by an answered probe, 0..100; null before anything was observed. */
   readonly uptimePercent: number | null;
   readonly recent: readonly ProbeRecord[];
   readonly restartTimes: readonly number[];
+  /** Every probe since this server's monitoring began, not only the window. */
+  readonly totals: ProbeTotals;
+}
+
+export interface ProbeTotals {
+  readonly sent: number;
+  readonly ok: number;
+  /** Every probe not answered `ok`: timed out, failed, refused, or answered against the protocol. */
+  readonly failed: number;
 }
 
 export interface ProbeRecord {

@@ -53,7 +53,7 @@ export function detailRows(status: ServerStatus): DetailRow[] {
     rows.push({ key: 'latency', label: 'latency', value: `p50 ${formatMs(status.stats.p50Ms)} · p95 ${formatMs(status.stats.p95Ms)}` });
   }
   if (status.stats.uptimePercent !== null) {
-    rows.push({ key: 'uptime', label: 'uptime', value: `${formatPercent(status.stats.uptimePercent)} · ${status.stats.okCount}/${plural(status.stats.count, 'probe')} ok` });
+    rows.push({ key: 'uptime', label: 'uptime', value: `${formatPercent(status.stats.uptimePercent)} · ${status.stats.totals.ok}/${plural(status.stats.totals.sent, 'probe')} ok` });
   }
   if (status.consecutiveFailures > 0) {
     rows.push({ key: 'failures', label: 'failures', value: `${status.consecutiveFailures} in a row` });
