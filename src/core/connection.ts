@@ -55,6 +55,12 @@ export class ConnectError extends Error {
   toServerError(): ServerError {
     return withFacts({ kind: this.kind, message: this.message, phase: 'connect' }, this.details);
   }
+
+  /** Whatever a connect attempt threw, as a connect failure: a ConnectError says what it is, anything else is unreachable. */
+  static describe(error: unknown): ServerError {
+    if (error instanceof ConnectError) return error.toServerError();
+    return { kind: 'unreachable', message: error instanceof Error ? error.message : String(error), phase: 'connect' };
+  }
 }
 
 /**

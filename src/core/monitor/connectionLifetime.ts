@@ -3,7 +3,8 @@
 // It owns the guards around connect and probe (their own timeouts should fire first; these catch a broken promise).
 
 import { ConnectError, type Connection, type Connector } from '../connection';
-import type { Era, ProbeMethod, ProbeResult, ServerConfig } from '../model';
+import type { Era, ProbeMethod, ProbeResult } from '../model';
+import type { ConnectSlots } from './connectSlots';
 import { guardWithTimer, type Guarded } from './guard';
 import { answered, defaultProbeMethod } from './probePolicy';
 import { say, type ServerScope } from './serverScope';
@@ -13,14 +14,21 @@ const CONNECT_GUARD_GRACE_MS = 1_000;
 /** close() kills with SIGKILL after its own grace period; a close that still hangs must not block reconnects forever. */
 const CLOSE_WAIT_LIMIT_MS = 10_000;
 
-/** How a connect attempt ended, unless it was abandoned meanwhile (then `open` returns null). */
+export interface LifetimeContext extends ServerScope {
+  readonly connector: Connector;
+  /** Shared by every server of a registry, so a burst of connects is spread out instead of timing out together. */
+  readonly connectSlots: ConnectSlots;
+}
+
+/** How a connect attempt ended, unless it was abandoned meanwhile (then null). */
 export type Opened = { readonly connection: Connection; readonly handshakeMs: number } | { readonly error: unknown };
 
 export class ConnectionLifetime {
   private current: Connection | null = null;
   /** Bumped whenever a connection is started or torn down, so late callbacks of an old one are ignored. */
   private gen = 0;
-  private attempt: Promise<void> | null = null;
+  /** The connect under way (connectOnce), which a second request joins. */
+  private connectRun: Promise<void> | null = null;
   private pendingConnect: Guarded<Connection> | null = null;
   private connectAbort: AbortController | null = null;
   private closing: Promise<void> = Promise.resolve();
@@ -28,7 +36,7 @@ export class ConnectionLifetime {
   private pendingProbe: Guarded<ProbeResult> | null = null;
   private probesSent = 0;
 
-  constructor(private readonly context: ServerScope) {}
+  constructor(private readonly context: LifetimeContext) {}
 
   get connection(): Connection | null {
     return this.current;
@@ -39,7 +47,7 @@ export class ConnectionLifetime {
   }
 
   get connecting(): boolean {
-    return this.attempt !== null;
+    return this.connectRun !== null;
   }
 
   isCurrent(generation: number): boolean {
@@ -53,29 +61,49 @@ export class ConnectionLifetime {
 
   /** One connect at a time: asking again while one runs joins it. */
   connectOnce(run: () => Promise<void>): Promise<void> {
-    if (this.attempt) {
-      return this.attempt;
+    if (this.connectRun) {
+      return this.connectRun;
     }
-    const attempt: Promise<void> = run().finally(() => {
-      if (this.attempt === attempt) {
-        this.attempt = null;
+    const running: Promise<void> = run().finally(() => {
+      if (this.connectRun === running) {
+        this.connectRun = null;
       }
     });
-    this.attempt = attempt;
-    return attempt;
+    this.connectRun = running;
+    return running;
   }
 
-  /** A new attempt: whatever the previous one still does is now stale. */
-  begin(): number {
-    return ++this.gen;
+  /**
+   * One connect attempt: once the previous connection closed (never two children of one server at once), within a
+   * connect slot, under a guard. `wanted` is asked after every wait; `starting` is told when the attempt begins.
+   * Null when it was abandoned (torn down, or no longer wanted) before it ended.
+   */
+  async attempt(eraHint: () => Era | null, wanted: () => boolean, starting: () => void): Promise<(Opened & { readonly generation: number }) | null> {
+    await this.waitForClose();
+    if (!wanted() || this.current) {
+      return null;
+    }
+    const generation = ++this.gen;
+    starting();
+    // The connect timeout starts when a slot is granted: waiting behind other servers is not this server's fault.
+    const release = await this.context.connectSlots.acquire();
+    try {
+      if (!this.isCurrent(generation) || !wanted() || this.current) {
+        return null;
+      }
+      const opened = await this.open(eraHint(), generation);
+      return opened && { ...opened, generation };
+    } finally {
+      release();
+    }
   }
 
-  /** Opens a connection under a guard; null when the attempt was abandoned (torn down) before it ended. */
-  async open(connector: Connector, config: ServerConfig, timeoutMs: number, eraHint: Era | null, generation: number): Promise<Opened | null> {
+  private async open(eraHint: Era | null, generation: number): Promise<Opened | null> {
+    const timeoutMs = this.context.settings().connectTimeoutMs;
     const abort = new AbortController();
     this.connectAbort = abort;
     const startedAt = this.context.clock.monotonic();
-    const work = connector.connect(config, { timeoutMs, eraHint, signal: abort.signal });
+    const work = this.context.connector.connect(this.context.config(), { timeoutMs, eraHint, signal: abort.signal });
     const guarded = guardWithTimer(
       this.context.clock,
       work,
@@ -159,7 +187,7 @@ export class ConnectionLifetime {
     this.connectAbort = null;
     this.pendingConnect?.cancel({ error: new ConnectError('unreachable', 'connect abandoned') });
     this.pendingConnect = null;
-    this.attempt = null;
+    this.connectRun = null;
     this.pendingProbe?.cancel({ value: { method: 'ping', outcome: 'closed', detail: 'connection closed' } });
     this.pendingProbe = null;
     this.probeInFlight = null;

@@ -3,39 +3,23 @@
 // is shown; this class wires them and owns the timers: probe after idle time, reconnect with jittered backoff, and
 // in check mode one probe per visit.
 
-import type { Clock } from '../clock';
-import { ConnectError, withFacts, type Connection, type Connector } from '../connection';
-import type { Logger } from '../logger';
+import { ConnectError, withFacts, type Connection } from '../connection';
 import type { ProbeResult, ServerConfig, ServerError, ServerStatus } from '../model';
-import type { ConnectSlots } from './connectSlots';
-import type { MonitorEvent, MonitorMode, MonitorSettings } from '../monitorTypes';
+import type { MonitorEvent, MonitorMode } from '../monitorTypes';
 import { ConnectionLifetime } from './connectionLifetime';
 import type { Gate } from './gate';
 import { HealthRecord } from './healthRecord';
-import { InventoryTracker } from './inventoryTracker';
+import { serverInventory, type InventoryTracker } from './inventoryTracker';
 import type { ToolsBaseline } from '../inventory/types';
 import { defaultInventorySettings } from '../monitorTypes';
 import { modeFor } from './intervals';
 import { ReconnectSchedule } from './reconnectSchedule';
 import { Keepalive, type DroppingVerdict } from './keepalive';
 import { makeRedactor } from '../redact';
-import { say, type ServerScope } from './serverScope';
+import { say, type MonitorContext, type ServerScope } from './serverScope';
 
 export { FALLBACK_PROBE_METHOD, PING_RETEST_INTERVAL_MS } from './probePolicy';
-
-export interface MonitorContext {
-  readonly connector: Connector;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly random: () => number;
-  readonly redact?: (text: string) => string;
-  /** Shared by every server of a registry, so a burst of connects is spread out instead of timing out together. */
-  readonly connectSlots: ConnectSlots;
-  settings(): MonitorSettings;
-  /** Before start() the monitor only acts on request (pingNow, reconnect): no keepalive, no automatic reconnect. */
-  isStarted(): boolean;
-  emit(event: MonitorEvent): void;
-}
+export type { MonitorContext } from './serverScope';
 
 export class ServerMonitor {
   private readonly scope: ServerScope;
@@ -60,7 +44,7 @@ export class ServerMonitor {
     this.scope = scope;
     const status = () => this.status();
     this.record = new HealthRecord(gate?.state ?? 'idle', gate?.error ?? null, { ...scope, status, emit: (event) => this.emit(event) });
-    this.lifetime = new ConnectionLifetime(scope);
+    this.lifetime = new ConnectionLifetime({ ...scope, connector: context.connector, connectSlots: context.connectSlots });
     this.keepalive = new Keepalive({
       ...scope,
       lifetime: this.lifetime,
@@ -81,16 +65,7 @@ export class ServerMonitor {
       announce: () => this.emit({ type: 'status', id: this.id, status: status() }),
       reconnect: () => void this.connectNow('retrying the connection', true),
     });
-    this.inventory = new InventoryTracker(context.clock, {
-      listed: (inventory) => {
-        if (inventory.problems.length) say(scope, 'warn', `listing incomplete: ${inventory.problems.join('; ')}`);
-        this.emit({ type: 'inventory', id: this.id, status: status() });
-      },
-      drifted: (drift, summary) => {
-        say(scope, 'warn', `tools changed since the accepted baseline: ${summary}`);
-        this.emit({ type: 'tools-changed', id: this.id, drift, status: status() });
-      },
-    });
+    this.inventory = serverInventory(scope, (news) => this.emit({ ...news, id: this.id, status: status() }));
     this.mode = modeFor(currentConfig, context.settings());
   }
 
@@ -122,11 +97,7 @@ export class ServerMonitor {
   }
 
   status(): ServerStatus {
-    return this.record.status({
-      nonConformant: this.keepalive.nonConformant,
-      inventory: this.inventory.inventory,
-      drift: this.inventory.currentDrift,
-    });
+    return this.record.status({ nonConformant: this.keepalive.nonConformant, inventory: this.inventory.inventory, drift: this.inventory.currentDrift });
   }
 
   /** Resolves once this connection's listing of tools, prompts and resources (if one is under way) settled. */
@@ -249,36 +220,25 @@ export class ServerMonitor {
   }
 
   private async runConnect(reason: string, retry: boolean): Promise<void> {
-    // Never two children of one server at once: the previous one must be gone first.
-    await this.lifetime.waitForClose();
-    if (this.disposed || this.gate || this.lifetime.connection) {
-      return;
-    }
-    const generation = this.lifetime.begin();
-    this.record.attempting();
-    const state = this.record.state;
-    if (retry && (state === 'down' || state === 'auth-required')) {
-      say(this.scope, 'info', reason);
-      this.emit({ type: 'status', id: this.id, status: this.status(), reconnecting: true });
-    } else {
-      this.record.transition('connecting', reason);
-    }
-    // The connect timeout starts when a slot is granted: waiting behind other servers is not this server's fault.
-    const release = await this.context.connectSlots.acquire();
-    try {
-      if (!this.lifetime.isCurrent(generation) || this.disposed || this.gate || this.lifetime.connection) {
-        return;
-      }
-      const { connectTimeoutMs } = this.context.settings();
-      // Null: torn down meanwhile (disposed, gated, reconnect requested); the lifetime closed a late connection.
-      const opened = await this.lifetime.open(this.context.connector, this.config, connectTimeoutMs, this.record.lastEra, generation);
-      if (opened && 'error' in opened) {
-        this.onConnectFailed(opened.error);
-      } else if (opened) {
-        this.attach(opened.connection, generation, opened.handshakeMs);
-      }
-    } finally {
-      release();
+    const opened = await this.lifetime.attempt(
+      () => this.record.lastEra,
+      () => !this.disposed && !this.gate,
+      () => {
+        this.record.attempting();
+        const state = this.record.state;
+        if (retry && (state === 'down' || state === 'auth-required')) {
+          say(this.scope, 'info', reason);
+          this.emit({ type: 'status', id: this.id, status: this.status(), reconnecting: true });
+        } else {
+          this.record.transition('connecting', reason);
+        }
+      },
+    );
+    // Null: torn down meanwhile (disposed, gated, reconnect requested); the lifetime closed a late connection.
+    if (opened && 'error' in opened) {
+      this.onConnectFailed(opened.error);
+    } else if (opened) {
+      this.attach(opened.connection, opened.generation, opened.handshakeMs);
     }
   }
 
@@ -322,11 +282,7 @@ export class ServerMonitor {
   }
 
   private onConnectFailed(error: unknown): void {
-    const serverError = this.record.failure(
-      error instanceof ConnectError
-        ? error.toServerError()
-        : { kind: 'unreachable', message: error instanceof Error ? error.message : String(error), phase: 'connect' },
-    );
+    const serverError = this.record.failure(ConnectError.describe(error));
     const auth = serverError.kind === 'auth';
     this.fail(serverError, `connect failed (${serverError.kind}): ${serverError.message}`, auth ? `credentials needed: ${serverError.message}` : `connect failed: ${serverError.message}`, auth);
   }
@@ -391,7 +347,4 @@ export class ServerMonitor {
     }
   }
 
-  private now(): number {
-    return this.context.clock.monotonic();
-  }
 }

@@ -1,10 +1,26 @@
-// What every part of one server's monitor reads: the time, the log, the redactor, and the server and settings as they
-// are now (both can change under a running monitor).
+// What a server's monitor is given by its registry, and what every part of it reads: the time, the log, the redactor,
+// and the server and settings as they are now (both can change under a running monitor).
 
 import type { Clock } from '../clock';
+import type { Connector } from '../connection';
 import type { Logger } from '../logger';
 import type { ServerConfig } from '../model';
-import type { MonitorSettings } from '../monitorTypes';
+import type { MonitorEvent, MonitorSettings } from '../monitorTypes';
+import type { ConnectSlots } from './connectSlots';
+
+export interface MonitorContext {
+  readonly connector: Connector;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly random: () => number;
+  readonly redact?: (text: string) => string;
+  /** Shared by every server of a registry, so a burst of connects is spread out instead of timing out together. */
+  readonly connectSlots: ConnectSlots;
+  settings(): MonitorSettings;
+  /** Before start() the monitor only acts on request (pingNow, reconnect): no keepalive, no automatic reconnect. */
+  isStarted(): boolean;
+  emit(event: MonitorEvent): void;
+}
 
 export interface ServerScope {
   readonly clock: Clock;
