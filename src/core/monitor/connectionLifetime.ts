@@ -27,12 +27,11 @@ export class ConnectionLifetime {
   private current: Connection | null = null;
   /** Bumped whenever a connection is started or torn down, so late callbacks of an old one are ignored. */
   private gen = 0;
-  /** The connect under way (connectOnce), which a second request joins. */
-  private connectRun: Promise<void> | null = null;
+  private readonly connectRun = new Joined<void>();
   private pendingConnect: Guarded<Connection> | null = null;
   private connectAbort: AbortController | null = null;
   private closing: Promise<void> = Promise.resolve();
-  private probeInFlight: Promise<ProbeResult> | null = null;
+  private readonly probeInFlight = new Joined<ProbeResult>();
   private pendingProbe: Guarded<ProbeResult> | null = null;
   private probesSent = 0;
 
@@ -47,7 +46,7 @@ export class ConnectionLifetime {
   }
 
   get connecting(): boolean {
-    return this.connectRun !== null;
+    return this.connectRun.busy;
   }
 
   isCurrent(generation: number): boolean {
@@ -61,16 +60,7 @@ export class ConnectionLifetime {
 
   /** One connect at a time: asking again while one runs joins it. */
   connectOnce(run: () => Promise<void>): Promise<void> {
-    if (this.connectRun) {
-      return this.connectRun;
-    }
-    const running: Promise<void> = run().finally(() => {
-      if (this.connectRun === running) {
-        this.connectRun = null;
-      }
-    });
-    this.connectRun = running;
-    return running;
+    return this.connectRun.run(run);
   }
 
   /**
@@ -140,16 +130,7 @@ export class ConnectionLifetime {
 
   /** One probe cycle at a time: asking again while one runs joins it. */
   probeOnce(cycle: () => Promise<ProbeResult>): Promise<ProbeResult> {
-    if (this.probeInFlight) {
-      return this.probeInFlight;
-    }
-    const flight: Promise<ProbeResult> = cycle().finally(() => {
-      if (this.probeInFlight === flight) {
-        this.probeInFlight = null;
-      }
-    });
-    this.probeInFlight = flight;
-    return flight;
+    return this.probeInFlight.run(cycle);
   }
 
   /** A keepalive probe on this connection (the fallback asked after an ignored ping is not counted). */
@@ -187,10 +168,10 @@ export class ConnectionLifetime {
     this.connectAbort = null;
     this.pendingConnect?.cancel({ error: new ConnectError('unreachable', 'connect abandoned') });
     this.pendingConnect = null;
-    this.connectRun = null;
+    this.connectRun.forget();
     this.pendingProbe?.cancel({ value: { method: 'ping', outcome: 'closed', detail: 'connection closed' } });
     this.pendingProbe = null;
-    this.probeInFlight = null;
+    this.probeInFlight.forget();
     const connection = this.current;
     this.current = null;
     if (connection) {
@@ -217,5 +198,31 @@ export class ConnectionLifetime {
     return connection
       .close()
       .catch((error: unknown) => say(this.context, 'warn', `close failed: ${String(error)}`));
+  }
+}
+
+/** One run at a time: asking while one runs joins it; forget() lets the next request start afresh (after a teardown). */
+class Joined<T> {
+  private running: Promise<T> | null = null;
+
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
+  run(start: () => Promise<T>): Promise<T> {
+    if (this.running) {
+      return this.running;
+    }
+    const running: Promise<T> = start().finally(() => {
+      if (this.running === running) {
+        this.running = null;
+      }
+    });
+    this.running = running;
+    return running;
+  }
+
+  forget(): void {
+    this.running = null;
   }
 }
