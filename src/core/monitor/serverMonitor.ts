@@ -1,7 +1,7 @@
-// One server's monitor, following protocol.md: the orchestration of three parts, each in a file of its own. The
-// connection lifetime opens and drops connections, the probe policy judges each answer, the health record keeps what
-// is shown; this class wires them and owns the timers: probe after idle time, reconnect with jittered backoff, and
-// in check mode one probe per visit.
+// One server's monitor, following protocol.md: it answers the registry and wires parts that each live in a file of
+// their own. The connection lifetime opens and drops connections, the probe policy judges each answer, the health
+// record keeps what is shown; keepalive times the probes on an open connection and the reconnect schedule the next
+// attempt of a failed one. What is left here: connecting, attaching a fresh connection, and every failure's course.
 
 import { ConnectError, withFacts, type Connection } from '../connection';
 import type { ProbeResult, ServerConfig, ServerError, ServerStatus } from '../model';
