@@ -11,6 +11,7 @@ import { runGuard } from './cli/guard';
 import { describeGuarded, splitGuarded, type GuardedServer } from './cli/guarded';
 import { junitXml } from './cli/junit';
 import { terminalSafe, terminalSafeJson } from './cli/terminalText';
+import { watchSummary } from './cli/watchSummary';
 import { fixedGuardReports, GuardPoller, type GuardReports } from './core/guardReport';
 import { describeDrift } from './core/inventory/drift';
 import { readGuardStatuses, type PublishedGuardStatus } from './guard/statusChannel';
@@ -233,31 +234,6 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
 
 function isSlowAnswer(report: ServerReport, slowMs: number | undefined): boolean {
   return slowMs !== undefined && report.state === 'up' && report.rttMs !== null && report.rttMs > slowMs;
-}
-
-function watchSummary(statuses: readonly ServerStatus[], startedAt: number, now: number) {
-  return {
-    ts: new Date(now).toISOString(),
-    type: 'summary',
-    durationMs: Math.round(now - startedAt),
-    servers: statuses.map((status) => ({
-      id: status.config.id,
-      server: status.config.name,
-      state: status.state,
-      probes: status.stats.count,
-      ok: status.stats.okCount,
-      p50Ms: status.stats.p50Ms,
-      p95Ms: status.stats.p95Ms,
-      uptimePercent: status.stats.uptimePercent,
-      restarts: status.restarts,
-      flapping: status.flapping,
-      lastError: status.lastError ? { kind: status.lastError.kind, message: status.lastError.message } : null,
-      stderrTail: serverReport(status).stderrTail,
-      cause: status.cause ? { id: status.cause.id, summary: status.cause.summary } : null,
-      nextStep: status.cause?.nextStep ?? null,
-      tools: status.inventory?.tools ? { count: status.inventory.tools.count, hash: status.inventory.tools.hash } : null,
-    })),
-  };
 }
 
 function watchLine(event: MonitorEvent, options: CliOptions, style: Style): string | undefined {

@@ -1,6 +1,8 @@
 // Parses the mcp-health command line. Pure: returns a description of the run or a usage error.
 
 import { parseArgs } from 'node:util';
+import { MIN_INTERVAL_MS as MONITOR_MIN_INTERVAL_MS, MIN_TIMEOUT_MS as MONITOR_MIN_TIMEOUT_MS } from '../core/monitor/intervals';
+import { defaultMonitorSettings } from '../core/monitorTypes';
 import { parseListenAddress, type ListenAddress } from '../metrics/listenAddress';
 import { parseCiFlags, type CiOptions } from './ciArgs';
 
@@ -26,17 +28,22 @@ export interface CliOptions {
 
 export class UsageError extends Error {}
 
-export const MIN_INTERVAL_MS = 1000;
-export const MIN_TIMEOUT_MS = 100;
+/**
+ * The CLI's floors are the monitor's own, below the editor settings' 5 s: tests and benchmarks watch failures and
+ * recoveries happen within seconds, and a user of the CLI chose the number on the command line.
+ */
+export const MIN_INTERVAL_MS = MONITOR_MIN_INTERVAL_MS;
+export const MIN_TIMEOUT_MS = MONITOR_MIN_TIMEOUT_MS;
 /** A probe or connect that takes longer than ten minutes is a dead server, not a slow one. */
 export const MAX_TIMEOUT_MS = 600_000;
 /** A keepalive less often than daily would miss every failure a monitor is for. */
 export const MAX_INTERVAL_MS = 86_400_000;
 /** Node's timers hold 32-bit signed milliseconds; anything larger silently fires after 1 ms (about 24.8 days). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
-export const DEFAULT_TIMEOUT_MS = 5000;
+export const DEFAULT_TIMEOUT_MS = defaultMonitorSettings.timeoutMs;
 /** A cold stdio server (npx, a Python venv) can take seconds to start; the probe timeout stays short regardless. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 15000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = defaultMonitorSettings.connectTimeoutMs;
+const DEFAULT_INTERVALS = defaultMonitorSettings.intervalMs;
 
 export const USAGE = `Usage:
   mcp-health --version | --help
@@ -55,7 +62,7 @@ export const USAGE = `Usage:
   --timeout-ms N    probe timeout (default ${DEFAULT_TIMEOUT_MS}, ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS}); a probe is never retried
   --connect-timeout-ms N
                     bound on starting and connecting to a server (default ${DEFAULT_CONNECT_TIMEOUT_MS}, ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS})
-  --interval-ms N   watch: idle interval before a keepalive probe (default 30000 stdio, 20000 HTTP/SSE; ${MIN_INTERVAL_MS} to ${MAX_INTERVAL_MS})
+  --interval-ms N   watch: idle interval before a keepalive probe (default ${DEFAULT_INTERVALS.stdio} stdio, ${DEFAULT_INTERVALS.http} HTTP/SSE; ${MIN_INTERVAL_MS} to ${MAX_INTERVAL_MS})
   --duration-ms N   watch: stop after this long (default: until Ctrl-C; 1 to ${MAX_TIMER_MS})
   --metrics HOST:PORT
                     watch: serve Prometheus /metrics and /healthz there (HOST defaults to 127.0.0.1); OTLP export

@@ -1,7 +1,7 @@
 // The seam between the pure monitor (src/core) and the MCP I/O (src/mcp). The monitor only sees these interfaces.
 
 import type { ListCapabilities, RawReply } from './inventory/types';
-import type { CertificateFacts, Era, ErrorKind, ProbeMethod, ProbeResult, ServerConfig, ServerInfo } from './model';
+import type { CertificateFacts, Era, ErrorKind, FailureFacts, ProbeMethod, ProbeResult, ServerConfig, ServerError, ServerInfo } from './model';
 
 export interface ConnectOptions {
   /** Bound on the whole connect (spawn/handshake/discover), ms. */
@@ -9,15 +9,6 @@ export interface ConnectOptions {
   /** The era found on an earlier connect, so a stdio server is spawned once per (re)connect. */
   readonly eraHint?: Era | null;
   readonly signal?: AbortSignal;
-}
-
-export interface CloseInfo {
-  /** Why the connection ended, as the user should read it. */
-  readonly kind: ErrorKind;
-  readonly message: string;
-  readonly exitCode?: number | null;
-  readonly signal?: string | null;
-  readonly stderrTail?: string;
 }
 
 export interface Connection {
@@ -46,8 +37,8 @@ export interface Connection {
   certificate?(): Promise<CertificateFacts | null>;
     /** Called on any traffic from the server (responses, notifications, requests): resets the idle timer. */
   onActivity(listener: () => void): void;
-  /** Called once when the connection ends without close() being called (child exit, stream loss). */
-  onClose(listener: (info: CloseInfo) => void): void;
+  /** Called once when the connection ends without close() being called (child exit, stream loss), with why. */
+  onClose(listener: (end: ServerError) => void): void;
   /** Called with each stderr chunk of a stdio child (for the debug log). */
   onStderr(listener: (text: string) => void): void;
   /** Tears down client, transport, child (process group, SIGKILL after a grace period) and HTTP session. */
@@ -59,20 +50,31 @@ export class ConnectError extends Error {
   constructor(
     readonly kind: ErrorKind,
     message: string,
-    readonly details: {
-      readonly exitCode?: number | null;
-      readonly signal?: string | null;
-      readonly stderrTail?: string;
-      readonly httpStatus?: number;
-      readonly code?: string;
-      readonly authenticate?: string;
-      readonly searchPath?: string;
-      readonly proxy?: string;
-    } = {},
+    readonly details: FailureFacts = {},
   ) {
     super(message);
     this.name = 'ConnectError';
   }
+
+  /** The same failure as the status shows it. */
+  toServerError(): ServerError {
+    return withFacts({ kind: this.kind, message: this.message, phase: 'connect' }, this.details);
+  }
+
+  /** Whatever a connect attempt threw, as a connect failure: a ConnectError says what it is, anything else is unreachable. */
+  static describe(error: unknown): ServerError {
+    if (error instanceof ConnectError) return error.toServerError();
+    return { kind: 'unreachable', message: error instanceof Error ? error.message : String(error), phase: 'connect' };
+  }
+}
+
+/**
+ * `error` with the facts that are known: a fact left undefined is left out rather than shown as a field without a
+ * value, and what `error` says itself (kind, message, phase) wins over anything of the same name in `facts`.
+ */
+export function withFacts(error: ServerError, facts: FailureFacts): ServerError {
+  const known = Object.entries(facts).filter(([key, value]) => value !== undefined && !(key in error));
+  return { ...error, ...(Object.fromEntries(known) as FailureFacts) };
 }
 
 export interface Connector {

@@ -4,7 +4,8 @@
 
 import type { Clock, TimerHandle } from './clock';
 import { deepEqual } from './monitor/deepEqual';
-import type { ProbeResult, ServerConfig, ServerState, ServerStatus } from './model';
+import { EMPTY_PROBE_STATS } from './monitor/probeStats';
+import type { ProbeResult, ProcessEnd, ServerConfig, ServerState, ServerStatus } from './model';
 import type { Unsubscribe } from './monitorTypes';
 
 /** The published status of one guard process (the fields MCP Health reads; the guard sends more). */
@@ -19,7 +20,7 @@ export interface GuardReport {
   readonly restarts: number;
   readonly keepalive: { readonly probes: number; readonly answered: number; readonly lastRttMs: number | null };
   readonly methods: Readonly<Record<string, { readonly count: number; readonly errors: number }>>;
-  readonly lastError: { readonly message: string; readonly exitCode: number | null; readonly signal: string | null; readonly stderrTail: string } | null;
+  readonly lastError: ProcessEnd | null;
 }
 
 /** The guard's figures on a guarded server's status; `running` false when no guard of that name answered. */
@@ -78,6 +79,7 @@ export function guardedStatus(config: ServerConfig, guardName: string, reports: 
     ...counts,
   };
   const state: ServerState = shown ? STATE_OF[shown.state] : 'idle';
+  // Field by field on purpose: the report is another process's JSON, and only these fields belong in a status.
   const lastError = shown?.lastError
     ? { kind: 'exited' as const, message: shown.lastError.message, exitCode: shown.lastError.exitCode, signal: shown.lastError.signal, stderrTail: shown.lastError.stderrTail }
     : null;
@@ -95,7 +97,7 @@ export function guardedStatus(config: ServerConfig, guardName: string, reports: 
     restarts: guarded.restarts,
     flapping: false,
     nonConformant: false,
-    stats: { count: 0, okCount: 0, p50Ms: null, p95Ms: null, uptimePercent: null, recent: [], restartTimes: [] },
+    stats: EMPTY_PROBE_STATS,
     stderrTail: shown?.lastError?.stderrTail ?? '',
     pid: guarded.upstreamPid,
     guarded,

@@ -104,9 +104,14 @@ export type ErrorKind =
 
 export type Era = 'handshake' | 'modern';
 
-export interface ServerError {
-  readonly kind: ErrorKind;
-  readonly message: string;
+/** How a process ended, as the stdio transport and the guard capture it: every fact there, null when there is none. */
+export type ProcessEnd = Required<Pick<ServerError, 'message' | 'exitCode' | 'signal' | 'stderrTail'>>;
+
+/**
+ * What is known about a failure besides its kind and message. One shape for every failure: a connect error carries
+ * these facts, an ended connection reports a ServerError, and the status shows the last one.
+ */
+export interface FailureFacts {
   /** stdio: the child's exit code or signal, and the tail of what it wrote to stderr. */
   readonly exitCode?: number | null;
   readonly signal?: string | null;
@@ -121,6 +126,11 @@ export interface ServerError {
   readonly searchPath?: string;
   /** HTTP: the proxy variables in force (credentials masked), when any is set. */
   readonly proxy?: string;
+}
+
+export interface ServerError extends FailureFacts {
+  readonly kind: ErrorKind;
+  readonly message: string;
   /** When it happened: while connecting, on a keepalive probe, or to a running session. */
   readonly phase?: 'connect' | 'probe' | 'session';
 }
@@ -206,14 +216,25 @@ export interface CertificateFacts {
 }
 
 export interface ProbeStats {
-  readonly count: number;
-  readonly okCount: number;
+  /** Probes in `recent`, the window of the last PROBE_HISTORY_SIZE that p50 and p95 are computed over. */
+  readonly samples: number;
+  /** Of those, answered `ok`. */
+  readonly samplesOk: number;
   readonly p50Ms: number | null;
   readonly p95Ms: number | null;
   /** Share of observed time spent `up` and proven by an answered probe, 0..100; null before anything was observed. */
   readonly uptimePercent: number | null;
   readonly recent: readonly ProbeRecord[];
   readonly restartTimes: readonly number[];
+  /** Every probe since this server's monitoring began, not only the window. */
+  readonly totals: ProbeTotals;
+}
+
+export interface ProbeTotals {
+  readonly sent: number;
+  readonly ok: number;
+  /** Every probe not answered `ok`: timed out, failed, refused, or answered against the protocol. */
+  readonly failed: number;
 }
 
 export interface ProbeRecord {

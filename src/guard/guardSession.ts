@@ -4,6 +4,7 @@
 
 import type { Clock, TimerHandle } from '../core/clock';
 import type { Logger } from '../core/logger';
+import type { ProcessEnd } from '../core/model';
 import { backoffDelay, type BackoffSettings } from '../core/monitor/backoff';
 import { judge, Keepalive, type KeepaliveStats, type ProbeMethod } from './keepalive';
 import { classifyLine, errorResponse, GUARD_ID_PREFIX, isGuardId, isRecord, line, MODERN_VERSION_META, type JsonRpcId } from './messages';
@@ -70,7 +71,7 @@ export interface GuardStatus {
   readonly restarts: number;
   readonly keepalive: KeepaliveStats;
   readonly methods: Readonly<Record<string, MethodStats>>;
-  readonly lastError: { readonly message: string; readonly exitCode: number | null; readonly signal: string | null; readonly stderrTail: string; readonly atMs: number } | null;
+  readonly lastError: (ProcessEnd & { readonly atMs: number }) | null;
 }
 
 interface InFlight {

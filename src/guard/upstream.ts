@@ -1,11 +1,9 @@
 // What the guard needs from one upstream connection (one generation): raw lines in, raw lines out, backpressure both
 // ways, and one report of how it ended. The stdio child implements it; an HTTP session can too.
 
-export interface UpstreamEnd {
-  readonly message: string;
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly stderrTail: string;
+import type { ProcessEnd } from '../core/model';
+
+export interface UpstreamEnd extends ProcessEnd {
   /** Retrying cannot help (credentials refused, OAuth demanded): the guard closes instead of restarting. */
   readonly fatal?: boolean;
   /** Lines the upstream provably never processed (an unknown session): sent again to the next generation. */

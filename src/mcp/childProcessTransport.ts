@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { SdkError, SdkErrorCode, type JSONRPCMessage, type Transport, type TransportSendOptions } from '@modelcontextprotocol/client';
 import { ConnectError } from '../core/connection';
 import type { Logger } from '../core/logger';
+import type { ProcessEnd } from '../core/model';
 import { JsonLineDecoder } from './jsonLineDecoder';
 import { terminateGroup, trackGroup } from './processGroup';
 import { StderrTail } from './stderrTail';
@@ -25,12 +26,8 @@ export interface ChildProcessTransportOptions {
 }
 
 /** Why the child is gone, captured the moment it happened. */
-export interface ChildEnd {
+export interface ChildEnd extends ProcessEnd {
   readonly kind: 'exited' | 'protocol-violation';
-  readonly message: string;
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly stderrTail: string;
 }
 
 /** How long an exit report waits for the last stderr bytes still in the pipe. */

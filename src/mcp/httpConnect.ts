@@ -2,8 +2,8 @@
 // legacy SSE. Each session ends with a DELETE at close; a server that forgot the session gets a new one.
 
 import { SdkError, SdkErrorCode, SdkHttpError, SSEClientTransport, SseError, StreamableHTTPClientTransport, type FetchLike } from '@modelcontextprotocol/client';
-import { ConnectError, type CloseInfo, type Connection, type ConnectOptions } from '../core/connection';
-import type { Era, ServerConfig } from '../core/model';
+import { ConnectError, type Connection, type ConnectOptions } from '../core/connection';
+import type { Era, ServerConfig, ServerError } from '../core/model';
 import { ConnectDeadline } from './connectDeadline';
 import { ChallengeRecorder, httpFailure, proxyVariables } from './failureFacts';
 import type { ConnectorSettings } from './connectorSettings';
@@ -193,7 +193,7 @@ function connection(
     pid: null,
     // Legacy SSE answers on its one stream, not on the POST.
     requestPerProbe: flavour === 'streamable',
-    describeEnd(): CloseInfo {
+    describeEnd(): ServerError {
       return { kind: 'unreachable', message: `The ${flavour === 'sse' ? 'SSE' : 'HTTP'} connection to ${url.href} closed` };
     },
     isFatalError(error) {

@@ -3,10 +3,10 @@
 // counted as activity, and an unrequested end reported once.
 
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/client';
-import type { CloseInfo, Connection } from '../core/connection';
+import type { Connection } from '../core/connection';
 import type { Logger } from '../core/logger';
 import type { ListCapabilities, RawReply } from '../core/inventory/types';
-import type { CertificateFacts, Era, ProbeMethod, ProbeResult, ServerInfo } from '../core/model';
+import type { CertificateFacts, Era, ProbeMethod, ProbeResult, ServerError, ServerInfo } from '../core/model';
 import { describeFailure, httpBodyOf, httpStatusOf, isConnectionClosed, isUnusableReply, jsonRpcErrorInBody, messageOf } from './errors';
 import { modernEnvelope, sessionEra, sessionServerInfo, type ClientIdentity, type Session } from './session';
 
@@ -15,9 +15,9 @@ export interface SessionDriver {
   readonly label: string;
   readonly pid: number | null;
   /** The report for a session whose transport closed without close() asking for it. */
-  describeEnd(session: Session): CloseInfo;
+  describeEnd(session: Session): ServerError;
   /** A transport error that means the connection is lost (the legacy SSE stream dropping). */
-  isFatalError?(error: Error): CloseInfo | null;
+  isFatalError?(error: Error): ServerError | null;
   /** Ends the session politely (HTTP DELETE) and tears down transport and child. Never throws. */
   shutdown(session: Session): Promise<void>;
   /** Opens a fresh session on the same server, for a server that forgot ours (HTTP 404). */
@@ -68,9 +68,9 @@ export class McpConnection implements Connection {
   private readonly pending = new Map<number, PendingProbe>();
   private nextProbeId = PROBE_ID_BASE;
   private readonly activityListeners: Array<() => void> = [];
-  private readonly closeListeners: Array<(info: CloseInfo) => void> = [];
+  private readonly closeListeners: Array<(info: ServerError) => void> = [];
   private ended = false;
-  private endInfo: CloseInfo | null = null;
+  private endInfo: ServerError | null = null;
   private closing: Promise<void> | null = null;
 
   constructor(
@@ -148,7 +148,7 @@ export class McpConnection implements Connection {
     this.activityListeners.push(listener);
   }
 
-  onClose(listener: (info: CloseInfo) => void): void {
+  onClose(listener: (info: ServerError) => void): void {
     this.closeListeners.push(listener);
     // An end that came before anyone listened (right after connect) must still be heard.
     const info = this.endInfo;
@@ -259,7 +259,7 @@ export class McpConnection implements Connection {
   }
 
   /** Reports an end that close() did not ask for, once. */
-  private end(info: CloseInfo): void {
+  private end(info: ServerError): void {
     if (this.ended) return;
     this.ended = true;
     this.certificateAbort.abort();

@@ -2,8 +2,8 @@
 // and a child that dies on the `server/discover` probe is started again as a handshake-era server.
 
 import { existsSync } from 'node:fs';
-import { ConnectError, type CloseInfo, type Connection, type ConnectOptions } from '../core/connection';
-import type { Era, ServerConfig } from '../core/model';
+import { ConnectError, type Connection, type ConnectOptions } from '../core/connection';
+import type { Era, ServerConfig, ServerError } from '../core/model';
 import { ChildProcessTransport, type StdioLaunch } from './childProcessTransport';
 import { ConnectDeadline } from './connectDeadline';
 import type { ConnectorSettings } from './connectorSettings';
@@ -92,11 +92,8 @@ class DiedOnDiscover extends Error {
 function connectFailure(server: ServerConfig, transport: ChildProcessTransport, error: unknown, hint: Era | null): Error {
   const end = transport.end;
   if (end) {
-    const failure = new ConnectError(end.kind, `${end.message} while connecting`, {
-      exitCode: end.exitCode,
-      signal: end.signal,
-      stderrTail: end.stderrTail,
-    });
+    const { kind, message, ...facts } = end;
+    const failure = new ConnectError(kind, `${message} while connecting`, facts);
     return hint === null && end.kind === 'exited' && transport.diedOnDiscover ? new DiedOnDiscover(failure) : failure;
   }
   if (error instanceof ConnectError) {
@@ -114,10 +111,10 @@ function stdioDriver(server: ServerConfig, transport: ChildProcessTransport): Se
     get pid() {
       return transport.pid;
     },
-    describeEnd(): CloseInfo {
+    describeEnd(): ServerError {
       const end = transport.end;
       if (!end) return { kind: 'exited', message: 'The server process closed the connection', stderrTail: transport.stderrTail };
-      return { kind: end.kind, message: end.message, exitCode: end.exitCode, signal: end.signal, stderrTail: end.stderrTail };
+      return end;
     },
     async shutdown(session) {
       await session.client.close().catch(() => undefined);

@@ -67,7 +67,7 @@ export function detailRows(status: ServerStatus, nowMs: number = Date.now()): De
     rows.push({ key: 'latency', label: l10n.t('latency'), value: l10n.t('p50 {0} · p95 {1}', formatMs(status.stats.p50Ms), formatMs(status.stats.p95Ms)) });
   }
   if (status.stats.uptimePercent !== null) {
-    rows.push({ key: 'uptime', label: l10n.t('uptime'), value: `${formatPercent(status.stats.uptimePercent)} · ${probesOk(status.stats.okCount, status.stats.count)}` });
+    rows.push({ key: 'uptime', label: l10n.t('uptime'), value: `${formatPercent(status.stats.uptimePercent)} · ${probesOk(status.stats.totals.ok, status.stats.totals.sent)}` });
   }
   if (status.consecutiveFailures > 0) {
     rows.push({ key: 'failures', label: l10n.t('failures'), value: l10n.t('{0} in a row', status.consecutiveFailures) });

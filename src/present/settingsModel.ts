@@ -2,6 +2,7 @@
 // Pure: the editor adapter passes a reader, so bounds and defaults are checked in one place and testable.
 
 import type { ConfigFormat, TransportKind } from '../core/model';
+import { DEFAULT_CHECK_INTERVAL_MS, SETTINGS_BOUNDS } from '../core/monitor/intervals';
 import { defaultSlowSettings } from '../core/monitor/slowness';
 import { defaultMonitorSettings, MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../core/monitorTypes';
 
@@ -26,10 +27,10 @@ export interface ExtensionSettings {
 /** Reads one setting below `mcpHealth.`; undefined when unset. */
 export type SettingReader = (key: string) => unknown;
 
-export const INTERVAL_BOUNDS = { min: 5, max: 3600 } as const;
-export const TIMEOUT_BOUNDS = { min: 1, max: 30 } as const;
-export const CHECK_INTERVAL_MINUTES_BOUNDS = { min: 1, max: 1440 } as const;
-export const REMINDER_MINUTES_BOUNDS = { min: 0, max: 10_080 } as const;
+export const INTERVAL_BOUNDS = SETTINGS_BOUNDS.intervalSeconds;
+export const TIMEOUT_BOUNDS = SETTINGS_BOUNDS.timeoutSeconds;
+export const CHECK_INTERVAL_MINUTES_BOUNDS = SETTINGS_BOUNDS.checkIntervalMinutes;
+export const REMINDER_MINUTES_BOUNDS = SETTINGS_BOUNDS.reminderMinutes;
 
 /** Above the longest probe timeout: a larger threshold could never be reached. */
 const SLOW_MAX_MS = 30_000;
@@ -78,7 +79,7 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
       timeoutMs: seconds(read('timeoutSeconds'), TIMEOUT_BOUNDS, base.timeoutMs / 1000) * 1000,
       mode: oneOf(read('monitoringMode'), MONITOR_MODES, 'watch'),
       serverMode,
-      checkIntervalMs: seconds(read('checkIntervalMinutes'), CHECK_INTERVAL_MINUTES_BOUNDS, (base.checkIntervalMs ?? 600_000) / 60_000) * 60_000,
+      checkIntervalMs: seconds(read('checkIntervalMinutes'), CHECK_INTERVAL_MINUTES_BOUNDS, (base.checkIntervalMs ?? DEFAULT_CHECK_INTERVAL_MS) / 60_000) * 60_000,
       ...failureThreshold(read('failuresBeforeDown')),
       ...recoveryThreshold(read('successesBeforeUp')),
       // Off unless a threshold is set somewhere: the monitor settings stay the defaults then.

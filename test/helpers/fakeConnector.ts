@@ -3,8 +3,8 @@
 // write to stderr whenever they like. All delays run on the FakeClock.
 
 import type { Clock } from '../../src/core/clock';
-import type { CloseInfo, ConnectError, Connection, ConnectOptions, Connector } from '../../src/core/connection';
-import type { Era, ProbeMethod, ProbeOutcome, ProbeResult, ServerConfig, ServerInfo } from '../../src/core/model';
+import type { ConnectError, Connection, ConnectOptions, Connector } from '../../src/core/connection';
+import type { Era, ProbeMethod, ProbeOutcome, ProbeResult, ServerConfig, ServerError, ServerInfo } from '../../src/core/model';
 
 export type ProbeReply =
   | { readonly outcome: Exclude<ProbeOutcome, 'timeout'>; readonly afterMs?: number; readonly detail?: string }
@@ -53,7 +53,7 @@ export class FakeConnection implements Connection {
   private ended = false;
   private nextRequestId = 1;
   private readonly activityListeners: (() => void)[] = [];
-  private readonly closeListeners: ((info: CloseInfo) => void)[] = [];
+  private readonly closeListeners: ((info: ServerError) => void)[] = [];
   private readonly stderrListeners: ((text: string) => void)[] = [];
 
   constructor(
@@ -108,7 +108,7 @@ export class FakeConnection implements Connection {
     this.activityListeners.push(listener);
   }
 
-  onClose(listener: (info: CloseInfo) => void): void {
+  onClose(listener: (info: ServerError) => void): void {
     this.closeListeners.push(listener);
   }
 
@@ -129,7 +129,7 @@ export class FakeConnection implements Connection {
   }
 
   /** The connection ends on its own (child exit, stream lost); reported once, like a real one. */
-  die(info: CloseInfo): void {
+  die(info: ServerError): void {
     if (this.ended) {
       return;
     }

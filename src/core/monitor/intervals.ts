@@ -1,10 +1,24 @@
-// Keepalive timing from the settings, with floors so that no setting can turn the monitor into a tight loop.
+// Keepalive timing from the settings, with floors so that no setting can turn the monitor into a tight loop. The one
+// source of these numbers: the editor's settings parse with SETTINGS_BOUNDS (package.json states the same, a unit test
+// holds them equal), the CLI with the floors below, and both start from defaultMonitorSettings.
 
 import type { ServerConfig } from '../model';
-import type { MonitorMode, MonitorSettings } from '../monitorTypes';
+import { defaultMonitorSettings, type MonitorMode, type MonitorSettings } from '../monitorTypes';
 
+/** The monitor's own floors, whatever the caller passes: below them the monitor would be a tight loop. */
 export const MIN_INTERVAL_MS = 1_000;
 export const MIN_TIMEOUT_MS = 100;
+
+/**
+ * What the editor's settings allow. The interval floor is 5 s, above the monitor's own: a keepalive more often than
+ * that loads a server for nothing a user can see. Only the CLI goes lower, for tests (see src/cli/args.ts).
+ */
+export const SETTINGS_BOUNDS = {
+  intervalSeconds: { min: 5, max: 3600 },
+  timeoutSeconds: { min: 1, max: 30 },
+  checkIntervalMinutes: { min: 1, max: 1440 },
+  reminderMinutes: { min: 0, max: 10_080 },
+} as const;
 
 /** Idle time before a keepalive probe: per-server override (by id, then name), else per transport. */
 export function probeIntervalFor(config: ServerConfig, settings: MonitorSettings): number {
@@ -17,7 +31,7 @@ export function probeTimeoutFor(settings: MonitorSettings): number {
   return Math.max(MIN_TIMEOUT_MS, Number.isFinite(settings.timeoutMs) ? settings.timeoutMs : MIN_TIMEOUT_MS);
 }
 
-export const DEFAULT_CHECK_INTERVAL_MS = 10 * 60_000;
+export const DEFAULT_CHECK_INTERVAL_MS = defaultMonitorSettings.checkIntervalMs ?? 10 * 60_000;
 
 /** The server's mode: per-server override (by id, then name), else the default, else watch. */
 export function modeFor(config: ServerConfig, settings: MonitorSettings): MonitorMode {

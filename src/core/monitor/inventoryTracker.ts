@@ -9,10 +9,28 @@ import { collectInventory } from '../inventory/collect';
 import { describeDrift, diffTools } from '../inventory/drift';
 import type { Inventory, ToolDrift, ToolsBaseline } from '../inventory/types';
 import type { InventorySettings } from '../monitorTypes';
+import { say, type ServerScope } from './serverScope';
 
 export interface InventoryListener {
   listed(inventory: Inventory): void;
   drifted(drift: ToolDrift, summary: string): void;
+}
+
+/** What a monitored server's tracker announces, as the server's events. */
+export type InventoryNews = { readonly type: 'inventory' } | { readonly type: 'tools-changed'; readonly drift: ToolDrift };
+
+/** The tracker of one monitored server: what it finds is logged (redacted) and announced. */
+export function serverInventory(scope: ServerScope, announce: (news: InventoryNews) => void): InventoryTracker {
+  return new InventoryTracker(scope.clock, {
+    listed: (inventory) => {
+      if (inventory.problems.length) say(scope, 'warn', `listing incomplete: ${inventory.problems.join('; ')}`);
+      announce({ type: 'inventory' });
+    },
+    drifted: (drift, summary) => {
+      say(scope, 'warn', `tools changed since the accepted baseline: ${summary}`);
+      announce({ type: 'tools-changed', drift });
+    },
+  });
 }
 
 const NO_LIST_CAPABILITIES = { tools: false, prompts: false, resources: false };

@@ -5,6 +5,18 @@ import type { ProbeRecord, ProbeStats } from '../model';
 export const PROBE_HISTORY_SIZE = 100;
 export const RESTART_HISTORY_SIZE = 50;
 
+/** A server never probed here (not started yet, or run by another process that has not reported). */
+export const EMPTY_PROBE_STATS: ProbeStats = {
+  samples: 0,
+  samplesOk: 0,
+  p50Ms: null,
+  p95Ms: null,
+  uptimePercent: null,
+  recent: [],
+  restartTimes: [],
+  totals: { sent: 0, ok: 0, failed: 0 },
+};
+
 /** Nearest-rank percentile of an ascending list; null for an empty list. */
 export function percentile(sortedAscending: readonly number[], fraction: number): number | null {
   if (sortedAscending.length === 0) {
@@ -17,6 +29,9 @@ export function percentile(sortedAscending: readonly number[], fraction: number)
 
 export class ProbeStatistics {
   private readonly records: ProbeRecord[] = [];
+  /** Beside the bounded window: how many probes there were in all. */
+  private sent = 0;
+  private ok = 0;
   private readonly restartWallTimes: number[] = [];
   private observedSince: number | null = null;
   private upSince: number | null = null;
@@ -25,6 +40,8 @@ export class ProbeStatistics {
   private verified = false;
 
   record(entry: ProbeRecord): void {
+    this.sent += 1;
+    if (entry.outcome === 'ok') this.ok += 1;
     this.records.push(entry);
     if (this.records.length > PROBE_HISTORY_SIZE) {
       this.records.splice(0, this.records.length - PROBE_HISTORY_SIZE);
@@ -85,13 +102,14 @@ export class ProbeStatistics {
       .map((entry) => entry.rttMs as number)
       .sort((a, b) => a - b);
     return {
-      count: this.records.length,
-      okCount: this.records.filter((entry) => entry.outcome === 'ok').length,
+      samples: this.records.length,
+      samplesOk: this.records.filter((entry) => entry.outcome === 'ok').length,
       p50Ms: percentile(okRtts, 0.5),
       p95Ms: percentile(okRtts, 0.95),
       uptimePercent: this.uptimePercent(monotonicNow),
       recent: [...this.records],
       restartTimes: [...this.restartWallTimes],
+      totals: { sent: this.sent, ok: this.ok, failed: this.sent - this.ok },
     };
   }
 }

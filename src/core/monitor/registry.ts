@@ -9,9 +9,10 @@ import type { ToolsBaseline } from '../inventory/types';
 import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerError, ServerStatus } from '../model';
 import type { MonitorEvent, MonitorRegistry, MonitorSettings, Unsubscribe } from '../monitorTypes';
 import { deepEqual } from './deepEqual';
-import { brokenServers, configErrorOf, gateFor, type Gate } from './gate';
+import { gateFor, type Gate } from './gate';
 import { ConnectSlots } from './connectSlots';
 import { modeFor } from './intervals';
+import { desiredServers, reconcile } from './reconcile';
 import { ServerMonitor, type MonitorContext } from './serverMonitor';
 import { mirroredStatus, type StatusSource } from './statusSource';
 
@@ -52,17 +53,6 @@ export interface TrustAwareRegistry extends MonitorRegistry {
    * actions on them are forwarded. Null takes them back (they connect here again if monitoring has started).
    */
   setStatusSource(source: StatusSource | null): void;
-}
-
-interface DesiredServer {
-  readonly config: ServerConfig;
-  readonly configError: ServerError | null;
-}
-
-/** Same definition, only its position in the file differs. */
-function movedOnly(a: ServerConfig, b: ServerConfig): boolean {
-  const at = (config: ServerConfig) => ({ ...config, source: { ...config.source, line: 0, column: 0 } });
-  return deepEqual(at(a), at(b));
 }
 
 export class Registry implements TrustAwareRegistry {
@@ -109,61 +99,20 @@ export class Registry implements TrustAwareRegistry {
     if (this.disposed) {
       return;
     }
-    const desired: DesiredServer[] = [];
-    const seen = new Set<string>();
-    for (const config of servers) {
-      if (!seen.has(config.id)) {
-        seen.add(config.id);
-        desired.push({ config, configError: configErrorOf(config, diagnostics) });
-      }
-    }
-    for (const broken of brokenServers(servers, diagnostics)) {
-      if (!seen.has(broken.config.id)) {
-        seen.add(broken.config.id);
-        desired.push({ config: broken.config, configError: broken.error });
-      }
-    }
-
-    let changed = !deepEqual(this.currentDiagnostics, diagnostics);
-    const previous = this.monitors;
-    const next = new Map<string, ServerMonitor>();
-    const added: ServerMonitor[] = [];
-    for (const { config, configError } of desired) {
-      const existing = previous.get(config.id);
-      if (existing && deepEqual(existing.config, config) && deepEqual(existing.configError, configError)) {
-        next.set(config.id, existing);
-        continue;
-      }
-      if (existing && movedOnly(existing.config, config) && deepEqual(existing.configError, configError)) {
-        // Editing one server shifts the lines of those below it: they must not restart for that.
-        existing.relocate(config);
-        next.set(config.id, existing);
-        changed = true;
-        continue;
-      }
-      changed = true;
-      if (existing) {
-        this.retire(existing);
-      }
+    const { next, added, retired, changed } = reconcile(this.monitors, desiredServers(servers, diagnostics), ({ config, configError }, replaced) => {
       const monitor = new ServerMonitor(config, configError, this.gateOf(config, configError), this.context);
       // An edited entry is still the same server: its tools are still judged against what was accepted.
-      const baseline = existing?.toolsBaseline() ?? null;
+      const baseline = replaced?.toolsBaseline() ?? null;
       if (baseline) monitor.setToolsBaseline(baseline);
-      next.set(config.id, monitor);
-      added.push(monitor);
+      return monitor;
+    });
+    for (const monitor of retired) {
+      this.retire(monitor);
     }
-    for (const [id, monitor] of previous) {
-      if (!next.has(id)) {
-        changed = true;
-        this.retire(monitor);
-      }
-    }
-    if (!changed && [...previous.keys()].join('\n') !== [...next.keys()].join('\n')) {
-      changed = true;
-    }
+    const diagnosticsChanged = !deepEqual(this.currentDiagnostics, diagnostics);
     this.monitors = next;
     this.currentDiagnostics = [...diagnostics];
-    if (changed) {
+    if (changed || diagnosticsChanged) {
       this.emit({ type: 'servers' });
     }
     if (this.started) {

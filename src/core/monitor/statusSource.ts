@@ -3,6 +3,7 @@
 
 import type { ProbeResult, ServerConfig, ServerStatus } from '../model';
 import type { Unsubscribe } from '../monitorTypes';
+import { EMPTY_PROBE_STATS } from './probeStats';
 
 /** What travels between processes: everything but the config, which each side has read from the same file. */
 export type RemoteStatus = Omit<ServerStatus, 'config'>;
@@ -41,7 +42,7 @@ export function mirroredStatus(config: ServerConfig, remote: RemoteStatus | unde
     restarts: 0,
     flapping: false,
     nonConformant: false,
-    stats: { count: 0, okCount: 0, p50Ms: null, p95Ms: null, uptimePercent: null, recent: [], restartTimes: [] },
+    stats: EMPTY_PROBE_STATS,
     stderrTail: '',
     pid: null,
     watchedElsewhere: `${label} (no status reported yet)`,

@@ -132,10 +132,10 @@ export function defineExtensionTests(): void {
     it('Ping Now on a tree item probes only that server', async function () {
       const everything = byName(api, 'everything');
       assert.ok(everything);
-      const before = everything.stats.count;
+      const before = everything.stats.totals.sent;
       const results = await vscode.commands.executeCommand<ReadonlyMap<string, ProbeResult>>('mcpHealth.pingNow', `server:${everything.config.id}`);
       assert.deepEqual([...results.keys()], [everything.config.id]);
-      assert.ok((byName(api, 'everything')?.stats.count ?? 0) > before);
+      assert.ok((byName(api, 'everything')?.stats.totals.sent ?? 0) > before);
     });
 
     it('sees a stdio exit with its code and never calls a crash loop healthy', async function () {

@@ -46,7 +46,7 @@ export function defineRestrictedTests(): void {
       assert.deepEqual(spawned, []);
       for (const name of STARTABLE) {
         assert.equal(byName(api, name)?.pid, null, `${name} has no process`);
-        assert.equal(byName(api, name)?.stats.count, 0, `${name} was never probed`);
+        assert.equal(byName(api, name)?.stats.totals.sent, 0, `${name} was never probed`);
       }
       await vscode.commands.executeCommand('mcpHealth.servers.focus');
       await api.treeView.reveal(`server:${byName(api, 'everything')?.config.id}`, { expand: true, select: true });

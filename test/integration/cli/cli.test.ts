@@ -35,7 +35,7 @@ describe('mcp-health CLI against real servers', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('check --json reports every transport, era and fault in parallel, within the timeout', async () => {
+  it('check --json reports every transport, era and fault, each hung server ended by its own timeout', async () => {
     const http = await startEverythingHttp('streamableHttp');
     const sse = await startEverythingHttp('sse');
     const modernHttp = await startModernHttp();
@@ -93,8 +93,11 @@ describe('mcp-health CLI against real servers', () => {
       assert.ok(server.serverInfo?.name, `${name} has server info`);
     }
     assert.equal(byName.get('exits')!.exitCode, 7);
-    // Parallel: one connect timeout plus one probe timeout bound the run, not the sum over thirteen servers.
-    assert.ok(run.elapsedMs < connectTimeoutMs + timeoutMs + 5000, `check took ${Math.round(run.elapsedMs)} ms`);
+    // The hung servers ended by their own timeouts, told apart: the one that never answers a probe by the probe
+    // timeout (never retried), the one that never answers at all by the connect timeout. How long the whole check
+    // takes depends on the machine; that figure belongs to the benchmarks (bench: scale, connect all), not to a test.
+    assert.equal(byName.get('hang-ping')!.error?.message, `no answer to ping within ${timeoutMs} ms`);
+    assert.match(byName.get('silent')!.error?.message ?? '', /did not answer in time/);
   });
 
   it('check exits 0 when all selected servers are up, and redacts secrets in its table', async () => {
@@ -136,7 +139,6 @@ describe('mcp-health CLI against real servers', () => {
     const pidFile = path.join(dir, 'victim.pid');
     const file = writeConfig(dir, { victim: { type: 'stdio', ...faultStdio('none', ['--pidfile', pidFile]) } });
     let killedAt = 0;
-    let downAt = 0;
     let downLine: Record<string, unknown> | undefined;
     const run = await runCli(['watch', '--config', file, '--json', '--interval-ms', '60000', '--duration-ms', '6000'], {
       onStdoutLine: (line) => {
@@ -146,8 +148,7 @@ describe('mcp-health CLI against real servers', () => {
           killedAt = performance.now();
           process.kill(pid, 'SIGKILL');
         }
-        if (event.type === 'state' && event.to === 'down' && !downAt) {
-          downAt = performance.now();
+        if (event.type === 'state' && event.to === 'down' && !downLine) {
           downLine = event;
         }
       },
@@ -156,9 +157,11 @@ describe('mcp-health CLI against real servers', () => {
     assert.ok(downLine, `a down state was reported: ${run.stdout}`);
     assert.equal((downLine.error as { kind: string }).kind, 'exited');
     assert.match(String(downLine.reason), /exit|signal|SIGKILL/i);
-    // "At once": far below any probe interval (60 s here); the slack covers process scheduling on a busy machine.
-    assert.ok(downAt - killedAt < 1000, `down reported ${Math.round(downAt - killedAt)} ms after the kill`);
     const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    // "At once": told by the exit itself, not by a probe (none is due within the 60 s interval). How fast that is
+    // depends on the machine: a benchmark figure (bench: detection, stdio child exit), not a test.
+    const down = lines.findIndex((event) => event.type === 'state' && event.to === 'down');
+    assert.deepEqual(lines.slice(0, down).filter((event) => event.type === 'probe'), [], 'no probe before the down');
     assert.equal(lines.at(-1)!.type, 'summary');
   });
 });

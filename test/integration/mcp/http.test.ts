@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
-import type { CloseInfo } from '../../../src/core/connection';
+import type { ServerError } from '../../../src/core/model';
 import { createNodeConnector } from '../../../src/mcp';
 import { freePort, startEverythingHttp, startFaultHttp, startModernHttp, startSilentTcp, type RunningServer } from '../../helpers/servers';
 import { collectingLogger, connectError, httpServer, OpenConnections } from './support';
@@ -175,7 +175,7 @@ void describe('HTTP faults', () => {
     // loaded machine, and the connect's own POST would then go to a session the server had already forgotten.
     const server = servers.add(await startFaultHttp('sse', 'drop-sse-on-signal'));
     const connection = connections.add(await createNodeConnector().connect(httpServer('dropper', server.url, 'sse'), { timeoutMs: CONNECT_MS }));
-    const closed = new Promise<CloseInfo>((resolve) => connection.onClose(resolve));
+    const closed = new Promise<ServerError>((resolve) => connection.onClose(resolve));
     process.kill(server.pid, 'SIGUSR2');
     const info = await closed;
     assert.equal(info.kind, 'unreachable');

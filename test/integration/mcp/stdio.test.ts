@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
-import type { CloseInfo } from '../../../src/core/connection';
+import type { ServerError } from '../../../src/core/model';
 import { createNodeConnector } from '../../../src/mcp';
 import { everythingStdio, faultStdio, modernStdio } from '../../helpers/servers';
 import { isAlive } from '../../helpers/processes';
@@ -16,7 +16,7 @@ const CONNECT_MS = 15_000;
 const connections = new OpenConnections();
 afterEach(() => connections.closeAll());
 
-function nextClose(connection: { onClose(listener: (info: CloseInfo) => void): void }): Promise<{ info: CloseInfo; at: number }> {
+function nextClose(connection: { onClose(listener: (info: ServerError) => void): void }): Promise<{ info: ServerError; at: number }> {
   return new Promise((resolve) => connection.onClose((info) => resolve({ info, at: performance.now() })));
 }
 

@@ -6,6 +6,7 @@ import type { MonitorEvent, MonitorRegistry } from '../../../src/core/monitorTyp
 import { PromSink } from '../../../src/metrics/promSink';
 import { otlpConfigured, otlpProtocolWarning } from '../../../src/metrics/otlpSink';
 import { HealthTracker } from '../../../src/metrics/tracker';
+import { EMPTY_PROBE_STATS } from '../../../src/core/monitor/probeStats';
 import { serverConfig } from '../../helpers/serverConfig';
 
 function config(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {
@@ -16,7 +17,7 @@ function status(cfg: ServerConfig, state: ServerState, extra: Partial<ServerStat
   return {
     config: cfg, state, era: null, protocolVersion: null, serverInfo: null, lastRttMs: null, lastError: null, lastProbeAt: null,
     lastStateChangeAt: null, consecutiveFailures: 0, restarts: 0, flapping: false, nonConformant: false,
-    stats: { count: 0, okCount: 0, p50Ms: null, p95Ms: null, uptimePercent: null, recent: [], restartTimes: [] },
+    stats: EMPTY_PROBE_STATS,
     stderrTail: '', pid: null, ...extra,
   };
 }

@@ -24,9 +24,10 @@ void describe('probe statistics', () => {
       stats.record({ at: 100 + index, method: 'ping', outcome: index % 10 === 0 ? 'timeout' : 'ok', rttMs: index });
     }
     const snapshot = stats.snapshot(0);
-    assert.equal(snapshot.count, PROBE_HISTORY_SIZE);
+    assert.equal(snapshot.samples, PROBE_HISTORY_SIZE);
     assert.equal(snapshot.recent[0]?.at, 101, 'the oldest records were dropped');
-    assert.equal(snapshot.okCount, 90);
+    assert.equal(snapshot.samplesOk, 90);
+    assert.deepEqual(snapshot.totals, { sent: 150, ok: 140, failed: 10 }, 'the totals count every probe, not the window');
     // ok RTTs are 1..100 without the multiples of ten: 90 values; the 45th is 49, the 86th is 95.
     assert.equal(snapshot.p50Ms, 49);
     assert.equal(snapshot.p95Ms, 95);
@@ -67,7 +68,8 @@ void describe('probe statistics', () => {
     await h.clock.advance(4 * (INTERVAL_MS + 50));
     const status = h.registry.get(a.id);
     assert.equal(status?.state, 'up');
-    assert.equal(status?.stats.count, 4);
+    assert.equal(status?.stats.samples, 4);
+    assert.deepEqual(status?.stats.totals, { sent: 4, ok: 4, failed: 0 });
     assert.deepEqual(status?.stats.recent.map((record) => record.rttMs), [10, 20, 30, 40]);
     assert.equal(status?.lastRttMs, 40);
     assert.equal(status?.stats.p50Ms, 20);

@@ -42,7 +42,7 @@ void describe('verifying after a failure', () => {
     }
     await h.clock.advance(INTERVAL_MS + TIMEOUT_MS);
     assert.equal(h.registry.get(a.id)?.stats.uptimePercent, 0);
-    assert.ok((h.registry.get(a.id)?.stats.count ?? 0) > 0, 'it was probed');
+    assert.ok((h.registry.get(a.id)?.stats.totals.sent ?? 0) > 0, 'it was probed');
     await h.registry.dispose();
   });
 

@@ -11,7 +11,7 @@ void describe('detailRows', () => {
     const rows = detailRows(status('files', {
       config: { args: ['files.js', '--root', '/tmp'] },
       serverInfo: { name: 'files', title: 'File Server', version: '2.1.0' },
-      stats: { count: 4, okCount: 3, p50Ms: 4.2, p95Ms: 120, uptimePercent: 75 },
+      stats: { samples: 4, samplesOk: 3, p50Ms: 4.2, p95Ms: 120, uptimePercent: 75, totals: { sent: 140, ok: 139, failed: 1 } },
     }));
     assert.deepEqual(rows.map((row) => row.key), ['transport', 'protocol', 'server', 'latency', 'uptime']);
     const byKey = rowMap(rows);
@@ -20,7 +20,8 @@ void describe('detailRows', () => {
     assert.equal(byKey.get('protocol')?.value, 'handshake · 2025-06-18');
     assert.equal(byKey.get('server')?.value, 'File Server 2.1.0');
     assert.equal(byKey.get('latency')?.value, 'p50 4.2 ms · p95 120 ms');
-    assert.equal(byKey.get('uptime')?.value, '75.0 % · 3/4 probes ok');
+    // Every probe so far, not the window the percentiles are computed over.
+    assert.equal(byKey.get('uptime')?.value, '75.0 % · 139/140 probes ok');
   });
 
   void it('shows the era alone when no protocol version is known', () => {
@@ -85,7 +86,7 @@ void describe('detailRows', () => {
   void it('keeps row keys unique so tree elements stay stable', () => {
     const rows = detailRows(status('s', {
       state: 'down', consecutiveFailures: 1, restarts: 1, nonConformant: true, pid: 1, stderrTail: 'x', lastProbeAt: 5,
-      lastError: { kind: 'exited', message: 'm', exitCode: 1 }, stats: { p50Ms: 1, p95Ms: 2, uptimePercent: 50, count: 2, okCount: 1, recent: probes(['ok']) },
+      lastError: { kind: 'exited', message: 'm', exitCode: 1 }, stats: { p50Ms: 1, p95Ms: 2, uptimePercent: 50, samples: 1, samplesOk: 1, recent: probes(['ok']), totals: { sent: 2, ok: 1, failed: 1 } },
     }));
     assert.equal(new Set(rows.map((row) => row.key)).size, rows.length);
     assert.equal(rows.length, 12);

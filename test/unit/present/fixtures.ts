@@ -1,6 +1,7 @@
 // ServerStatus snapshots for the presentation tests: a healthy stdio server by default, with any field overridable.
 
 import type { ProbeRecord, ProbeStats, ServerConfig, ServerStatus, SourceRef } from '../../../src/core/model';
+import { EMPTY_PROBE_STATS } from '../../../src/core/monitor/probeStats';
 import { serverConfig } from '../../helpers/serverConfig';
 
 export const WORKSPACE = '/ws/app';
@@ -17,7 +18,7 @@ export function config(name: string, overrides: StatusOverrides['config'] = {}):
   return serverConfig(name, { ...rest, source: { file: WORKSPACE_FILE, folder: WORKSPACE, ...source } });
 }
 
-export const emptyStats: ProbeStats = { count: 0, okCount: 0, p50Ms: null, p95Ms: null, uptimePercent: null, recent: [], restartTimes: [] };
+export const emptyStats: ProbeStats = EMPTY_PROBE_STATS;
 
 export function status(name: string, overrides: StatusOverrides = {}): ServerStatus {
   const { config: configOverrides, stats, ...rest } = overrides;

@@ -48,7 +48,7 @@ function stdioWithSecrets(): ServerStatus {
     restarts: 2,
     flapping: true,
     lastProbeAt: 10_000,
-    stats: { count: 3, okCount: 1, p50Ms: 5, p95Ms: 9, uptimePercent: 33.3, recent: probes(['ok', 'closed', 'timeout']) },
+    stats: { samples: 3, samplesOk: 1, p50Ms: 5, p95Ms: 9, uptimePercent: 33.3, recent: probes(['ok', 'closed', 'timeout']), totals: { sent: 3, ok: 1, failed: 2 } },
   });
 }
 
