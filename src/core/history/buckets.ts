@@ -29,6 +29,8 @@ export function floorTo(time: number, size: number): number {
   return Math.floor(time / size) * size;
 }
 
+export const floorToMinute = (time: number) => floorTo(time, MINUTE_MS);
+
 export function addRtt(bucket: Bucket, rttMs: number): void {
   bucket.rttSum += rttMs;
   bucket.rttCount += 1;

@@ -1,6 +1,6 @@
 // Server history across reloads: roll-up buckets, uptime from verified time, the file document and export records.
 
-export { DAY_MS, HOUR_MS, MINUTE_MS, type Bucket } from './buckets';
+export { DAY_MS, floorTo, floorToMinute, HOUR_MS, MINUTE_MS, type Bucket } from './buckets';
 export { classOf, type TimeClass } from './classify';
 export { encodeHistory, encodeWithinCap, HISTORY_FORMAT, HISTORY_MAX_BYTES, HISTORY_VERSION, HistoryFormatError, parseHistory, type ParsedHistory } from './document';
 export { identityOf, recordHistory } from './feed';
