@@ -106,6 +106,8 @@
       actions.append(button('Open Config', { type: 'openConfig', id: server.id }, 'Open the file that declares this server'),
         button('Show Log', { type: 'showLog' }, 'Open the ping log'));
       card.append(title, row);
+      // Uptime over 1 h / 24 h / 7 d from the history kept across reloads (verified time only).
+      if (server.history) card.append(el('p', 'history', `Uptime ${server.history}`));
       if (server.lastError) {
         const problem = el('div', 'problem');
         problem.append(el('p', 'last-error', `Last error: ${server.lastError}`));

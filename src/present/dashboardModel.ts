@@ -3,6 +3,7 @@
 import type { ServerError, ServerStatus } from '../core/model';
 import { describeState, healthOf, type Health } from './states';
 import { healthSentence, summarize } from './summary';
+import { hasUptime, uptimeWindowsText, type UptimeOf } from './uptime';
 
 export interface DashboardServer {
   readonly id: string;
@@ -13,6 +14,8 @@ export interface DashboardServer {
   readonly p50Ms: number | null;
   readonly p95Ms: number | null;
   readonly uptimePercent: number | null;
+  /** Uptime over 1 h / 24 h / 7 d from the history kept across reloads; null before there is any. */
+  readonly history: string | null;
   readonly restarts: number;
   /** The last error (redacted), while the server is not up; with what to do about it. */
   readonly lastError: string | null;
@@ -43,8 +46,8 @@ export interface DashboardView {
   readonly servers: readonly DashboardServer[];
 }
 
-export function dashboardView(statuses: readonly ServerStatus[]): DashboardView {
-  return { summary: statuses.length ? healthSentence(summarize(statuses)) : '', servers: dashboardServers(statuses) };
+export function dashboardView(statuses: readonly ServerStatus[], uptimeOf?: UptimeOf): DashboardView {
+  return { summary: statuses.length ? healthSentence(summarize(statuses)) : '', servers: dashboardServers(statuses, uptimeOf) };
 }
 
 /** One sentence on what to try for an error, pointing at the card's Open Config / Show Log buttons. */
@@ -60,8 +63,9 @@ export function nextStepFor(error: ServerError, state: ServerStatus['state']): s
   }
 }
 
-export function dashboardServers(statuses: readonly ServerStatus[]): DashboardServer[] {
+export function dashboardServers(statuses: readonly ServerStatus[], uptimeOf?: UptimeOf): DashboardServer[] {
   return statuses.map((status) => {
+    const kept = uptimeOf?.(status.config.id);
     const probes: DashboardBeat[] = status.stats.recent.slice(-DASHBOARD_PROBES).map((probe) => ({
       at: probe.at,
       ok: probe.outcome === 'ok',
@@ -79,6 +83,7 @@ export function dashboardServers(statuses: readonly ServerStatus[]): DashboardSe
       p50Ms: status.stats.p50Ms,
       p95Ms: status.stats.p95Ms,
       uptimePercent: status.stats.uptimePercent,
+      history: hasUptime(kept) ? uptimeWindowsText(kept) : null,
       restarts: status.restarts,
       lastError: status.lastError && status.state !== 'up' ? status.lastError.message : null,
       nextStep: status.lastError && status.state !== 'up' ? nextStepFor(status.lastError, status.state) : null,

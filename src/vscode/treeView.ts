@@ -12,6 +12,7 @@ import { buildTree, fileDescription, type TreeModel, type TreeNode } from '../pr
 import { displayPath, workspaceFolderRefs } from '../present/paths';
 import { isVsCodeSource } from '../present/vscodeMcpId';
 import { Commands } from '../present/commandIds';
+import { uptimeBrief, uptimeRow, type UptimeOf } from '../present/uptime';
 
 const REFRESH_COALESCE_MS = 100;
 
@@ -22,7 +23,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   private readonly refreshSoon = coalesce(() => this.refresh(), REFRESH_COALESCE_MS, { leading: true });
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly registry: MonitorRegistry) {
+  constructor(private readonly registry: MonitorRegistry, private readonly uptimeOf: UptimeOf = () => null) {
     this.unsubscribe = registry.onEvent((event) => {
       if (event.type !== 'stderr') {
         this.refreshSoon.schedule();
@@ -41,7 +42,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   }
 
   private current(): TreeModel {
-    this.model ??= buildTree(this.registry.list(), this.registry.diagnostics(), workspaceFolderRefs(vscode.workspace.workspaceFolders), displayPath);
+    this.model ??= buildTree(this.registry.list(), this.registry.diagnostics(), workspaceFolderRefs(vscode.workspace.workspaceFolders), displayPath, this.uptimeOf);
     return this.model;
   }
 
@@ -91,7 +92,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
       }
       case 'server': {
         const status = this.registry.get(node.serverId);
-        return status ? serverItem(status) : new vscode.TreeItem(node.serverId);
+        return status ? serverItem(status, this.uptimeOf(node.serverId)) : new vscode.TreeItem(node.serverId);
       }
       case 'detail': {
         const item = new vscode.TreeItem(node.row.label, vscode.TreeItemCollapsibleState.None);
@@ -142,13 +143,14 @@ function contextValueFor(status: ServerStatus): string {
   return parts.join(' ');
 }
 
-function serverItem(status: ServerStatus): vscode.TreeItem {
+function serverItem(status: ServerStatus, uptime: ReturnType<UptimeOf>): vscode.TreeItem {
   const item = new vscode.TreeItem(status.config.name, vscode.TreeItemCollapsibleState.Collapsed);
   const icon = stateIcon(status);
   item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
-  item.description = describeState(status);
+  const brief = uptimeBrief(uptime);
+  item.description = brief ? `${describeState(status)} · ${brief}` : describeState(status);
   item.contextValue = contextValueFor(status);
-  item.tooltip = serverTooltip(status);
+  item.tooltip = serverTooltip(status, uptime);
   item.accessibilityInformation = { label: `${status.config.name}, ${describeState(status)}` };
   return item;
 }
@@ -169,7 +171,7 @@ function connectionsNote(status: ServerStatus): string {
   return ours + theirs;
 }
 
-function serverTooltip(status: ServerStatus): vscode.MarkdownString {
+function serverTooltip(status: ServerStatus, uptime: ReturnType<UptimeOf>): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const icon = stateIcon(status);
   md.appendMarkdown(`$(${icon.id}) **${escapeMarkdown(status.config.name)}** — ${escapeMarkdown(status.guarded ? describeState(status) : stateLabels[status.state])}\n\n`);
@@ -179,6 +181,8 @@ function serverTooltip(status: ServerStatus): vscode.MarkdownString {
     }
     md.appendMarkdown(`- ${escapeMarkdown(row.label)}: ${escapeMarkdown(row.value)}\n`);
   }
+  const kept = uptimeRow(uptime);
+  if (kept) md.appendMarkdown(`- ${escapeMarkdown(kept.label)}: ${escapeMarkdown(kept.value)}\n`);
   const stderr = detailRows(status).find((row) => row.key === 'stderr');
   if (stderr?.full) {
     md.appendMarkdown('\nstderr:\n');

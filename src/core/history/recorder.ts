@@ -3,7 +3,7 @@
 // nor down and stays out of every uptime denominator. Pure: the wall clock is injected.
 
 import type { ProbeResult, ServerState } from '../model';
-import { addRtt, DAY_MS, emptyBucket, floorTo, HOUR_MS, MINUTE_MS, type Bucket } from './buckets';
+import { addRtt, DAY_MS, emptyBucket, mergeBucket, floorTo, HOUR_MS, MINUTE_MS, type Bucket } from './buckets';
 import { classOf, type TimeClass } from './classify';
 
 export const MINUTE_RETENTION_MS = DAY_MS;
@@ -51,6 +51,11 @@ export class HistoryRecorder {
     return this.minuteFromMs;
   }
 
+  /** Whether anything is kept or under way for this server. */
+  has(key: string): boolean {
+    return this.tracks.has(key);
+  }
+
   /** Called whenever something was recorded; the store uses it to know there is something to write. */
   onDidRecord(listener: () => void): () => void {
     this.changeListeners.add(listener);
@@ -62,8 +67,9 @@ export class HistoryRecorder {
     this.minuteFromMs = Math.max(this.minuteFromMs, floorTo(minuteFrom, HOUR_MS));
     for (const server of servers) {
       const track = this.track(server);
-      for (const [start, bucket] of server.minutes) if (start >= this.minuteFromMs) track.minutes.set(start, { ...bucket });
-      for (const [start, bucket] of server.hours) track.hours.set(start, { ...bucket });
+      // Loading may finish after the first events of this session were recorded: the file's buckets add to them.
+      for (const [start, bucket] of server.minutes) if (start >= this.minuteFromMs) mergeBucket(this.bucket(track.minutes, start), bucket);
+      for (const [start, bucket] of server.hours) mergeBucket(this.bucket(track.hours, start), bucket);
     }
     this.prune();
   }
@@ -125,21 +131,17 @@ export class HistoryRecorder {
   /** Allocates every open stretch up to now, so buckets (and a file written next) hold the time observed so far. */
   settle(): void {
     const now = this.now();
-    for (const track of this.tracks.values()) {
-      if (track.open && track.open.cls !== 'pending' && now > track.open.since) {
-        this.allocate(track, track.open.cls, track.open.since, now);
-        track.open.since = now;
-      }
-    }
+    for (const track of this.tracks.values()) this.settleTrack(track, now);
     this.prune();
   }
 
+  /** Cheap enough to call per rendered row: one pass over one server's buckets, nothing pruned. */
   uptime(key: string): UptimeWindows {
-    this.settle();
     const track = this.tracks.get(key);
     if (!track) return { hour: null, day: null, week: null };
     const now = this.now();
-    return { hour: this.percent(track, now - HOUR_MS), day: this.percent(track, now - DAY_MS), week: this.percent(track, now - 7 * DAY_MS) };
+    this.settleTrack(track, now);
+    return this.windows(track, now);
   }
 
   servers(): readonly ServerHistory[] {
@@ -208,26 +210,33 @@ export class HistoryRecorder {
     return { minutes, hours };
   }
 
-  private percent(track: Track, windowStart: number): number | null {
-    let up = 0;
-    let down = 0;
-    const minuteStart = Math.max(floorTo(windowStart, MINUTE_MS), this.minuteFromMs);
+  private settleTrack(track: Track, now: number): void {
+    if (track.open && track.open.cls !== 'pending' && now > track.open.since) {
+      this.allocate(track, track.open.cls, track.open.since, now);
+      track.open.since = now;
+    }
+  }
+
+  /** The three windows in one pass: minute buckets where kept, hourly ones for what lies before them. */
+  private windows(track: Track, now: number): UptimeWindows {
+    const starts = [now - HOUR_MS, now - DAY_MS, now - 7 * DAY_MS];
+    const up = [0, 0, 0];
+    const down = [0, 0, 0];
+    const add = (index: number, bucket: Bucket) => {
+      up[index]! += bucket.upMs;
+      down[index]! += bucket.downMs;
+    };
+    const minuteStarts = starts.map((start) => Math.max(floorTo(start, MINUTE_MS), this.minuteFromMs));
     for (const bucket of track.minutes.values()) {
-      if (bucket.start >= minuteStart) {
-        up += bucket.upMs;
-        down += bucket.downMs;
-      }
+      for (let i = 0; i < 3; i++) if (bucket.start >= minuteStarts[i]!) add(i, bucket);
     }
-    if (windowStart < this.minuteFromMs) {
-      const hourStart = floorTo(windowStart, HOUR_MS);
-      for (const bucket of track.hours.values()) {
-        if (bucket.start >= hourStart && bucket.start < this.minuteFromMs) {
-          up += bucket.upMs;
-          down += bucket.downMs;
-        }
-      }
+    const hourStarts = starts.map((start) => (start < this.minuteFromMs ? floorTo(start, HOUR_MS) : Number.POSITIVE_INFINITY));
+    for (const bucket of track.hours.values()) {
+      if (bucket.start >= this.minuteFromMs) continue;
+      for (let i = 0; i < 3; i++) if (bucket.start >= hourStarts[i]!) add(i, bucket);
     }
-    return up + down > 0 ? (up / (up + down)) * 100 : null;
+    const percent = (i: number) => (up[i]! + down[i]! > 0 ? (up[i]! / (up[i]! + down[i]!)) * 100 : null);
+    return { hour: percent(0), day: percent(1), week: percent(2) };
   }
 
   /** Splits [from, to) at minute and hour boundaries; only retained time is walked, so the loop stays bounded. */
