@@ -24,6 +24,11 @@ export class HistoryAppender {
     this.arm();
   }
 
+  /** Resolves once the append under way (if any) is written. */
+  settled(): Promise<void> {
+    return this.writing;
+  }
+
   /** Appends what is left, including the minute under way, and stops. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -39,8 +44,11 @@ export class HistoryAppender {
     const now = this.clock.wall();
     this.timer = this.clock.setTimeout(() => {
       this.timer = null;
+      // The next minute is timed now, not after this write: a slow disk must not shift the schedule.
+      this.arm();
       this.recorder.settle();
-      this.writing = this.append(this.clock.wall() - MINUTE_MS).finally(() => this.arm());
+      const until = this.clock.wall() - MINUTE_MS;
+      this.writing = this.writing.then(() => this.append(until));
     }, floorToMinute(now) + MINUTE_MS - now + 1);
   }
 
