@@ -30,5 +30,6 @@ export function uptimeBrief(uptime: UptimeWindows | null | undefined): string | 
 
 export function uptimeRow(uptime: UptimeWindows | null | undefined): DetailRow | undefined {
   if (!hasUptime(uptime)) return undefined;
-  return { key: 'history', label: l10n.t('uptime (kept)'), value: uptimeWindowsText(uptime) };
+  // Labelled apart from the session's own `uptime` row, which starts again with every window.
+  return { key: 'history', label: l10n.t('history'), value: l10n.t('uptime {0}', uptimeWindowsText(uptime)) };
 }

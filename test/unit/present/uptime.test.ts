@@ -24,8 +24,8 @@ void describe('uptime from the kept history', () => {
     const uptimeOf = (id: string) => (id === kept.config.id ? { hour: 100, day: 75, week: 75 } : null);
     const tree = buildTree([kept, fresh], [], [], (file) => file, uptimeOf);
     const rows = (id: string) => (tree.get(`server:${id}`)?.children ?? []).map((child) => tree.get(child)).map((n) => (n?.kind === 'detail' ? `${n.row.label}: ${n.row.value}` : ''));
-    assert.ok(rows(kept.config.id).includes('uptime (kept): 1 h 100 % · 24 h 75.0 % · 7 d 75.0 %'), rows(kept.config.id).join('\n'));
-    assert.ok(!rows(fresh.config.id).some((row) => row.startsWith('uptime (kept)')));
+    assert.ok(rows(kept.config.id).includes('history: uptime 1 h 100 % · 24 h 75.0 % · 7 d 75.0 %'), rows(kept.config.id).join('\n'));
+    assert.ok(!rows(fresh.config.id).some((row) => row.startsWith('history')));
     const cards = dashboardServers([kept, fresh], uptimeOf);
     assert.deepEqual(cards.map((card) => card.history), ['1 h 100 % · 24 h 75.0 % · 7 d 75.0 %', null]);
   });
