@@ -23,6 +23,8 @@ export class HistoryStore {
   private timer: TimerHandle | null = null;
   private writing: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** A write waits for the file to be read first: otherwise an early close would replace it with this session only. */
+  private loading: Promise<unknown> = Promise.resolve();
   private readonly unsubscribe: () => void;
   /** Writes so far (for tests and the bench). */
   writes = 0;
@@ -36,7 +38,9 @@ export class HistoryStore {
   }
 
   load(): Promise<LoadOutcome> {
-    return loadHistoryFile(this.options.file, this.options.recorder, this.options.logger, this.options.maxBytes);
+    const loading = loadHistoryFile(this.options.file, this.options.recorder, this.options.logger, this.options.maxBytes);
+    this.loading = loading.catch(() => undefined);
+    return loading;
   }
 
   /** Writes now (after any write under way); the open stretches are allocated up to now first. */
@@ -77,6 +81,7 @@ export class HistoryStore {
   }
 
   private async write(): Promise<void> {
+    await this.loading;
     const { recorder, clock, logger, file } = this.options;
     recorder.settle();
     const { text, pruned } = encodeWithinCap(recorder, clock.wall(), this.options.maxBytes ?? HISTORY_MAX_BYTES);

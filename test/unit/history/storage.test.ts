@@ -53,6 +53,22 @@ void describe('history store', () => {
     assert.equal(second.recorder.uptime(SERVER.key).hour, 100);
   });
 
+  void it('a close right after opening waits for the file to be read, and keeps what it held', async () => {
+    const first = setup();
+    await upFor(first.clock, first.recorder, 5);
+    await first.store.dispose();
+    const second = setup();
+    const loading = second.store.load();
+    second.recorder.state(SERVER, 'down', 1, true);
+    await second.store.dispose(); // at once: the file is still being read
+    await loading;
+    const third = setup();
+    await third.store.load();
+    const kept = third.recorder.servers()[0];
+    assert.ok(kept && [...kept.minutes.values()].reduce((sum, b) => sum + b.upMs, 0) >= 5 * 60_000, 'the first session is still there');
+    assert.ok((kept.hours.values().next().value?.stateChanges ?? 0) >= 2, 'and the second one\'s state change');
+  });
+
   void it('a missing file is a fresh start without a warning', async () => {
     const { store, logger } = setup();
     assert.equal(await store.load(), 'missing');
