@@ -90,8 +90,13 @@ describe('history across a window reload (code-server, Production mode)', { time
     await waitForWorkbench(page, 90_000);
 
     // The window that closed wrote the file on its way out (the periodic write is 45 s away).
-    const [file, ...others] = findFiles(path.join(server.userDataDir, 'User', 'workspaceStorage'), 'history.json');
-    assert.ok(file, 'a history file in the workspace storage');
+    // The old extension host may still be finishing its deactivate while the new window comes up.
+    const storage = path.join(server.userDataDir, 'User', 'workspaceStorage');
+    const [file, ...others] = await waitFor('a history file in the workspace storage', () => {
+      const found = findFiles(storage, 'history.json');
+      return found.length > 0 && found;
+    }, 30_000);
+    assert.ok(file);
     assert.deepEqual(others, [], 'one file per workspace');
     const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { format: string; version: number; servers: StoredServer[] };
     assert.equal(stored.format, 'mcp-health-history');
