@@ -85,6 +85,7 @@ describe('history across a window reload (code-server, Production mode)', { time
     }, 30_000);
     await page.screenshot({ path: path.join(screenshots, 'history-before-reload.png') });
 
+    const reloadAt = Date.now();
     await runCommand(page, 'Developer: Reload Window');
     await page.waitForLoadState('domcontentloaded');
     await waitForWorkbench(page, 90_000);
@@ -98,8 +99,10 @@ describe('history across a window reload (code-server, Production mode)', { time
     }, 30_000);
     assert.ok(file);
     assert.deepEqual(others, [], 'one file per workspace');
-    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { format: string; version: number; servers: StoredServer[] };
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { format: string; version: number; savedAt: number; servers: StoredServer[] };
     assert.equal(stored.format, 'mcp-health-history');
+    // Written by the closing window: the new one writes 45 s after its first event at the earliest.
+    assert.ok(stored.savedAt >= reloadAt, `saved ${reloadAt - stored.savedAt} ms before the reload`);
     const healthy = stored.servers.find((s) => s.name === 'healthy');
     const broken = stored.servers.find((s) => s.name === 'broken');
     // Tuples: [start, ok, failed, rttSum, rttCount, rttMin, rttMax, upMs, downMs, stateChanges].
