@@ -54,6 +54,18 @@ export default tseslint.config(
     },
   },
   {
+    // History persistence runs in the CLI (watch --history) and the extension host.
+    files: ['src/history/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode'], message: 'src/history runs in the CLI too: no vscode.' },
+          { group: ['../vscode/*', '../cli/*'], message: 'src/history must not depend on a front end.' },
+        ],
+      }],
+    },
+  },
+  {
     files: ['src/mcp/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

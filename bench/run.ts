@@ -1,6 +1,6 @@
 // `npm run bench` / `npm run bench:quick`: measures the monitor against raw exchanges, protocol bounds and a naive
 // baseline, all in the same run on 127.0.0.1, prints one table and writes bench/results/latest.json.
-// Flags: --quick (under a minute), --only=probe,detection,scale,extension,metrics,guard,deep, --profile (CPU profiles of the scale workers).
+// Flags: --quick (under a minute), --only=probe,detection,scale,extension,metrics,guard,deep,history, --profile (CPU profiles of the scale workers).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { detectionLatency } from './sections/detection';
 import { extensionCost } from './sections/extension';
 import { metricsCost } from './sections/metrics';
 import { guardCost } from './sections/guard';
+import { historyCost } from './sections/history';
 import { probeOverhead } from './sections/probeOverhead';
 import { scale } from './sections/scale';
 
@@ -29,6 +30,7 @@ const sections: readonly Section[] = [
   { name: 'metrics', budgetMs: { quick: 45_000, full: 240_000 }, run: metricsCost },
   { name: 'guard', budgetMs: { quick: 45_000, full: 180_000 }, run: (context) => guardCost(context) },
   { name: 'deep', budgetMs: { quick: 60_000, full: 120_000 }, run: deepCheckCost },
+  { name: 'history', budgetMs: { quick: 60_000, full: 120_000 }, run: historyCost },
 ];
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; profile: boolean } {

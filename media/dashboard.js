@@ -113,6 +113,8 @@
       actions.append(button(t('openConfig'), { type: 'openConfig', id: server.id }, t('openConfigTitle')),
         button(t('showLog'), { type: 'showLog' }, t('showLogTitle')));
       card.append(title, row);
+      // Uptime over 1 h / 24 h / 7 d from the history kept across reloads (verified time only).
+      if (server.history) card.append(el('p', 'history', t('historyUptime', server.history)));
       if (server.lastError) {
         const problem = el('div', 'problem');
         problem.append(el('p', 'last-error', t('lastError', server.lastError)));

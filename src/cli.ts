@@ -14,6 +14,8 @@ import { terminalSafe, terminalSafeJson } from './cli/terminalText';
 import { watchSummary } from './cli/watchSummary';
 import { fixedGuardReports, GuardPoller, type GuardReports } from './core/guardReport';
 import { describeDrift } from './core/inventory/drift';
+import { HistoryRecorder, recordHistory } from './core/history';
+import { HistoryAppender } from './history/historyAppender';
 import { readGuardStatuses, type PublishedGuardStatus } from './guard/statusChannel';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { systemClock } from './core/clock';
@@ -315,6 +317,26 @@ async function startWatchMetrics(monitor: MonitorRegistry, options: CliOptions, 
   }
 }
 
+/** `--history FILE`: the same minute records the extension's export writes, appended while watching. */
+async function startWatchHistory(monitor: MonitorRegistry, options: CliOptions, output: Output): Promise<{ stop(): Promise<void> } | undefined> {
+  if (options.history === undefined) return undefined;
+  const recorder = new HistoryRecorder(() => systemClock.wall());
+  const appender = new HistoryAppender(options.history, recorder, systemClock, (message) => output.err(`mcp-health: history: ${message}`));
+  try {
+    await appender.start();
+  } catch (error) {
+    await monitor.dispose();
+    throw new UsageError(`--history: cannot write ${options.history}: ${(error as Error).message}`);
+  }
+  const unsubscribe = recordHistory(monitor, recorder);
+  return {
+    stop: async () => {
+      unsubscribe();
+      await appender.stop();
+    },
+  };
+}
+
 async function runWatch(options: CliOptions, output: Output): Promise<number> {
   const { servers, diagnostics } = await discoverSelection(options);
   const style = styleFor(options);
@@ -329,6 +351,7 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
     if (event.type === 'servers') for (const changed of guardWatchLines(monitor.list(), guardLines, options)) output.out(changed);
   });
   if (!options.json && diagnostics.length) output.err(formatDiagnostics(diagnostics, style, process.cwd()));
+  const history = await startWatchHistory(monitor, options, output);
   monitor.setServers(servers, diagnostics);
   const metrics = await startWatchMetrics(monitor, options, output);
   monitor.start();
@@ -348,6 +371,7 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
 
   const statuses = monitor.list();
   unsubscribe();
+  await history?.stop();
   await metrics?.close();
   await monitor.dispose();
   const summary = watchSummary(statuses, startedAt, Date.now());

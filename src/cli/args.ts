@@ -22,6 +22,8 @@ export interface CliOptions {
   readonly color: boolean | undefined;
   /** watch: serve Prometheus /metrics here. */
   readonly metrics: ListenAddress | undefined;
+  /** watch: append each server's minute history records (JSON lines) to this file. */
+  readonly history: string | undefined;
   /** check: baselines, JUnit, annotations and exit conditions for CI (see ciArgs.ts). */
   readonly ci: CiOptions;
 }
@@ -53,7 +55,7 @@ export const USAGE = `Usage:
                    [--fail-on down,suspect,slow,drift] [--slow-ms N]
   mcp-health watch [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]...
                    [--interval-ms N] [--timeout-ms N] [--connect-timeout-ms N] [--duration-ms N] [--json]
-                   [--metrics HOST:PORT]
+                   [--metrics HOST:PORT] [--history FILE]
 
   --workspace DIR   a workspace folder to discover servers in (repeatable; default: the current directory)
   --config FILE     read this one config file (repeatable); given alone, nothing else is discovered
@@ -64,6 +66,9 @@ export const USAGE = `Usage:
                     bound on starting and connecting to a server (default ${DEFAULT_CONNECT_TIMEOUT_MS}, ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS})
   --interval-ms N   watch: idle interval before a keepalive probe (default ${DEFAULT_INTERVALS.stdio} stdio, ${DEFAULT_INTERVALS.http} HTTP/SSE; ${MIN_INTERVAL_MS} to ${MAX_INTERVAL_MS})
   --duration-ms N   watch: stop after this long (default: until Ctrl-C; 1 to ${MAX_TIMER_MS})
+  --history FILE    watch: append one JSON line per server and minute to FILE (probes ok/failed, RTT avg/min/max,
+                    verified up ms, down ms, state changes; the records "MCP Health: Export History…" writes), each
+                    about a minute after that minute ends, the minute under way when the watch stops
   --metrics HOST:PORT
                     watch: serve Prometheus /metrics and /healthz there (HOST defaults to 127.0.0.1); OTLP export
                     is configured by the OTEL_EXPORTER_OTLP_* environment variables
@@ -110,6 +115,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
         'duration-ms': { type: 'string' },
         json: { type: 'boolean' },
         metrics: { type: 'string' },
+        history: { type: 'string' },
         baseline: { type: 'string' },
         'save-baseline': { type: 'string' },
         junit: { type: 'string' },
@@ -142,6 +148,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
   const metrics = values.metrics === undefined ? undefined : parseListenAddress(values.metrics);
   if (typeof metrics === 'string') throw new UsageError(`--metrics: ${metrics}`);
   if (command !== 'watch' && metrics !== undefined) throw new UsageError('--metrics applies to watch only');
+  if (command !== 'watch' && values.history !== undefined) throw new UsageError('--history applies to watch only');
+  if (values.history === '') throw new UsageError('--history needs a file name');
   const ci = parseCiFlags(command, values, (name, value) => parseNumber(name, value, 1, MAX_TIMEOUT_MS));
   if (values.json && values.format !== undefined && ci.format !== 'json') throw new UsageError(`--json and --format ${ci.format} exclude each other`);
   return {
@@ -157,6 +165,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
     json: (values.json ?? false) || ci.format === 'json',
     color: values['no-color'] ? false : undefined,
     metrics,
+    history: values.history,
     ci,
   };
 }

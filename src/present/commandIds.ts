@@ -31,6 +31,8 @@ export const Commands = {
   resetNotifications: 'mcpHealth.resetNotifications',
   showToolChanges: 'mcpHealth.showToolChanges',
   acceptToolsBaseline: 'mcpHealth.acceptToolsBaseline',
+  exportHistory: 'mcpHealth.exportHistory',
+  clearHistory: 'mcpHealth.clearHistory',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

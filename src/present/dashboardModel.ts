@@ -5,6 +5,7 @@ import * as l10n from '@vscode/l10n';
 import type { ServerError, ServerStatus } from '../core/model';
 import { describeState, healthOf, type Health } from './states';
 import { healthSentence, summarize } from './summary';
+import { hasUptime, uptimeWindowsText, type UptimeOf } from './uptime';
 
 export interface DashboardServer {
   readonly id: string;
@@ -15,6 +16,8 @@ export interface DashboardServer {
   readonly p50Ms: number | null;
   readonly p95Ms: number | null;
   readonly uptimePercent: number | null;
+  /** Uptime over 1 h / 24 h / 7 d from the history kept across reloads; null before there is any. */
+  readonly history: string | null;
   readonly restarts: number;
   /** The last error (redacted), while the server is not up; with what to do about it. */
   readonly lastError: string | null;
@@ -46,8 +49,8 @@ export interface DashboardView {
   readonly texts: DashboardTexts;
 }
 
-export function dashboardView(statuses: readonly ServerStatus[]): DashboardView {
-  return { summary: statuses.length ? healthSentence(summarize(statuses)) : '', servers: dashboardServers(statuses), texts: dashboardTexts() };
+export function dashboardView(statuses: readonly ServerStatus[], uptimeOf?: UptimeOf): DashboardView {
+  return { summary: statuses.length ? healthSentence(summarize(statuses)) : '', servers: dashboardServers(statuses, uptimeOf), texts: dashboardTexts() };
 }
 
 /**
@@ -71,6 +74,7 @@ export function dashboardTexts() {
     ms: l10n.t('{0} ms'),
     lastError: l10n.t('Last error: {0}'),
     nextStep: l10n.t('Next step: {0}'),
+    historyUptime: l10n.t('Uptime {0}'),
   } as const;
 }
 
@@ -89,8 +93,9 @@ export function nextStepFor(error: ServerError, state: ServerStatus['state']): s
   }
 }
 
-export function dashboardServers(statuses: readonly ServerStatus[]): DashboardServer[] {
+export function dashboardServers(statuses: readonly ServerStatus[], uptimeOf?: UptimeOf): DashboardServer[] {
   return statuses.map((status) => {
+    const kept = uptimeOf?.(status.config.id);
     const probes: DashboardBeat[] = status.stats.recent.slice(-DASHBOARD_PROBES).map((probe) => ({
       at: probe.at,
       ok: probe.outcome === 'ok',
@@ -108,6 +113,7 @@ export function dashboardServers(statuses: readonly ServerStatus[]): DashboardSe
       p50Ms: status.stats.p50Ms,
       p95Ms: status.stats.p95Ms,
       uptimePercent: status.stats.uptimePercent,
+      history: hasUptime(kept) ? uptimeWindowsText(kept) : null,
       restarts: status.restarts,
       lastError: status.lastError && status.state !== 'up' ? status.lastError.message : null,
       nextStep: status.lastError && status.state !== 'up' ? nextStepFor(status.lastError, status.state) : null,

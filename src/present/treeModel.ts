@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { isInside } from '../core/config/platformPaths';
 import type { ConfigDiagnostic, ConfigFormat, ConfigScope, ServerStatus } from '../core/model';
 import { detailRows, type DetailRow } from './details';
+import { uptimeRow, type UptimeOf } from './uptime';
 
 export interface WorkspaceFolderRef {
   readonly path: string;
@@ -74,6 +75,8 @@ export function buildTree(
   diagnostics: readonly ConfigDiagnostic[],
   folders: readonly WorkspaceFolderRef[],
   displayPath: (file: string) => string,
+  /** Uptime over 1 h / 24 h / 7 d from the kept history, shown as one more detail row. */
+  uptimeOf?: UptimeOf,
 ): TreeModel {
   const nodes = new Map<string, TreeNode>();
   const groups = new Map<string, { label: string; folder: string | undefined; order: number; files: Map<string, { format: ConfigFormat | undefined; servers: ServerStatus[]; problems: ConfigDiagnostic[] }> }>();
@@ -136,7 +139,8 @@ export function buildTree(
       const servers = [...entry.servers].sort((a, b) => a.config.source.line - b.config.source.line || a.config.name.localeCompare(b.config.name));
       for (const status of servers) {
         const serverId = serverElementId(status.config.id);
-        const details = detailRows(status).map((row) => {
+        const kept = uptimeRow(uptimeOf?.(status.config.id));
+        const details = [...detailRows(status), ...(kept ? [kept] : [])].map((row) => {
           const detailId = `detail:${status.config.id}:${row.key}`;
           nodes.set(detailId, { kind: 'detail', id: detailId, parent: serverId, children: [], serverId: status.config.id, row });
           return detailId;

@@ -10,6 +10,7 @@ import { coalesce } from './coalesce';
 import { dashboardView } from '../present/dashboardModel';
 import { serverElementId } from '../present/treeModel';
 import { Commands } from '../present/commandIds';
+import type { UptimeOf } from '../present/uptime';
 
 const UPDATE_COALESCE_MS = 250;
 const VIEW_TYPE = 'mcpHealth.dashboard';
@@ -24,7 +25,7 @@ export class DashboardPanel implements vscode.Disposable {
 
   private readonly serializer: vscode.Disposable;
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly registry: MonitorRegistry) {
+  constructor(private readonly extensionUri: vscode.Uri, private readonly registry: MonitorRegistry, private readonly uptimeOf: UptimeOf = () => null) {
     this.unsubscribe = registry.onEvent((event) => {
       if (this.panel && event.type !== 'stderr') {
         this.postSoon.schedule();
@@ -102,7 +103,7 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   private post(): void {
-    const view = dashboardView(this.registry.list());
+    const view = dashboardView(this.registry.list(), this.uptimeOf);
     void this.panel?.webview.postMessage({ type: 'servers', servers: view.servers, summary: view.summary, texts: view.texts, now: Date.now() });
   }
 

@@ -21,6 +21,7 @@ import { ConsentStore } from '../core/consent/consentStore';
 import { ConsentFlow } from './consent';
 import { registerConsentCommands } from './consentCommands';
 import { DashboardPanel } from './dashboard';
+import { EditorHistory } from './history';
 import { registerGuardCommands } from './guardCommands';
 import { ConfigDiagnostics } from './diagnostics';
 import { InputStore } from './inputs';
@@ -57,6 +58,7 @@ export class McpHealth {
   /** One copy per machine: user-level servers run in one window, the others mirror it. */
   private readonly shared: SharedServers;
   private readonly metrics: MetricsEndpoint;
+  private readonly history: EditorHistory;
   private inputDefinitions: readonly InputDefinition[] = [];
   private knownSecrets: readonly string[] = [];
   private discovering: Promise<void> | undefined;
@@ -95,12 +97,14 @@ export class McpHealth {
     this.inputs = new InputStore(context.secrets);
     const chatMcp = this.own(new ChatMcpSettingsWatcher());
     const decorate = chatMcp.decorate.bind(chatMcp);
-    this.tree = this.own(new ServerTreeProvider(this.registry, decorate));
+    // Before the views: they show its uptime, and it must see the first events.
+    this.history = this.own(new EditorHistory(context, this.registry, this.log.logger, () => this.tree.refresh()));
+    this.tree = this.own(new ServerTreeProvider(this.registry, decorate, this.history.uptimeOf));
     this.own(chatMcp.onDidChange(() => this.tree.refresh()));
     this.statusBar = this.own(new HealthStatusBar(this.registry, this.settings.current.statusBar));
     this.diagnostics = this.own(new ConfigDiagnostics());
     this.watchers = this.own(new ConfigWatchers());
-    this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry));
+    this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry, this.history.uptimeOf));
     this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, context.globalState, () => this.settings.current.notificationReminderMs, decorate));
     this.shared = new SharedServers({
       path: channelPath(sharedServersTopic(this.vscodeUserDir())),
@@ -322,7 +326,7 @@ export class McpHealth {
           // A view failing to dispose must not keep children alive.
         }
       }
-      await Promise.all([this.registry.dispose(), this.metrics.closed()]);
+      await Promise.all([this.registry.dispose(), this.metrics.closed(), this.history.closed()]);
       // Only now, with our servers closed, may another window take the user-level servers over.
       await this.shared.dispose();
     })();

@@ -14,6 +14,7 @@ import { buildTree, fileDescription, type TreeModel, type TreeNode } from '../pr
 import { displayPath, workspaceFolderRefs } from '../present/paths';
 import { isVsCodeSource } from '../present/vscodeMcpId';
 import { Commands } from '../present/commandIds';
+import { uptimeBrief, uptimeRow, type UptimeOf } from '../present/uptime';
 
 const REFRESH_COALESCE_MS = 100;
 const VIEW_ID = 'mcpHealth.servers';
@@ -27,8 +28,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   private readonly unsubscribe: () => void;
   private readonly disposables: vscode.Disposable[] = [];
 
-  /** `decorate` adds what the editor knows beside the monitor (VS Code's own chat.mcp settings). */
-  constructor(private readonly registry: MonitorRegistry, private readonly decorate: (status: ServerStatus) => ServerStatus = (status) => status) {
+  /** `decorate` adds what the editor knows beside the monitor (VS Code's own chat.mcp settings); `uptimeOf` the history. */
+  constructor(
+    private readonly registry: MonitorRegistry,
+    private readonly decorate: (status: ServerStatus) => ServerStatus = (status) => status,
+    private readonly uptimeOf: UptimeOf = () => null,
+  ) {
     this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(this.view, this.changeEmitter);
     this.unsubscribe = registry.onEvent((event) => {
@@ -61,7 +66,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   }
 
   private current(): TreeModel {
-    this.model ??= buildTree(this.registry.list().map(this.decorate), this.registry.diagnostics(), workspaceFolderRefs(vscode.workspace.workspaceFolders), displayPath);
+    this.model ??= buildTree(this.registry.list().map(this.decorate), this.registry.diagnostics(), workspaceFolderRefs(vscode.workspace.workspaceFolders), displayPath, this.uptimeOf);
     return this.model;
   }
 
@@ -111,7 +116,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
       }
       case 'server': {
         const status = this.registry.get(node.serverId);
-        return status ? serverItem(this.decorate(status)) : new vscode.TreeItem(node.serverId);
+        return status ? serverItem(this.decorate(status), this.uptimeOf(node.serverId)) : new vscode.TreeItem(node.serverId);
       }
       case 'detail': {
         const item = new vscode.TreeItem(node.row.label, vscode.TreeItemCollapsibleState.None);
@@ -167,13 +172,14 @@ function contextValueFor(status: ServerStatus): string {
   return parts.join(' ');
 }
 
-function serverItem(status: ServerStatus): vscode.TreeItem {
+function serverItem(status: ServerStatus, uptime: ReturnType<UptimeOf>): vscode.TreeItem {
   const item = new vscode.TreeItem(status.config.name, vscode.TreeItemCollapsibleState.Collapsed);
   const icon = stateIcon(status);
   item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
-  item.description = describeState(status);
+  const brief = uptimeBrief(uptime);
+  item.description = brief ? `${describeState(status)} · ${brief}` : describeState(status);
   item.contextValue = contextValueFor(status);
-  item.tooltip = serverTooltip(status);
+  item.tooltip = serverTooltip(status, uptime);
   item.accessibilityInformation = { label: `${status.config.name}, ${describeState(status)}` };
   return item;
 }
@@ -196,7 +202,7 @@ function connectionsNote(status: ServerStatus): string {
   return theirs ? `${ours} ${theirs}` : ours;
 }
 
-function serverTooltip(status: ServerStatus): vscode.MarkdownString {
+function serverTooltip(status: ServerStatus, uptime: ReturnType<UptimeOf>): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const icon = stateIcon(status);
   md.appendMarkdown(`$(${icon.id}) **${escapeMarkdown(status.config.name)}** — ${escapeMarkdown(status.guarded ? describeState(status) : stateLabels[status.state])}\n\n`);
@@ -206,6 +212,8 @@ function serverTooltip(status: ServerStatus): vscode.MarkdownString {
     }
     md.appendMarkdown(`- ${row.warning ? '$(warning) ' : ''}${escapeMarkdown(row.label)}: ${escapeMarkdown(row.value)}\n`);
   }
+  const kept = uptimeRow(uptime);
+  if (kept) md.appendMarkdown(`- ${escapeMarkdown(kept.label)}: ${escapeMarkdown(kept.value)}\n`);
   const stderr = detailRows(status).find((row) => row.key === 'stderr');
   if (stderr?.full) {
     md.appendMarkdown('\nstderr:\n');

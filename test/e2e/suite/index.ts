@@ -5,6 +5,7 @@
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { defineExtensionTests } from './extension.test';
+import { defineHistoryTests } from './history.test';
 import { defineMetricsTests } from './metrics.test';
 import { LineReporter } from './reporter';
 import { defineRestrictedTests } from './restricted.test';
@@ -15,6 +16,7 @@ export function run(): Promise<void> {
   if (vscode.workspace.isTrusted) {
     // Before the extension suite, which ends by deactivating the extension.
     defineMetricsTests();
+    defineHistoryTests();
     defineExtensionTests();
   } else {
     defineRestrictedTests();

@@ -20,6 +20,7 @@ void describe('dashboardServers', () => {
       p50Ms: 4,
       p95Ms: 11,
       uptimePercent: 98.5,
+      history: null,
       restarts: 1,
       lastError: null,
       nextStep: null,
