@@ -70,6 +70,16 @@ void describe('metrics tracker', () => {
     assert.doesNotMatch(body, /era=""/, 'the series of the unknown era went when the era was learned');
   });
 
+  void it('keeps the state one-hot in every state of the model, verifying and needs-consent included', async () => {
+    const a = config('a');
+    const { source, text } = setup([status(a, 'idle', { era: 'modern' })]);
+    for (const to of ['verifying', 'needs-consent'] as const) {
+      source.emit({ type: 'state', id: a.id, from: 'idle', to, reason: '', status: status(a, to, { era: 'modern' }) });
+      const hot = (await text()).split('\n').filter((row) => row.startsWith('mcp_health_state{') && row.endsWith(' 1'));
+      assert.deepEqual(hot.map((row) => /state="([^"]+)"/.exec(row)![1]), [to]);
+    }
+  });
+
   void it('records probe durations in the semantic-convention buckets, timeouts at the timeout, with error_type', async () => {
     const a = config('a');
     const { source, text, advance } = setup([status(a, 'up', { era: 'modern' })]);
