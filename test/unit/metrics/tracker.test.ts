@@ -5,7 +5,7 @@ import type { ServerConfig, ServerState, ServerStatus } from '../../../src/core/
 import type { MonitorEvent, MonitorRegistry } from '../../../src/core/monitorTypes';
 import { PromSink } from '../../../src/metrics/promSink';
 import { otlpConfigured, otlpProtocolWarning } from '../../../src/metrics/otlpSink';
-import { HealthTracker } from '../../../src/metrics/tracker';
+import { HealthTracker, lateSource } from '../../../src/metrics/tracker';
 import { serverConfig } from '../../helpers/serverConfig';
 
 function config(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {
@@ -43,7 +43,7 @@ class EventSource {
 function setup(servers: ServerStatus[]) {
   const source = new EventSource();
   source.statuses = servers;
-  const sink = new PromSink(() => tracker.samples(), { version: '9.9.9', frontEnd: 'cli' });
+  const sink = new PromSink(lateSource(() => tracker), { version: '9.9.9', frontEnd: 'cli' });
   let now = 1_700_000_000_000;
   const tracker: HealthTracker = new HealthTracker(source.registry, [sink], { wall: () => now, timeoutMs: 2_000 });
   const text = async () => (await sink.render(undefined)).body;
