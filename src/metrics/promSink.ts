@@ -2,7 +2,7 @@
 
 import { Counter, Gauge, Registry, type Metric, type RegistryContentType } from 'prom-client';
 import { CachedExposition, type Published } from './exposition';
-import { DurationHistogram, SampledGauge, SampledMetric, type Labels, type SampleValue } from './sampledMetrics';
+import { DurationHistogram, OneHotGauge, SampledGauge, SampledMetric, type Labels, type SampleValue } from './sampledMetrics';
 import { ALL_STATES, MCP_DURATION_BUCKETS, PROM, SERVER_LABEL_NAMES, labelsKey, type CounterKind, type ServerLabels } from './series';
 import type { MetricsSink, SampleSource, ServerSample } from './tracker';
 
@@ -52,15 +52,8 @@ export class PromSink implements MetricsSink {
     const probes = () => source.probeRevision();
     gauge(PROM.up, 'Whether the MCP server answers its keepalive probes (1 up, 0 otherwise).', states, (all) =>
       all.map((sample) => ({ sharedLabels: sample.labels, value: sample.state === 'up' ? 1 : 0 })));
-    // One label object per server and state, kept as long as the server's labels are (see sampledMetrics.ts).
-    const stateLabels = new WeakMap<ServerLabels, readonly Labels[]>();
-    const statesOf = (labels: ServerLabels) => {
-      let sets = stateLabels.get(labels);
-      if (!sets) stateLabels.set(labels, (sets = ALL_STATES.map((state) => Object.freeze({ ...labels, state }))));
-      return sets;
-    };
-    gauge(PROM.state, 'The monitor state of the MCP server, one-hot over every state.', states, (all) =>
-      all.flatMap((sample) => statesOf(sample.labels).map((sharedLabels, index) => ({ sharedLabels, value: sample.state === ALL_STATES[index] ? 1 : 0 }))));
+    const state = new OneHotGauge(PROM.state, 'The monitor state of the MCP server, one-hot over every state.', 'state', ALL_STATES, () => source.samples(), states);
+    this.registry.registerMetric(publish(PROM.state, state, states) as unknown as Metric);
     gauge(PROM.flapping, 'Whether the MCP server restarts too often (1 flapping).', states, (all) =>
       all.map((sample) => ({ sharedLabels: sample.labels, value: sample.flapping ? 1 : 0 })));
     gauge(PROM.lastProbe, 'When the last keepalive probe of the MCP server settled, in seconds since the epoch.', probes, (all) =>

@@ -65,6 +65,54 @@ export class SampledGauge extends SampledMetric {
   }
 }
 
+/**
+ * One gauge line per label set and option, 1 for the sample's current option and 0 for the others (the state
+ * one-hot). Its lines' prefixes are kept per label set, one lookup per sample rather than one per line: after any
+ * state change anywhere, the whole metric is written again.
+ */
+export class OneHotGauge extends SampledMetric {
+  readonly type = 'gauge';
+  private readonly labelSets = new WeakMap<Labels, readonly Labels[]>();
+  private readonly prefixes = new WeakMap<Labels, readonly string[]>();
+
+  constructor(
+    name: string,
+    help: string,
+    private readonly label: string,
+    private readonly options: readonly string[],
+    private readonly read: () => readonly { readonly labels: Labels; readonly state: string }[],
+    readonly revision: () => number,
+  ) {
+    super(name, help);
+  }
+
+  protected values(): SampleValue[] {
+    return this.read().flatMap(({ labels, state }) =>
+      this.labelSetsOf(labels).map((sharedLabels, index) => ({ sharedLabels, value: state === this.options[index] ? 1 : 0 })));
+  }
+
+  text(): string {
+    const lines = [header(this.name, this.help, this.type)];
+    const [one, zero] = [valueText(1), valueText(0)];
+    for (const { labels, state } of this.read()) {
+      let prefixes = this.prefixes.get(labels);
+      if (!prefixes) {
+        const name = escapeText(this.name);
+        this.prefixes.set(labels, (prefixes = this.labelSetsOf(labels).map((set) => linePrefix(name, set))));
+      }
+      for (let i = 0; i < prefixes.length; i++) lines.push(prefixes[i]! + (state === this.options[i] ? one : zero));
+    }
+    return lines.join('\n');
+  }
+
+  /** One frozen label object per label set and option, kept as long as the label set is. */
+  private labelSetsOf(labels: Labels): readonly Labels[] {
+    let sets = this.labelSets.get(labels);
+    if (!sets) this.labelSets.set(labels, (sets = this.options.map((option) => Object.freeze({ ...labels, [this.label]: option }))));
+    return sets;
+  }
+}
+
 interface Cell {
   /** Server labels plus mcp_method_name and error_type: the labels of the _sum and _count lines. */
   readonly labels: Labels;

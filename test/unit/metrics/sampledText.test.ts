@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Registry, type Metric, type RegistryContentType } from 'prom-client';
-import { DurationHistogram, SampledGauge, type Labels, type SampleValue } from '../../../src/metrics/sampledMetrics';
+import { DurationHistogram, OneHotGauge, SampledGauge, type Labels, type SampleValue } from '../../../src/metrics/sampledMetrics';
 import type { ServerLabels } from '../../../src/metrics/series';
 
 const text = fc.oneof(
@@ -21,7 +21,7 @@ const number = fc.oneof(
 );
 const serverLabels = fc.record({ server: text, transport: text, source_file: text, era: text }).map((labels) => Object.freeze(labels) as ServerLabels);
 
-async function reference(metric: SampledGauge | DurationHistogram, name: string, openMetrics: boolean): Promise<string> {
+async function reference(metric: SampledGauge | OneHotGauge | DurationHistogram, name: string, openMetrics: boolean): Promise<string> {
   const registry = new Registry<RegistryContentType>();
   registry.setContentType(openMetrics ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE);
   registry.registerMetric(metric as unknown as Metric);
@@ -38,6 +38,19 @@ void describe('sampledText: our metrics write what prom-client writes', () => {
         for (let i = 0; i < 2; i++) assert.equal(gauge.text(), await reference(gauge, 'g', openMetrics));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  void it('one-hot gauges: any label sets, options and current values', async () => {
+    const options = fc.uniqueArray(text, { minLength: 1, maxLength: 5 });
+    await fc.assert(
+      fc.asyncProperty(text, labelName, options, fc.array(fc.record({ labels: labelSet, pick: fc.nat(), other: text }), { maxLength: 6 }), fc.boolean(), async (help, label, values, samples, openMetrics) => {
+        // The current value is one of the options, or (other) none of them: then every line is 0.
+        const read = samples.map(({ labels, pick, other }) => ({ labels, state: pick % 3 === 0 ? other : values[pick % values.length]! }));
+        const gauge = new OneHotGauge('o', help, label, values, () => read, () => 0);
+        for (let i = 0; i < 2; i++) assert.equal(gauge.text(), await reference(gauge, 'o', openMetrics));
+      }),
+      { numRuns: 200 },
     );
   });
 
