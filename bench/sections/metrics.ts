@@ -27,7 +27,6 @@ const PEERS = 4;
 const SCRAPE_EVERY_S = 15;
 const RATIO_TARGET = 0.1;
 const PARKED_INTERVAL_MS = 3_600_000;
-const WARMUP_SCRAPES = 5;
 /** After a probe round, before a scrape: the round's last replies and events are handled. */
 const SETTLE_MS = 50;
 const scraperScript = join(benchRoot, 'peers', 'metrics-scraper.mjs');
@@ -35,16 +34,17 @@ const scraperScript = join(benchRoot, 'peers', 'metrics-scraper.mjs');
 interface Plan {
   readonly count: number;
   readonly scrapes: number;
+  readonly warmup: number;
   readonly keepaliveWindowMs: number;
   /** Also measure keepalive over one default interval (20 s); not in --quick. */
   readonly defaultIntervalWindow: boolean;
 }
 
 function plans(quick: boolean): Plan[] {
-  if (quick) return [{ count: 100, scrapes: 20, keepaliveWindowMs: 2_000, defaultIntervalWindow: false }];
+  if (quick) return [{ count: 100, scrapes: 20, warmup: 5, keepaliveWindowMs: 2_000, defaultIntervalWindow: false }];
   return [
-    { count: 100, scrapes: 60, keepaliveWindowMs: 5_000, defaultIntervalWindow: true },
-    { count: 1000, scrapes: 25, keepaliveWindowMs: 5_000, defaultIntervalWindow: true },
+    { count: 100, scrapes: 30, warmup: 5, keepaliveWindowMs: 5_000, defaultIntervalWindow: true },
+    { count: 1000, scrapes: 6, warmup: 2, keepaliveWindowMs: 5_000, defaultIntervalWindow: true },
   ];
 }
 
@@ -150,7 +150,7 @@ async function measure(context: BenchContext, ours: Ours, plan: Plan): Promise<v
         return { sample, cpuMs: cpuMs(process.cpuUsage(start)) };
       };
       // Steady state, as under a Prometheus that scrapes all day: the first scrapes compile the code paths.
-      for (let i = 0; i < WARMUP_SCRAPES; i++) {
+      for (let i = 0; i < plan.warmup; i++) {
         await afterRound('metrics');
         await afterRound('healthz');
       }
@@ -162,6 +162,7 @@ async function measure(context: BenchContext, ours: Ours, plan: Plan): Promise<v
         scrapeCpuMs += ms;
         // The control, the same procedure with /healthz: what the bench's own machinery costs in the window.
         controlCpuMs += (await afterRound('healthz')).cpuMs;
+        if ((i + 1) % 10 === 0) context.log(`metrics: ${i + 1}/${plan.scrapes} scrapes`);
       }
       if (profiler) {
         await profiler.close(join(resultsDir, 'profiles', `metrics-${plan.count}.cpuprofile`));
@@ -210,7 +211,7 @@ async function measure(context: BenchContext, ours: Ours, plan: Plan): Promise<v
     const defaultIntervalS = ours.defaultMonitorSettings.intervalMs.http / 1000;
     const scrapeCpuPerS = cpuPerScrapeMs / SCRAPE_EVERY_S;
     const keepaliveCpuPerS = (cpuPerProbeMs * plan.count) / defaultIntervalS;
-    const note = `up ${up}/${plan.count}; ${plan.scrapes} scrapes (OpenMetrics), each after a probe round, after ${WARMUP_SCRAPES} unmeasured; ${probesInWindow} probes in the ${plan.keepaliveWindowMs / 1000} s keepalive window`;
+    const note = `up ${up}/${plan.count}; ${plan.scrapes} scrapes (OpenMetrics), each after a probe round, after ${plan.warmup} unmeasured; ${probesInWindow} probes in the ${plan.keepaliveWindowMs / 1000} s keepalive window`;
     context.raw[`metrics.${plan.count}`] = { plan, up, samples, scrapeCpuMs, keepaliveCpuMs, probesInWindow, cpuPerScrapeMs, controlPerRequestMs, cpuPerProbeMs, slow, ...(profile ? { profile } : {}) };
     context.figures.push(
       { section: 'metrics', name: `${plan.count} servers: scrape time p50`, value: time.p50, unit: 'ms', reference: null, target: null, note },
