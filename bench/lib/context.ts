@@ -3,7 +3,7 @@ import type { Figure, Skipped } from './report';
 /** What each section gets: where to put figures and raw samples, and how long it may take. */
 export interface BenchContext {
   readonly quick: boolean;
-  /** Write CPU profiles of the scale workers to bench/results/profiles. */
+  /** Write CPU profiles of the scale workers and of the metrics scrapes to bench/results/profiles. */
   readonly profile: boolean;
   readonly figures: Figure[];
   readonly skipped: Skipped[];

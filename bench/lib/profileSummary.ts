@@ -7,7 +7,7 @@ interface ProfileNode {
   readonly hitCount?: number;
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   readonly nodes: readonly ProfileNode[];
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
@@ -18,6 +18,8 @@ export interface ProfileSummary {
   readonly byFunction: Record<string, number>;
   readonly byPackage: Record<string, number>;
 }
+
+const IGNORED = new Set(['(idle)', '(program)', 'dispatch']);
 
 function packageOf(url: string): string {
   if (!url) return '(native/idle/gc)';
@@ -34,22 +36,29 @@ function top(entries: Map<string, number>, count: number): Record<string, number
 }
 
 export function summarizeProfile(file: string, count = 15): ProfileSummary {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  return summarizeProfiles([JSON.parse(readFileSync(file, 'utf8')) as CpuProfile], count);
+}
+
+/** One summary over several profiles, e.g. one per measured window of the same process. */
+export function summarizeProfiles(profiles: readonly CpuProfile[], count = 15): ProfileSummary {
   const byFunction = new Map<string, number>();
   const byPackage = new Map<string, number>();
   let totalMs = 0;
-  profile.samples.forEach((id, index) => {
-    const node = nodes.get(id);
-    const ms = (profile.timeDeltas[index] ?? 0) / 1000;
-    if (!node || node.callFrame.functionName === '(idle)' || node.callFrame.functionName === '(program)') return;
-    totalMs += ms;
-    const frame = node.callFrame;
-    const where = frame.url ? `${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}` : '';
-    const name = `${frame.functionName || '(anonymous)'} ${where}`.trim();
-    byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
-    const pkg = packageOf(frame.url);
-    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + ms);
-  });
+  for (const profile of profiles) {
+    const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+    profile.samples.forEach((id, index) => {
+      const node = nodes.get(id);
+      const ms = (profile.timeDeltas[index] ?? 0) / 1000;
+      // `dispatch` is the inspector answering the profiler itself.
+      if (!node || IGNORED.has(node.callFrame.functionName)) return;
+      totalMs += ms;
+      const frame = node.callFrame;
+      const where = frame.url ? `${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}` : '';
+      const name = `${frame.functionName || '(anonymous)'} ${where}`.trim();
+      byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
+      const pkg = packageOf(frame.url);
+      byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + ms);
+    });
+  }
   return { totalMs: Math.round(totalMs), byFunction: top(byFunction, count), byPackage: top(byPackage, count) };
 }

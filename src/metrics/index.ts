@@ -6,7 +6,7 @@ import { serveMetrics, MetricsListenError, type MetricsHttpServer } from './http
 import type { ListenAddress } from './listenAddress';
 import { otlpConfigured, otlpProtocolWarning, OtlpSink } from './otlpSink';
 import { PromSink, type BuildInfo } from './promSink';
-import { HealthTracker, type MetricsSink } from './tracker';
+import { HealthTracker, lateSource, type MetricsSink } from './tracker';
 
 export { MetricsListenError } from './httpServer';
 export { formatListenAddress, parseListenAddress, type ListenAddress } from './listenAddress';
@@ -39,8 +39,9 @@ export interface MetricsExporter {
 export async function startMetrics(options: MetricsOptions): Promise<MetricsExporter> {
   const sinks: MetricsSink[] = [];
   // Sinks read the samples only when scraped or exported, by which time the tracker exists.
-  const samples = () => tracker.samples();
-  const prom = new PromSink(samples, options.build);
+  const source = lateSource(() => tracker);
+  const samples = () => source.samples();
+  const prom = new PromSink(source, options.build);
   sinks.push(prom);
   let otlp: OtlpSink | undefined;
   let server: MetricsHttpServer | undefined;

@@ -1,9 +1,10 @@
 // The Prometheus side: prom-client metrics fed by the tracker, exposed in the text format and in OpenMetrics.
 
 import { Counter, Gauge, Registry, type Metric, type RegistryContentType } from 'prom-client';
-import { DurationHistogram, NO_LABELS, SampledGauge, type Labels, type SampleValue } from './sampledMetrics';
+import { CachedExposition, type Published } from './exposition';
+import { DurationHistogram, OneHotGauge, SampledGauge, SampledMetric, type Labels, type SampleValue } from './sampledMetrics';
 import { ALL_STATES, MCP_DURATION_BUCKETS, PROM, SERVER_LABEL_NAMES, labelsKey, type CounterKind, type ServerLabels } from './series';
-import type { MetricsSink, ServerSample } from './tracker';
+import type { MetricsSink, SampleSource, ServerSample } from './tracker';
 
 export interface BuildInfo {
   readonly version: string;
@@ -17,7 +18,6 @@ export interface Exposition {
 }
 
 const SERVER_LABELS = [...SERVER_LABEL_NAMES];
-const COUNTER_NAMES = [PROM.probes, PROM.restarts, PROM.reconnects, PROM.violations, PROM.toolsChanged];
 
 export class PromSink implements MetricsSink {
   private readonly registry = new Registry<RegistryContentType>();
@@ -26,49 +26,61 @@ export class PromSink implements MetricsSink {
   private readonly counters: Record<CounterKind, Counter>;
   /** Label sets with extra labels (method, result) per server, so forgetting a server can remove them exactly. */
   private readonly extraLabelSets = new Map<string, Map<Metric, Map<string, Labels>>>();
-  /** Renders run one at a time: prom-client renames counters in place for OpenMetrics (see render). */
+  /** Every metric in the order of registration, with what says it changed. */
+  private readonly published: Published[] = [];
+  /** Counts the changes of each prom-client counter: all of them go through this sink. */
+  private readonly counterChanges = new Map<Metric, number>();
+  private readonly exposition: CachedExposition;
+  /** Renders run one at a time: prom-client renames counters in place for OpenMetrics (see exposition.ts). */
   private rendering: Promise<unknown> = Promise.resolve();
 
-  constructor(samples: () => readonly ServerSample[], build: BuildInfo) {
+  constructor(source: SampleSource, build: BuildInfo) {
     const registers = [this.registry];
-    const gauge = (name: string, help: string, values: (all: readonly ServerSample[]) => SampleValue[]) =>
-      this.registry.registerMetric(new SampledGauge(name, help, () => values(samples())) as unknown as Metric);
-    gauge(PROM.up, 'Whether the MCP server answers its keepalive probes (1 up, 0 otherwise).', (all) =>
-      all.map((sample) => ({ labels: NO_LABELS, sharedLabels: sample.labels, value: sample.state === 'up' ? 1 : 0 })));
-    // One label object per server and state, kept as long as the server's labels are (see sampledMetrics.ts).
-    const stateLabels = new WeakMap<ServerLabels, readonly Labels[]>();
-    const statesOf = (labels: ServerLabels) => {
-      let sets = stateLabels.get(labels);
-      if (!sets) stateLabels.set(labels, (sets = ALL_STATES.map((state) => Object.freeze({ ...labels, state }))));
-      return sets;
+    const publish = <T>(name: string, metric: T, revision: () => number): T => {
+      // Our own sampled metrics write their text themselves (sampledText.ts); prom-client's write it through the registry.
+      const text = metric instanceof SampledMetric ? () => metric.text() : undefined;
+      this.published.push({ name, metric: metric as unknown as Metric, revision, text });
+      return metric;
     };
-    gauge(PROM.state, 'The monitor state of the MCP server, one-hot over every state.', (all) =>
-      all.flatMap((sample) => statesOf(sample.labels).map((sharedLabels, index) => ({ labels: NO_LABELS, sharedLabels, value: sample.state === ALL_STATES[index] ? 1 : 0 }))));
-    gauge(PROM.flapping, 'Whether the MCP server restarts too often (1 flapping).', (all) =>
-      all.map((sample) => ({ labels: NO_LABELS, sharedLabels: sample.labels, value: sample.flapping ? 1 : 0 })));
-    gauge(PROM.lastProbe, 'When the last keepalive probe of the MCP server settled, in seconds since the epoch.', (all) =>
-      all.flatMap((sample) => (sample.lastProbeSeconds === null ? [] : [{ labels: NO_LABELS, sharedLabels: sample.labels, value: sample.lastProbeSeconds }])));
-    new Gauge({ name: PROM.buildInfo, help: 'mcp-health build information; always 1.', labelNames: ['version', 'nodejs_version', 'front_end'], registers })
+    const gauge = (name: string, help: string, revision: () => number, values: (all: readonly ServerSample[]) => SampleValue[]) =>
+      this.registry.registerMetric(publish(name, new SampledGauge(name, help, () => values(source.samples()), revision), revision) as unknown as Metric);
+    const counter = (name: string, help: string, labelNames: string[]): Counter => {
+      const metric: Counter = publish(name, new Counter({ name, help, labelNames, registers }), () => this.counterChanges.get(metric as unknown as Metric) ?? 0);
+      return metric;
+    };
+    const states = () => source.stateRevision();
+    const probes = () => source.probeRevision();
+    gauge(PROM.up, 'Whether the MCP server answers its keepalive probes (1 up, 0 otherwise).', states, (all) =>
+      all.map((sample) => ({ sharedLabels: sample.labels, value: sample.state === 'up' ? 1 : 0 })));
+    const state = new OneHotGauge(PROM.state, 'The monitor state of the MCP server, one-hot over every state.', 'state', ALL_STATES, () => source.samples(), states);
+    this.registry.registerMetric(publish(PROM.state, state, states) as unknown as Metric);
+    gauge(PROM.flapping, 'Whether the MCP server restarts too often (1 flapping).', states, (all) =>
+      all.map((sample) => ({ sharedLabels: sample.labels, value: sample.flapping ? 1 : 0 })));
+    gauge(PROM.lastProbe, 'When the last keepalive probe of the MCP server settled, in seconds since the epoch.', probes, (all) =>
+      all.flatMap((sample) => (sample.lastProbeSeconds === null ? [] : [{ sharedLabels: sample.labels, value: sample.lastProbeSeconds }])));
+    publish(PROM.buildInfo, new Gauge({ name: PROM.buildInfo, help: 'mcp-health build information; always 1.', labelNames: ['version', 'nodejs_version', 'front_end'], registers }), () => 0)
       .set({ version: build.version, nodejs_version: process.version, front_end: build.frontEnd }, 1);
     this.duration = new DurationHistogram(
       PROM.duration,
       'Duration of MCP probe requests as seen by mcp-health (semantic convention mcp.client.operation.duration).',
       MCP_DURATION_BUCKETS,
     );
-    this.registry.registerMetric(this.duration as unknown as Metric);
-    this.probes = new Counter({ name: PROM.probes, help: 'Keepalive probes by result.', labelNames: [...SERVER_LABELS, 'result'], registers });
-    const counter = (name: string, help: string) => new Counter({ name, help, labelNames: SERVER_LABELS, registers });
+    const duration = this.duration;
+    this.registry.registerMetric(publish(PROM.duration, duration, () => duration.revision()) as unknown as Metric);
+    this.probes = counter(PROM.probes, 'Keepalive probes by result.', [...SERVER_LABELS, 'result']);
     this.counters = {
-      restarts: counter(PROM.restarts, 'Restarts of the MCP server (a connection that was up died and was reopened).'),
-      reconnects: counter(PROM.reconnects, 'Connect attempts after the first one.'),
-      violations: counter(PROM.violations, 'Replies against the MCP protocol (error or non-empty result to a ping, bad handshake).'),
-      toolsChanged: counter(PROM.toolsChanged, 'Changes of the tool set from the accepted baseline (tool drift).'),
+      restarts: counter(PROM.restarts, 'Restarts of the MCP server (a connection that was up died and was reopened).', SERVER_LABELS),
+      reconnects: counter(PROM.reconnects, 'Connect attempts after the first one.', SERVER_LABELS),
+      violations: counter(PROM.violations, 'Replies against the MCP protocol (error or non-empty result to a ping, bad handshake).', SERVER_LABELS),
+      toolsChanged: counter(PROM.toolsChanged, 'Changes of the tool set from the accepted baseline (tool drift).', SERVER_LABELS),
     };
+    this.exposition = new CachedExposition(this.registry, this.published);
   }
 
   probe(labels: ServerLabels, method: string, outcome: string, seconds: number | undefined, errorType: string | undefined): void {
     const result = { ...labels, result: outcome };
     this.probes.inc(result);
+    this.changed(this.probes);
     this.remember(labels, this.probes, result, outcome);
     if (seconds === undefined) return;
     this.duration.observe(labels, method, errorType, seconds);
@@ -76,14 +88,19 @@ export class PromSink implements MetricsSink {
 
   count(kind: CounterKind, labels: ServerLabels, by: number): void {
     this.counters[kind].inc(labels, by);
+    this.changed(this.counters[kind]);
   }
 
   forget(labels: ServerLabels): void {
     this.duration.forget(labels);
-    for (const counter of Object.values(this.counters)) counter.remove(labels);
+    for (const counter of Object.values(this.counters)) {
+      counter.remove(labels);
+      this.changed(counter);
+    }
     const key = labelsKey(labels);
     for (const [metric, sets] of this.extraLabelSets.get(key) ?? []) {
       for (const set of sets.values()) (metric as Counter).remove(set);
+      this.changed(metric);
     }
     this.extraLabelSets.delete(key);
   }
@@ -91,20 +108,31 @@ export class PromSink implements MetricsSink {
   /** Negotiates on `Accept` as Prometheus does: OpenMetrics when asked for, the 0.0.4 text format otherwise. */
   render(accept: string | undefined): Promise<Exposition> {
     const openMetrics = accept?.includes('application/openmetrics-text') ?? false;
+    const next = this.rendering.then(async () => ({
+      contentType: openMetrics ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE,
+      body: await this.exposition.render(openMetrics),
+    }));
+    this.rendering = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The reference output, prom-client's own Registry#metrics(), for the differential test of the exposition. */
+  async referenceBody(openMetrics: boolean): Promise<string> {
     const next = this.rendering.then(async () => {
       this.registry.setContentType(openMetrics ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE);
       if (!openMetrics) {
-        // prom-client strips `_total` from a counter's name in place when it renders OpenMetrics (which appends it to
-        // the samples); the text format needs it back.
-        for (const name of COUNTER_NAMES) {
-          const metric = this.registry.getSingleMetric(name);
-          if (metric) (metric as unknown as { name: string }).name = name;
-        }
+        // metrics() strips `_total` from a counter's name in place for OpenMetrics and never puts it back.
+        for (const { name, metric } of this.published) (metric as unknown as { name: string }).name = name;
       }
-      return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+      return this.registry.metrics();
     });
     this.rendering = next.catch(() => undefined);
     return next;
+  }
+
+  private changed(metric: Metric | Counter): void {
+    const key = metric as unknown as Metric;
+    this.counterChanges.set(key, (this.counterChanges.get(key) ?? 0) + 1);
   }
 
   private remember(labels: ServerLabels, metric: Metric, set: Labels, extra: string): void {

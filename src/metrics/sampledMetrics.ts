@@ -1,24 +1,22 @@
-// Metrics whose values we keep ourselves and hand to prom-client's registry at scrape time (prom-client still does
-// the exposition: negotiation, formatting, escaping). Every line's complete label set is one long-lived frozen
-// object passed as prom-client's `sharedLabels`, which it formats once and caches by identity: a scrape does not
-// hash, validate and format every label set again. At a thousand servers that cut the CPU of a scrape by more than
-// half (bench section `metrics`), for a few KB of cached label strings per server.
+// Metrics whose values we keep ourselves. Every line's complete label set is one long-lived frozen object, so its
+// text (`name{labels} `) is formatted once, not at every scrape. A scrape writes them through text() (sampledText.ts);
+// get() hands the same values to prom-client's Registry, whose output is the reference text() is tested against
+// (sampledText.test.ts, exposition.test.ts) and what Registry#metrics() serves.
 
+import { escapeText, header, linePrefix, valueText } from './sampledText';
 import { labelsKey, type ServerLabels } from './series';
 
 export type Labels = Readonly<Record<string, string>>;
 
-export const NO_LABELS: Labels = Object.freeze({});
-
+/** One line; prom-client reads the absent `labels` as none, and formats `sharedLabels` once per object. */
 export interface SampleValue {
-  readonly labels: Labels;
   readonly sharedLabels: Labels;
   readonly value: number;
   readonly metricName?: string;
 }
 
 /** The shape prom-client's Registry reads from a metric (its `get()` and `name`/`type`). */
-abstract class SampledMetric {
+export abstract class SampledMetric {
   readonly aggregator = 'sum';
   abstract readonly type: 'gauge' | 'histogram';
   constructor(
@@ -26,9 +24,14 @@ abstract class SampledMetric {
     readonly help: string,
   ) {}
   protected abstract values(): SampleValue[];
+  /** Changes whenever values() would; equal revisions promise equal values (the exposition cache relies on it). */
+  abstract revision(): number;
+  /** What prom-client's Registry formats: the reference for text() (sampledText.test.ts). */
   get() {
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.values() };
   }
+  /** The metric as Registry#getSingleMetricAsString writes it, without going through it (see sampledText.ts). */
+  abstract text(): string;
   reset(): void {}
 }
 
@@ -39,11 +42,74 @@ export class SampledGauge extends SampledMetric {
     name: string,
     help: string,
     private readonly read: () => SampleValue[],
+    readonly revision: () => number,
   ) {
     super(name, help);
   }
+  /** The line prefix of each label set, kept as long as the label object is (the tracker keeps them per server). */
+  private readonly prefixes = new WeakMap<Labels, string>();
   protected values(): SampleValue[] {
     return this.read();
+  }
+  text(): string {
+    const lines = [header(this.name, this.help, this.type)];
+    for (const { sharedLabels, value, metricName } of this.values()) {
+      let prefix = metricName === undefined ? this.prefixes.get(sharedLabels) : undefined;
+      if (prefix === undefined) {
+        prefix = linePrefix(metricName ?? escapeText(this.name), sharedLabels);
+        if (metricName === undefined) this.prefixes.set(sharedLabels, prefix);
+      }
+      lines.push(prefix + valueText(value));
+    }
+    return lines.join('\n');
+  }
+}
+
+/**
+ * One gauge line per label set and option, 1 for the sample's current option and 0 for the others (the state
+ * one-hot). Its lines' prefixes are kept per label set, one lookup per sample rather than one per line: after any
+ * state change anywhere, the whole metric is written again.
+ */
+export class OneHotGauge extends SampledMetric {
+  readonly type = 'gauge';
+  private readonly labelSets = new WeakMap<Labels, readonly Labels[]>();
+  private readonly prefixes = new WeakMap<Labels, readonly string[]>();
+
+  constructor(
+    name: string,
+    help: string,
+    private readonly label: string,
+    private readonly options: readonly string[],
+    private readonly read: () => readonly { readonly labels: Labels; readonly state: string }[],
+    readonly revision: () => number,
+  ) {
+    super(name, help);
+  }
+
+  protected values(): SampleValue[] {
+    return this.read().flatMap(({ labels, state }) =>
+      this.labelSetsOf(labels).map((sharedLabels, index) => ({ sharedLabels, value: state === this.options[index] ? 1 : 0 })));
+  }
+
+  text(): string {
+    const lines = [header(this.name, this.help, this.type)];
+    const [one, zero] = [valueText(1), valueText(0)];
+    for (const { labels, state } of this.read()) {
+      let prefixes = this.prefixes.get(labels);
+      if (!prefixes) {
+        const name = escapeText(this.name);
+        this.prefixes.set(labels, (prefixes = this.labelSetsOf(labels).map((set) => linePrefix(name, set))));
+      }
+      for (let i = 0; i < prefixes.length; i++) lines.push(prefixes[i]! + (state === this.options[i] ? one : zero));
+    }
+    return lines.join('\n');
+  }
+
+  /** One frozen label object per label set and option, kept as long as the label set is. */
+  private labelSetsOf(labels: Labels): readonly Labels[] {
+    let sets = this.labelSets.get(labels);
+    if (!sets) this.labelSets.set(labels, (sets = this.options.map((option) => Object.freeze({ ...labels, [this.label]: option }))));
+    return sets;
   }
 }
 
@@ -52,6 +118,8 @@ interface Cell {
   readonly labels: Labels;
   /** The same plus `le`, one per bucket line. */
   readonly bucketLabels: readonly Labels[];
+  /** The text of each line before its value: the buckets', then _sum's and _count's. */
+  readonly prefixes: readonly string[];
   /** Per-bucket counts, not cumulative; the last slot is +Inf. */
   readonly counts: number[];
   sum: number;
@@ -63,6 +131,7 @@ export class DurationHistogram extends SampledMetric {
   readonly type = 'histogram';
   private readonly cells = new Map<string, Map<string, Cell>>();
   private readonly les: readonly string[];
+  private changes = 0;
 
   constructor(
     name: string,
@@ -82,7 +151,8 @@ export class DurationHistogram extends SampledMetric {
     if (!cell) {
       const labels = Object.freeze({ ...server, mcp_method_name: method, ...(errorType !== undefined ? { error_type: errorType } : {}) });
       const bucketLabels = this.les.map((le) => Object.freeze({ ...labels, le }));
-      cell = { labels, bucketLabels, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
+      const prefixes = [...bucketLabels.map((set) => linePrefix(`${this.name}_bucket`, set)), linePrefix(`${this.name}_sum`, labels), linePrefix(`${this.name}_count`, labels)];
+      cell = { labels, bucketLabels, prefixes, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
       byServer.set(cellKey, cell);
     }
     let index = this.bounds.findIndex((bound) => seconds <= bound);
@@ -90,10 +160,15 @@ export class DurationHistogram extends SampledMetric {
     cell.counts[index]! += 1;
     cell.sum += seconds;
     cell.count += 1;
+    this.changes += 1;
   }
 
   forget(server: ServerLabels): void {
-    this.cells.delete(labelsKey(server));
+    if (this.cells.delete(labelsKey(server))) this.changes += 1;
+  }
+
+  revision(): number {
+    return this.changes;
   }
 
   protected values(): SampleValue[] {
@@ -106,12 +181,27 @@ export class DurationHistogram extends SampledMetric {
         let cumulative = 0;
         for (let i = 0; i < cell.counts.length; i++) {
           cumulative += cell.counts[i]!;
-          values.push({ metricName: bucketName, labels: NO_LABELS, sharedLabels: cell.bucketLabels[i]!, value: cumulative });
+          values.push({ metricName: bucketName, sharedLabels: cell.bucketLabels[i]!, value: cumulative });
         }
-        values.push({ metricName: sumName, labels: NO_LABELS, sharedLabels: cell.labels, value: cell.sum });
-        values.push({ metricName: countName, labels: NO_LABELS, sharedLabels: cell.labels, value: cell.count });
+        values.push({ metricName: sumName, sharedLabels: cell.labels, value: cell.sum });
+        values.push({ metricName: countName, sharedLabels: cell.labels, value: cell.count });
       }
     }
     return values;
+  }
+
+  text(): string {
+    const lines = [header(this.name, this.help, this.type)];
+    for (const byServer of this.cells.values()) {
+      for (const { prefixes, counts, sum, count } of byServer.values()) {
+        let cumulative = 0;
+        for (let i = 0; i < counts.length; i++) {
+          cumulative += counts[i]!;
+          lines.push(prefixes[i]! + valueText(cumulative));
+        }
+        lines.push(prefixes[counts.length]! + valueText(sum), prefixes[counts.length + 1]! + valueText(count));
+      }
+    }
+    return lines.join('\n');
   }
 }

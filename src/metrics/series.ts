@@ -6,9 +6,12 @@ import type { ProbeOutcome, ProbeResult, ServerState, ServerStatus } from '../co
 export const SERVER_LABEL_NAMES = ['server', 'transport', 'source_file', 'era'] as const;
 export type ServerLabels = Readonly<Record<(typeof SERVER_LABEL_NAMES)[number], string>>;
 
-export const ALL_STATES: readonly ServerState[] = [
-  'idle', 'connecting', 'up', 'down', 'suspect', 'auth-required', 'needs-input', 'config-error', 'disabled', 'untrusted',
-];
+/** Every state, so the one-hot `mcp_health_state` has exactly one 1 per server; a state added to the model fails to compile here. */
+const STATES: Record<ServerState, true> = {
+  idle: true, connecting: true, verifying: true, up: true, down: true, suspect: true, 'auth-required': true, 'needs-input': true,
+  'config-error': true, disabled: true, untrusted: true, 'needs-consent': true,
+};
+export const ALL_STATES = Object.keys(STATES) as readonly ServerState[];
 
 /**
  * OpenTelemetry semantic conventions for MCP: `mcp.client.operation.duration`, a histogram in seconds, SHOULD use

@@ -12,6 +12,24 @@ export interface MetricsSink {
   forget(labels: ServerLabels): void;
 }
 
+/** What the sinks read when scraped or exported: the samples, and revisions that say when they changed. */
+export interface SampleSource {
+  samples(): readonly ServerSample[];
+  /** Changes whenever a sample's state or flapping flag changes, or the servers or their labels do. */
+  stateRevision(): number;
+  /** Changes whenever a last-probe timestamp changes, or the servers or their labels do. */
+  probeRevision(): number;
+}
+
+/** A source for sinks made before the tracker they read (the tracker needs its sinks when it is made). */
+export function lateSource(tracker: () => SampleSource): SampleSource {
+  return {
+    samples: () => tracker().samples(),
+    stateRevision: () => tracker().stateRevision(),
+    probeRevision: () => tracker().probeRevision(),
+  };
+}
+
 export interface ServerSample {
   readonly labels: ServerLabels;
   readonly state: ServerState;
@@ -37,9 +55,11 @@ export interface TrackerOptions {
   readonly timeoutMs: number;
 }
 
-export class HealthTracker {
+export class HealthTracker implements SampleSource {
   private readonly entries = new Map<string, Entry>();
   private readonly unsubscribe: Unsubscribe;
+  private states = 0;
+  private probes = 0;
 
   constructor(
     private readonly registry: MonitorRegistry,
@@ -57,6 +77,14 @@ export class HealthTracker {
       flapping: entry.flapping,
       lastProbeSeconds: entry.lastProbeAt === null ? null : entry.lastProbeAt / 1000,
     }));
+  }
+
+  stateRevision(): number {
+    return this.states;
+  }
+
+  probeRevision(): number {
+    return this.probes;
   }
 
   /** Counts a change of one server's tools from the accepted baseline (the monitor's `tools-changed` event). */
@@ -83,6 +111,7 @@ export class HealthTracker {
         const { result } = event;
         // event.status is built on demand (percentiles); a probe needs none of it.
         entry.lastProbeAt = this.options.wall();
+        this.probes += 1;
         const seconds = probeSeconds(result, this.options.timeoutMs);
         for (const sink of this.sinks) sink.probe(entry.labels, result.method, result.outcome, seconds, errorType(result.outcome));
         if (isViolation(result.outcome)) this.count('violations', entry.labels, 1);
@@ -108,6 +137,7 @@ export class HealthTracker {
     this.relabel(entry, status);
     entry.state = to;
     entry.flapping = status.flapping;
+    this.states += 1;
     if (status.restarts > entry.restartsSeen) {
       this.count('restarts', entry.labels, status.restarts - entry.restartsSeen);
       entry.restartsSeen = status.restarts;
@@ -137,6 +167,7 @@ export class HealthTracker {
     for (const [id, entry] of this.entries) {
       if (!current.has(id)) {
         this.entries.delete(id);
+        this.membershipChanged();
         for (const sink of this.sinks) sink.forget(entry.labels);
       }
     }
@@ -154,6 +185,7 @@ export class HealthTracker {
       connects: status.state === 'idle' ? 0 : 1,
     };
     this.entries.set(status.config.id, entry);
+    this.membershipChanged();
     return entry;
   }
 
@@ -165,6 +197,13 @@ export class HealthTracker {
     for (const sink of this.sinks) sink.forget(entry.labels);
     entry.labels = labels;
     entry.key = key;
+    this.membershipChanged();
+  }
+
+  /** Every gauge lists every server: a server added, removed or relabelled changes them all. */
+  private membershipChanged(): void {
+    this.states += 1;
+    this.probes += 1;
   }
 
   private count(kind: CounterKind, labels: ServerLabels, by: number): void {

@@ -5,7 +5,7 @@ import type { ServerConfig, ServerState, ServerStatus } from '../../../src/core/
 import type { MonitorEvent, MonitorRegistry } from '../../../src/core/monitorTypes';
 import { PromSink } from '../../../src/metrics/promSink';
 import { otlpConfigured, otlpProtocolWarning } from '../../../src/metrics/otlpSink';
-import { HealthTracker } from '../../../src/metrics/tracker';
+import { HealthTracker, lateSource } from '../../../src/metrics/tracker';
 import { EMPTY_PROBE_STATS } from '../../../src/core/monitor/probeStats';
 import { serverConfig } from '../../helpers/serverConfig';
 
@@ -44,7 +44,7 @@ class EventSource {
 function setup(servers: ServerStatus[]) {
   const source = new EventSource();
   source.statuses = servers;
-  const sink = new PromSink(() => tracker.samples(), { version: '9.9.9', frontEnd: 'cli' });
+  const sink = new PromSink(lateSource(() => tracker), { version: '9.9.9', frontEnd: 'cli' });
   let now = 1_700_000_000_000;
   const tracker: HealthTracker = new HealthTracker(source.registry, [sink], { wall: () => now, timeoutMs: 2_000 });
   const text = async () => (await sink.render(undefined)).body;
@@ -69,6 +69,16 @@ void describe('metrics tracker', () => {
     assert.equal(line(body, `mcp_health_flapping{${labels}}`), `mcp_health_flapping{${labels}} 0`);
     assert.match(body, /mcp_health_build_info\{version="9\.9\.9",nodejs_version="v\d+[^"]*",front_end="cli"\} 1/);
     assert.doesNotMatch(body, /era=""/, 'the series of the unknown era went when the era was learned');
+  });
+
+  void it('keeps the state one-hot in every state of the model, verifying and needs-consent included', async () => {
+    const a = config('a');
+    const { source, text } = setup([status(a, 'idle', { era: 'modern' })]);
+    for (const to of ['verifying', 'needs-consent'] as const) {
+      source.emit({ type: 'state', id: a.id, from: 'idle', to, reason: '', status: status(a, to, { era: 'modern' }) });
+      const hot = (await text()).split('\n').filter((row) => row.startsWith('mcp_health_state{') && row.endsWith(' 1'));
+      assert.deepEqual(hot.map((row) => /state="([^"]+)"/.exec(row)![1]), [to]);
+    }
   });
 
   void it('records probe durations in the semantic-convention buckets, timeouts at the timeout, with error_type', async () => {
