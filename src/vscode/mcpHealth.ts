@@ -38,6 +38,7 @@ import { registerVsCodeMcpCommands } from './vscodeMcp';
 import { ConfigWatchers } from './watchers';
 import { createPublicApi, type McpHealthApi, type McpHealthPublicApi } from './api';
 import { Commands } from '../present/commandIds';
+import { ConfigLensProvider } from './configLens';
 
 const DISABLED_KEY = 'mcpHealth.disabledServers';
 const RESTRICTED_MESSAGE = vscode.l10n.t('Restricted Mode: servers from workspace files are listed but not started. Trust this workspace to monitor them.');
@@ -59,6 +60,7 @@ export class McpHealth {
   /** One copy per machine: user-level servers run in one window, the others mirror it. */
   private readonly shared: SharedServers;
   private readonly metrics: MetricsEndpoint;
+  private readonly configLens: ConfigLensProvider;
   private inputDefinitions: readonly InputDefinition[] = [];
   private knownSecrets: readonly string[] = [];
   private discovering: Promise<void> | undefined;
@@ -94,6 +96,7 @@ export class McpHealth {
     this.treeView = this.own(vscode.window.createTreeView('mcpHealth.servers', { treeDataProvider: this.tree, showCollapseAll: true }));
     this.statusBar = this.own(new HealthStatusBar(this.registry, this.settings.current.statusBar));
     this.diagnostics = this.own(new ConfigDiagnostics());
+    this.configLens = this.own(new ConfigLensProvider(this.registry, this.settings.current.codeLens));
     this.watchers = this.own(new ConfigWatchers());
     this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry));
     this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, context.globalState));
@@ -283,6 +286,7 @@ export class McpHealth {
     }
     if (change.rerender) {
       this.statusBar.setVisibility(current.statusBar);
+      this.configLens.setEnabled(current.codeLens);
     }
     if (change.rediscover) {
       this.requestRediscovery('discovery settings changed');

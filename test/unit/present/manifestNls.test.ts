@@ -50,10 +50,13 @@ void describe('package.nls.json', () => {
 
 void describe('l10n/bundle.l10n.json', () => {
   const bundle = JSON.parse(readFileSync(path.join(ROOT, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
-  const dir = path.join(ROOT, 'src', 'vscode');
-  const messages = readdirSync(dir).filter((name) => name.endsWith('.ts')).flatMap((name) => {
-    const text = readFileSync(path.join(dir, name), 'utf8');
-    return [...text.matchAll(/vscode\.l10n\.t\(\s*(?:'((?:\\.|[^'\\])*)'|"((?:\\.|[^"\\])*)")/g)].map((match) => (match[1] ?? match[2]).replace(/\\(.)/g, '$1'));
+  // The adapters call vscode.l10n.t; src/present (shared with the CLI) calls @vscode/l10n's l10n.t.
+  const messages = ['vscode', 'present'].flatMap((folder) => {
+    const dir = path.join(ROOT, 'src', folder);
+    return readdirSync(dir).filter((name) => name.endsWith('.ts')).flatMap((name) => {
+      const text = readFileSync(path.join(dir, name), 'utf8');
+      return [...text.matchAll(/\bl10n\.t\(\s*(?:'((?:\\.|[^'\\])*)'|"((?:\\.|[^"\\])*)")/g)].map((match) => (match[1] ?? match[2]).replace(/\\(.)/g, '$1'));
+    });
   });
 
   void it('holds every message the adapters pass to vscode.l10n.t (run npm run l10n:export after changing one)', () => {
