@@ -35,9 +35,12 @@ export function toolCount(status: ServerStatus): string | undefined {
   return count === 1 ? l10n.t('1 tool') : l10n.t('{0} tools', count);
 }
 
+/** States with a live connection: only then is the count of its last listing what the server offers now. */
+const CONNECTED: ReadonlySet<ServerStatus['state']> = new Set(['up', 'verifying', 'suspect']);
+
 export function lensSummary(status: ServerStatus, nowMs: number): string {
   const parts = [describeState(status, nowMs)];
-  const tools = toolCount(status);
+  const tools = CONNECTED.has(status.state) ? toolCount(status) : undefined;
   if (tools !== undefined) parts.push(tools);
   return `$(${stateIcon(status).id}) ${parts.join(' · ')}`;
 }

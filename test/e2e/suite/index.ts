@@ -4,6 +4,7 @@
 
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
+import { defineCodeLensTests } from './codeLens.test';
 import { defineExtensionTests } from './extension.test';
 import { defineMetricsTests } from './metrics.test';
 import { LineReporter } from './reporter';
@@ -15,6 +16,7 @@ export function run(): Promise<void> {
   if (vscode.workspace.isTrusted) {
     // Before the extension suite, which ends by deactivating the extension.
     defineMetricsTests();
+    defineCodeLensTests();
     defineExtensionTests();
   } else {
     defineRestrictedTests();

@@ -37,6 +37,8 @@ void describe('config file lens text', () => {
       const s = status('x', { state });
       assert.equal(lensSummary(s, NOW), `$(${stateIcon(s).id}) ${describeState(s, NOW)}`, state);
     }
+    // A down server's count is from a connection that is gone: not shown as what it offers now.
+    assert.doesNotMatch(lensSummary({ ...down, inventory: inventory(13) }, NOW), /tool/);
     // No count before the first listing: nothing is guessed.
     assert.doesNotMatch(lensSummary(status('x', { inventory: null }), NOW), /tool/);
   });
