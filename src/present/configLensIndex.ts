@@ -18,7 +18,9 @@ export interface LensDocument {
   getText(): string;
 }
 
-export interface PlacedLens extends ServerLensModel {
+export interface PlacedLens {
+  /** The same object from render to render until the server changes: the adapter may key its own objects on it. */
+  readonly model: ServerLensModel;
   /** 1-based, like discovery's positions. */
   readonly line: number;
   readonly column: number;
@@ -83,7 +85,7 @@ export class ConfigLensIndex {
     for (const entry of entries) {
       const position = places ? places.get(entry.id) : entry.position;
       const model = position ? this.model(entry.id) : undefined;
-      if (position && model) lenses.push({ ...model, line: position.line, column: position.column });
+      if (position && model) lenses.push({ model, line: position.line, column: position.column });
     }
     return places ? lenses.sort((a, b) => a.line - b.line) : lenses;
   }

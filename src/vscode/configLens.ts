@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { locateServers } from '../core/config/serverLocations';
 import type { MonitorRegistry } from '../core/monitorTypes';
-import { lensCommandArgument, nameSpan, serverHoverMarkdown } from '../present/configLens';
+import { lensCommandArgument, nameSpan, serverHoverMarkdown, type ServerLensModel } from '../present/configLens';
 import { ConfigLensIndex, type LensDocument } from '../present/configLensIndex';
 import { Commands } from '../present/commandIds';
 import { workspaceFolderRefs } from '../present/paths';
@@ -23,12 +23,25 @@ function lensDocument(document: vscode.TextDocument): LensDocument {
   return { file: document.uri.fsPath, version: document.version, isDirty: document.isDirty, getText: () => document.getText() };
 }
 
+function codeLenses(model: ServerLensModel, line: number): vscode.CodeLens[] {
+  const range = new vscode.Range(line - 1, 0, line - 1, 0);
+  const argument = lensCommandArgument(model.id);
+  // A lens without a command id reads as plain text: the state is information, the actions are links.
+  const lenses = [new vscode.CodeLens(range, { title: model.summary, tooltip: model.tooltip, command: '' })];
+  for (const action of model.actions) {
+    lenses.push(new vscode.CodeLens(range, { title: action.title, tooltip: action.tooltip, command: action.command, arguments: [argument] }));
+  }
+  return lenses;
+}
+
 export class ConfigLensProvider implements vscode.CodeLensProvider, vscode.HoverProvider, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changeEmitter.event;
   private readonly changed = coalesce(() => this.changeEmitter.fire(), LENS_COALESCE_MS, { leading: true });
   private readonly index: ConfigLensIndex;
   private readonly registrations: vscode.Disposable[];
+  /** The editor objects of each server's lenses, kept while its model (replaced on every change) and line stay. */
+  private readonly built = new WeakMap<ServerLensModel, { line: number; lenses: vscode.CodeLens[] }>();
 
   constructor(registry: Pick<MonitorRegistry, 'list' | 'get' | 'onEvent'>, private enabled: boolean) {
     this.index = new ConfigLensIndex({
@@ -61,14 +74,13 @@ export class ConfigLensProvider implements vscode.CodeLensProvider, vscode.Hover
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     if (!this.enabled || document.uri.scheme !== 'file' || !this.index.hasServers(document.uri.fsPath)) return [];
     const lenses: vscode.CodeLens[] = [];
-    for (const lens of this.index.lensesFor(lensDocument(document))) {
-      const range = new vscode.Range(lens.line - 1, 0, lens.line - 1, 0);
-      const argument = lensCommandArgument(lens.id);
-      // A lens without a command id reads as plain text: the state is information, the actions are links.
-      lenses.push(new vscode.CodeLens(range, { title: lens.summary, tooltip: lens.tooltip, command: '' }));
-      for (const action of lens.actions) {
-        lenses.push(new vscode.CodeLens(range, { title: action.title, tooltip: action.tooltip, command: action.command, arguments: [argument] }));
+    for (const { model, line } of this.index.lensesFor(lensDocument(document))) {
+      let built = this.built.get(model);
+      if (built?.line !== line) {
+        built = { line, lenses: codeLenses(model, line) };
+        this.built.set(model, built);
       }
+      lenses.push(...built.lenses);
     }
     return lenses;
   }
@@ -76,9 +88,9 @@ export class ConfigLensProvider implements vscode.CodeLensProvider, vscode.Hover
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
     if (!this.enabled || document.uri.scheme !== 'file' || !this.index.hasServers(document.uri.fsPath)) return undefined;
     const lens = this.index.lensAt(lensDocument(document), position.line + 1);
-    const status = lens ? this.index.status(lens.id) : undefined;
+    const status = lens ? this.index.status(lens.model.id) : undefined;
     if (!lens || !status) return undefined;
-    const span = nameSpan(document.lineAt(position.line).text, lens.name, lens.column);
+    const span = nameSpan(document.lineAt(position.line).text, lens.model.name, lens.column);
     if (position.character < span.start || position.character > span.end) return undefined;
     const markdown = new vscode.MarkdownString(serverHoverMarkdown(status, Date.now()), true);
     markdown.isTrusted = { enabledCommands: HOVER_COMMANDS };

@@ -56,7 +56,7 @@ void describe('ConfigLensIndex', () => {
   void it('puts each server of the file on its key line with its live state; other files get nothing', async () => {
     const { h, index } = setUp();
     const saved = document(TEXT, 1, false);
-    assert.deepEqual(index.lensesFor(saved).map((lens) => [lens.name, lens.line, lens.summary]), [
+    assert.deepEqual(index.lensesFor(saved).map((lens) => [lens.model.name, lens.line, lens.model.summary]), [
       ['alpha', 3, '$(circle-large-outline) waiting'],
       ['beta', 4, '$(circle-large-outline) waiting'],
     ]);
@@ -64,7 +64,7 @@ void describe('ConfigLensIndex', () => {
     assert.deepEqual(index.lensesFor(document('{}', 1, false, '/ws/app/other.json')), []);
     h.registry.start();
     await h.clock.advance(0);
-    assert.deepEqual(index.lensesFor(saved).map((lens) => lens.summary), ['$(pass-filled) up · handshake 0 ms', '$(pass-filled) up · handshake 0 ms']);
+    assert.deepEqual(index.lensesFor(saved).map((lens) => lens.model.summary), ['$(pass-filled) up · handshake 0 ms', '$(pass-filled) up · handshake 0 ms']);
     await h.registry.dispose();
     index.dispose();
   });
@@ -77,9 +77,9 @@ void describe('ConfigLensIndex', () => {
     h.connector.latest(`${FILE}#beta`).die({ kind: 'exited', message: 'process exited', exitCode: 3 });
     await h.clock.advance(0);
     assert.ok(counts().changes > before, 'the adapter hears of the change');
-    const beta = index.lensesFor(document(TEXT, 1, false)).find((lens) => lens.name === 'beta');
-    assert.match(beta?.summary ?? '', /^\$\(error\) down · exited \(code 3\)/);
-    assert.deepEqual(beta?.actions.map((action) => action.title), ['Ping', 'Reconnect', 'Show Log']);
+    const beta = index.lensesFor(document(TEXT, 1, false)).find((lens) => lens.model.name === 'beta');
+    assert.match(beta?.model.summary ?? '', /^\$\(error\) down · exited \(code 3\)/);
+    assert.deepEqual(beta?.model.actions.map((action) => action.title), ['Ping', 'Reconnect', 'Show Log']);
     await h.registry.dispose();
     index.dispose();
   });
@@ -94,6 +94,7 @@ void describe('ConfigLensIndex', () => {
     for (let i = 0; i < 20; i++) index.lensesFor(saved);
     assert.deepEqual(counts(), first, 'twenty renders: nothing parsed, nothing asked of the registry');
     assert.equal(first.locate, 0, 'a saved file is never parsed: its places come from discovery');
+    assert.equal(index.lensesFor(saved)[0]?.model, index.lensesFor(saved)[0]?.model, 'the same model object: the adapter keeps its lenses');
     // One server changes: only that one is asked for again.
     h.connector.latest(`${FILE}#alpha`).die({ kind: 'exited', message: 'gone', exitCode: 1 });
     await h.clock.advance(0);
@@ -109,13 +110,13 @@ void describe('ConfigLensIndex', () => {
     const { h, index, counts } = setUp();
     const edited = TEXT.replace('  "servers": {', '  "servers": {\n\n\n    // three lines added above alpha');
     const v2 = document(edited, 2, true);
-    assert.deepEqual(index.lensesFor(v2).map((lens) => [lens.name, lens.line]), [['alpha', 6], ['beta', 7]]);
+    assert.deepEqual(index.lensesFor(v2).map((lens) => [lens.model.name, lens.line]), [['alpha', 6], ['beta', 7]]);
     index.lensesFor(v2);
     index.lensesFor(v2);
     assert.equal(counts().locate, 1, 'same version: parsed once');
     // Beta deleted in the buffer: its lens goes; a new version is parsed again.
     const v3 = document(edited.replace(/,\n\s*"beta".*\n/, '\n'), 3, true);
-    assert.deepEqual(index.lensesFor(v3).map((lens) => [lens.name, lens.line]), [['alpha', 6]]);
+    assert.deepEqual(index.lensesFor(v3).map((lens) => [lens.model.name, lens.line]), [['alpha', 6]]);
     assert.equal(counts().locate, 2);
     // Saved (no longer dirty): back to discovery's places, no parse.
     assert.deepEqual(index.lensesFor(document(TEXT, 4, false)).map((lens) => lens.line), [3, 4]);
