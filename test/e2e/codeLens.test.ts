@@ -28,27 +28,25 @@ async function ourLenses(page: Page): Promise<string[]> {
 }
 
 async function shot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(screenshots, { recursive: true });
   const file = path.join(screenshots, name);
   await page.screenshot({ path: file });
   return file;
 }
 
-/** Flips mcpHealth.codeLens.enabled in the Settings editor, as a user does, and goes back to the config file. */
-async function toggleCodeLensSetting(page: Page, expected: boolean): Promise<void> {
-  await page.keyboard.press('Control+Comma');
-  const checkbox = page.locator('.settings-editor .setting-item-bool', { hasText: 'Code Lens' }).locator('.setting-value-checkbox').first();
-  await page.locator('.settings-editor').waitFor({ state: 'visible', timeout: 15_000 });
-  await page.keyboard.type('mcpHealth.codeLens.enabled');
-  await checkbox.waitFor({ state: 'visible', timeout: 15_000 });
-  await checkbox.click();
-  await waitFor(`the checkbox ${expected ? 'on' : 'off'}`, async () => (await checkbox.getAttribute('aria-checked')) === String(expected), 10_000);
-  // VS Code opens the Settings editor as a modal over the editors: Escape closes it (the first may only clear the search).
-  const modal = page.locator('.monaco-modal-editor-block');
-  for (let i = 0; i < 3 && await modal.isVisible(); i++) {
-    await page.keyboard.press('Escape');
-    await page.waitForTimeout(500);
-  }
-  await page.locator('.tabs-container .tab', { hasText: 'mcp.json' }).first().click();
+/** The workspace's .vscode/settings.json, written as a user edits it; VS Code applies it from its file watcher. */
+/** A screenshot the README shows: with MCP_HEALTH_README_SCREENSHOTS=1 it replaces docs/images/NAME (look at it first). */
+async function readmeShot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(screenshots, { recursive: true });
+  const file = path.join(screenshots, name);
+  // The top of the editor only: what the feature shows, and a small image in the VSIX.
+  const box = await page.locator('.part.editor').boundingBox();
+  await page.screenshot({ path: file, ...(box ? { clip: { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, 430) } } : {}) });
+  if (process.env.MCP_HEALTH_README_SCREENSHOTS === '1') fs.copyFileSync(file, path.join(docsImages, name));
+}
+
+function writeWorkspaceSettings(workspace: string, settings: Record<string, unknown>): void {
+  fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
 }
 
 describe('status where the server is configured: CodeLens and hover (code-server, Production mode)', { timeout: 300_000 }, () => {
@@ -111,8 +109,7 @@ describe('status where the server is configured: CodeLens and hover (code-server
       throw new Error(`${String(error)}; lenses: ${JSON.stringify(await ourLenses(page))}`);
     });
     for (const lens of upLenses) assert.match(lens, /up · [\d.]+ m?s · \d+ tools \| Ping \| Reconnect \| Show Log\b/, lens);
-    const upShot = await shot(page, 'codelens-up.png');
-    if (process.env.MCP_HEALTH_README_SCREENSHOTS === '1') fs.copyFileSync(upShot, path.join(docsImages, 'codelens.png'));
+    await shot(page, 'codelens-up.png');
 
     // The hover on a server's name: the tree tooltip's details.
     const name = page.locator('.monaco-editor .view-line span', { hasText: /^"everything"$/ }).first();
@@ -124,7 +121,7 @@ describe('status where the server is configured: CodeLens and hover (code-server
     assert.match(hoverText, /tools: \d+ tools/);
     assert.match(hoverText, /stdio: node /);
     assert.match(hoverText, /Ping · Reconnect · Show Log/);
-    await shot(page, 'codelens-hover.png');
+    await readmeShot(page, 'codelens-hover.png');
     await page.keyboard.press('Escape');
     await page.mouse.move(5, 5);
 
@@ -138,7 +135,7 @@ describe('status where the server is configured: CodeLens and hover (code-server
       throw new Error(`${String(error)}; lenses: ${JSON.stringify(await ourLenses(page))}`);
     });
     assert.match(downLenses[1] ?? '', /down · (unreachable|HTTP \d+|timed out)/);
-    await shot(page, 'codelens-down.png');
+    await readmeShot(page, 'codelens.png');
 
     // The lens's Ping acts on that server: the status bar says what the probe answered.
     const everythingLens = page.locator('.monaco-editor .codelens-decoration', { hasText: 'Show Log' }).first();
@@ -148,14 +145,17 @@ describe('status where the server is configured: CodeLens and hover (code-server
     await shot(page, 'codelens-ping.png');
 
     // One setting turns every lens off, and back on.
-    await toggleCodeLensSetting(page, false);
-    await waitFor('no MCP Health lens left', async () => (await ourLenses(page)).length === 0, 30_000);
+    writeWorkspaceSettings(workspace, { 'mcpHealth.codeLens.enabled': false });
+    await waitFor('no MCP Health lens left', async () => (await ourLenses(page)).length === 0, 30_000).catch(async (error: unknown) => {
+      await shot(page, 'codelens-not-off.png');
+      throw new Error(`${String(error)}; lenses: ${JSON.stringify(await ourLenses(page))}`);
+    });
     await name.hover();
     await page.waitForTimeout(1_500);
     assert.equal(await page.locator('.monaco-hover:visible', { hasText: 'Show Log' }).count(), 0, 'no hover either');
     await page.mouse.move(5, 5);
     await shot(page, 'codelens-off.png');
-    await toggleCodeLensSetting(page, true);
+    writeWorkspaceSettings(workspace, {});
     await waitFor('the lenses back', async () => (await ourLenses(page)).length === 2, 30_000);
   });
 });
