@@ -14,12 +14,18 @@ const OUR_COMMANDS = ['mcpHealth.pingNow', 'mcpHealth.reconnect', 'mcpHealth.sho
 /** MCP Health's lenses of a document, as `line: title` (VS Code's own MCP lenses on the same file are left out). */
 async function ourLenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
   const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100);
-  return lenses.filter((lens) => OUR_COMMANDS.includes(lens.command?.command ?? '') || lens.command?.tooltip?.startsWith('MCP Health:'));
+  // The state lens has no command (plain text); coming back through the API it keeps only its title: `$(icon) state...`.
+  const isOurState = (lens: vscode.CodeLens) => lens.command?.command === '' && /^\$\([\w-]+\) /.test(lens.command.title);
+  return lenses.filter((lens) => OUR_COMMANDS.includes(lens.command?.command ?? '') || isOurState(lens));
 }
 
+/** Per line: the state text first (the lens without a command), then the actions in the order given. */
 function byLine(lenses: readonly vscode.CodeLens[]): Map<number, string[]> {
   const lines = new Map<number, string[]>();
-  for (const lens of lenses) lines.set(lens.range.start.line, [...(lines.get(lens.range.start.line) ?? []), lens.command?.title ?? '']);
+  const isState = (lens: vscode.CodeLens) => !lens.command?.command;
+  for (const lens of [...lenses.filter(isState), ...lenses.filter((lens) => !isState(lens))]) {
+    lines.set(lens.range.start.line, [...(lines.get(lens.range.start.line) ?? []), lens.command?.title ?? '']);
+  }
   return lines;
 }
 
@@ -41,7 +47,6 @@ export function defineCodeLensTests(): void {
 
     after(async function () {
       await config().update('codeLens.enabled', undefined, vscode.ConfigurationTarget.Global);
-      if (document.isDirty) await vscode.commands.executeCommand('workbench.action.files.revert');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
@@ -78,17 +83,26 @@ export function defineCodeLensTests(): void {
 
     it('follows unsaved edits: lines typed above an entry move its lens at once', async function () {
       const before = lineOf('everything');
+      const original = document.getText();
       const edit = new vscode.WorkspaceEdit();
       edit.insert(uri, new vscode.Position(before, 0), '    // one\n    // two\n');
       assert.ok(await vscode.workspace.applyEdit(edit));
-      assert.ok(document.isDirty);
-      const moved = await waitFor('the lens two lines lower', async () => {
-        const found = byLine(await ourLenses(uri));
-        return found.has(before + 2) && !found.has(before) && found;
-      }, 10_000);
-      assert.match(moved.get(before + 2)?.[0] ?? '', /up/);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-      await waitFor('back on its line after revert', async () => byLine(await ourLenses(uri)).has(before), 10_000);
+      try {
+        assert.ok(document.isDirty);
+        const moved = await waitFor('the lens two lines lower', async () => {
+          const found = byLine(await ourLenses(uri));
+          return found.has(before + 2) && !found.has(before) && found;
+        }, 10_000);
+        assert.match(moved.get(before + 2)?.[0] ?? '', /up/);
+      } finally {
+        // Back to the fixture's exact text, saved, so nothing after this test (or in git) sees the edit.
+        const undo = new vscode.WorkspaceEdit();
+        undo.delete(uri, new vscode.Range(before, 0, before + 2, 0));
+        await vscode.workspace.applyEdit(undo);
+        assert.equal(document.getText(), original);
+        await document.save();
+      }
+      await waitFor('back on its line', async () => byLine(await ourLenses(uri)).has(before), 10_000);
     });
 
     it('mcpHealth.codeLens.enabled = false removes every lens and hover; true brings them back', async function () {
