@@ -56,10 +56,12 @@ export class ConfigLensIndex {
   private readonly models = new Map<string, ServerLensModel>();
   private readonly buffers = new Map<string, { version: number; places: ReadonlyMap<string, Position> }>();
   private readonly unsubscribe: () => void;
+  private changes = 0;
 
   constructor(private readonly deps: ConfigLensIndexDeps) {
     this.unsubscribe = deps.registry.onEvent((event) => {
       if (event.type === 'stderr') return;
+      this.changes++;
       if (event.type === 'servers') {
         this.files = undefined;
         this.models.clear();
@@ -68,6 +70,11 @@ export class ConfigLensIndex {
       }
       deps.onDidChange();
     });
+  }
+
+  /** Counts the changes the lenses follow: equal counts and an equal document version mean an equal result. */
+  get generation(): number {
+    return this.changes;
   }
 
   /** Whether any discovered server is declared in this file: a cheap test before anything else. */

@@ -42,6 +42,8 @@ export class ConfigLensProvider implements vscode.CodeLensProvider, vscode.Hover
   private readonly registrations: vscode.Disposable[];
   /** The editor objects of each server's lenses, kept while its model (replaced on every change) and line stay. */
   private readonly built = new WeakMap<ServerLensModel, { line: number; lenses: vscode.CodeLens[] }>();
+  /** Each open document's last answer, with what it was computed from. */
+  private readonly rendered = new Map<string, { generation: number; version: number; isDirty: boolean; lenses: vscode.CodeLens[] }>();
 
   constructor(registry: Pick<MonitorRegistry, 'list' | 'get' | 'onEvent'>, private enabled: boolean) {
     this.index = new ConfigLensIndex({
@@ -60,7 +62,10 @@ export class ConfigLensProvider implements vscode.CodeLensProvider, vscode.Hover
     this.registrations = [
       vscode.languages.registerCodeLensProvider(SELECTOR, this),
       vscode.languages.registerHoverProvider(SELECTOR, this),
-      vscode.workspace.onDidCloseTextDocument((document) => this.index.forget(document.uri.fsPath)),
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        this.index.forget(document.uri.fsPath);
+        this.rendered.delete(document.uri.fsPath);
+      }),
     ];
   }
 
@@ -73,6 +78,9 @@ export class ConfigLensProvider implements vscode.CodeLensProvider, vscode.Hover
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     if (!this.enabled || document.uri.scheme !== 'file' || !this.index.hasServers(document.uri.fsPath)) return [];
+    // The editor asks again on scrolling, focus and every keystroke: with nothing changed, the last answer stands.
+    const last = this.rendered.get(document.uri.fsPath);
+    if (last && last.generation === this.index.generation && last.version === document.version && last.isDirty === document.isDirty) return last.lenses;
     const lenses: vscode.CodeLens[] = [];
     for (const { model, line } of this.index.lensesFor(lensDocument(document))) {
       let built = this.built.get(model);
@@ -82,6 +90,7 @@ export class ConfigLensProvider implements vscode.CodeLensProvider, vscode.Hover
       }
       lenses.push(...built.lenses);
     }
+    this.rendered.set(document.uri.fsPath, { generation: this.index.generation, version: document.version, isDirty: document.isDirty, lenses });
     return lenses;
   }
 
@@ -101,6 +110,7 @@ export class ConfigLensProvider implements vscode.CodeLensProvider, vscode.Hover
     for (const registration of this.registrations) registration.dispose();
     this.changed.dispose();
     this.index.dispose();
+    this.rendered.clear();
     this.changeEmitter.dispose();
   }
 }

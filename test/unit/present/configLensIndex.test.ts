@@ -95,9 +95,11 @@ void describe('ConfigLensIndex', () => {
     assert.deepEqual(counts(), first, 'twenty renders: nothing parsed, nothing asked of the registry');
     assert.equal(first.locate, 0, 'a saved file is never parsed: its places come from discovery');
     assert.equal(index.lensesFor(saved)[0]?.model, index.lensesFor(saved)[0]?.model, 'the same model object: the adapter keeps its lenses');
+    const generation = index.generation;
     // One server changes: only that one is asked for again.
     h.connector.latest(`${FILE}#alpha`).die({ kind: 'exited', message: 'gone', exitCode: 1 });
     await h.clock.advance(0);
+    assert.ok(index.generation > generation, 'a change moves the generation the adapter keys its last answer on');
     const afterEvent = counts();
     index.lensesFor(saved);
     assert.ok(counts().gets - afterEvent.gets <= 1, `asked ${counts().gets - afterEvent.gets} times for one changed server`);
