@@ -1,6 +1,6 @@
 // `npm run bench` / `npm run bench:quick`: measures the monitor against raw exchanges, protocol bounds and a naive
 // baseline, all in the same run on 127.0.0.1, prints one table and writes bench/results/latest.json.
-// Flags: --quick (under a minute), --only=probe,detection,scale,extension,metrics,guard,deep,history, --profile (CPU profiles of the scale workers and of the metrics section's scrapes).
+// Flags: --quick (under a minute), --only=probe,detection,scale,extension,metrics,guard,deep,history,codelens, --profile (CPU profiles of the scale workers and of the metrics section's scrapes).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { loadOurs, type Ours } from './lib/ours';
 import { resultsDir } from './lib/paths';
 import { killAllStarted } from './lib/processes';
 import { figureForJson, held, renderTable } from './lib/report';
+import { codeLensCost } from './sections/codeLens';
 import { deepCheckCost } from './sections/deepCheck';
 import { detectionLatency } from './sections/detection';
 import { extensionCost } from './sections/extension';
@@ -31,6 +32,7 @@ const sections: readonly Section[] = [
   { name: 'guard', budgetMs: { quick: 45_000, full: 180_000 }, run: (context) => guardCost(context) },
   { name: 'deep', budgetMs: { quick: 60_000, full: 120_000 }, run: deepCheckCost },
   { name: 'history', budgetMs: { quick: 60_000, full: 120_000 }, run: historyCost },
+  { name: 'codelens', budgetMs: { quick: 30_000, full: 60_000 }, run: codeLensCost },
 ];
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; profile: boolean } {

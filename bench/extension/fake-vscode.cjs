@@ -51,6 +51,8 @@ class MarkdownString {
 class TreeItem { constructor(label, collapsibleState) { this.label = label; this.collapsibleState = collapsibleState; } }
 class Position { constructor(line, character) { this.line = line; this.character = character; } }
 class Range { constructor(start, end) { this.start = start; this.end = end; } }
+class CodeLens { constructor(range, command) { this.range = range; this.command = command; this.isResolved = command !== undefined; } }
+class Hover { constructor(contents, range) { this.contents = Array.isArray(contents) ? contents : [contents]; this.range = range; } }
 class Diagnostic { constructor(range, message, severity) { this.range = range; this.message = message; this.severity = severity; } }
 class RelativePattern {
   constructor(base, pattern) { this.baseUri = base instanceof Uri ? base : base.uri; this.pattern = pattern; }
@@ -109,7 +111,7 @@ function createFakeVscode({ workspaceFolder, settings = {} }) {
   });
   return {
     version: '1.95.0',
-    Disposable, EventEmitter, Uri, ThemeColor, ThemeIcon, MarkdownString, TreeItem, Position, Range, Diagnostic, RelativePattern,
+    Disposable, EventEmitter, Uri, ThemeColor, ThemeIcon, MarkdownString, TreeItem, Position, Range, Diagnostic, RelativePattern, CodeLens, Hover,
     StatusBarAlignment: { Left: 1, Right: 2 },
     TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
     DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },

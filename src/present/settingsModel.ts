@@ -22,6 +22,8 @@ export interface ExtensionSettings {
   readonly excludedServers: readonly string[];
   /** `HOST:PORT` to serve Prometheus /metrics from the extension host; empty = off. */
   readonly metricsListen: string;
+  /** Status lens and hover on each server entry of the config files. */
+  readonly codeLens: boolean;
 }
 
 /** Reads one setting below `mcpHealth.`; undefined when unset. */
@@ -93,6 +95,7 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
     discovery: { sources, includeUserConfigs: typeof read('discovery.includeUserConfigs') === 'boolean' ? read('discovery.includeUserConfigs') as boolean : true },
     excludedServers: Array.isArray(excluded) ? [...new Set(excluded.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()))] : [],
     metricsListen: typeof read('metrics.listen') === 'string' ? (read('metrics.listen') as string).trim() : '',
+    codeLens: read('codeLens.enabled') !== false,
   };
   return deepFreeze(settings);
 }
@@ -102,7 +105,7 @@ export interface SettingsChange {
   readonly retime: boolean;
   /** Which servers exist changed: discover again and reconcile. */
   readonly rediscover: boolean;
-  /** Only presentation changed. */
+  /** Only presentation changed (status bar visibility, config-file lenses). */
   readonly rerender: boolean;
   readonly notifications: boolean;
   /** The metrics endpoint moves, starts or stops (the probe timeout it records timed-out probes at counts too). */
@@ -113,7 +116,7 @@ export function compareSettings(previous: ExtensionSettings, next: ExtensionSett
   return {
     retime: !sameJson(previous.monitor, next.monitor),
     rediscover: !sameJson(previous.discovery, next.discovery) || !sameJson(previous.excludedServers, next.excludedServers),
-    rerender: previous.statusBar !== next.statusBar,
+    rerender: previous.statusBar !== next.statusBar || previous.codeLens !== next.codeLens,
     notifications: previous.notifications !== next.notifications || previous.notificationReminderMs !== next.notificationReminderMs,
     metrics: previous.metricsListen !== next.metricsListen || (next.metricsListen !== '' && previous.monitor.timeoutMs !== next.monitor.timeoutMs),
   };

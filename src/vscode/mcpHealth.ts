@@ -39,6 +39,7 @@ import { registerVsCodeMcpCommands } from './vscodeMcp';
 import { ConfigWatchers } from './watchers';
 import { createPublicApi, type McpHealthApi, type McpHealthPublicApi } from './api';
 import { Commands } from '../present/commandIds';
+import { ConfigLensProvider } from './configLens';
 
 const DISABLED_KEY = 'mcpHealth.disabledServers';
 
@@ -59,6 +60,7 @@ export class McpHealth {
   private readonly shared: SharedServers;
   private readonly metrics: MetricsEndpoint;
   private readonly history: EditorHistory;
+  private readonly configLens: ConfigLensProvider;
   private inputDefinitions: readonly InputDefinition[] = [];
   private knownSecrets: readonly string[] = [];
   private discovering: Promise<void> | undefined;
@@ -103,6 +105,7 @@ export class McpHealth {
     this.own(chatMcp.onDidChange(() => this.tree.refresh()));
     this.statusBar = this.own(new HealthStatusBar(this.registry, this.settings.current.statusBar));
     this.diagnostics = this.own(new ConfigDiagnostics());
+    this.configLens = this.own(new ConfigLensProvider(this.registry, this.settings.current.codeLens));
     this.watchers = this.own(new ConfigWatchers());
     this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry, this.history.uptimeOf));
     this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, context.globalState, () => this.settings.current.notificationReminderMs, decorate));
@@ -282,6 +285,7 @@ export class McpHealth {
     }
     if (change.rerender) {
       this.statusBar.setVisibility(current.statusBar);
+      this.configLens.setEnabled(current.codeLens);
     }
     if (change.rediscover) {
       this.requestRediscovery('discovery settings changed');

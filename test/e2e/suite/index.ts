@@ -4,6 +4,7 @@
 
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
+import { defineCodeLensTests } from './codeLens.test';
 import { defineExtensionTests } from './extension.test';
 import { defineHistoryTests } from './history.test';
 import { defineMetricsTests } from './metrics.test';
@@ -17,6 +18,7 @@ export function run(): Promise<void> {
     // Before the extension suite, which ends by deactivating the extension.
     defineMetricsTests();
     defineHistoryTests();
+    defineCodeLensTests();
     defineExtensionTests();
   } else {
     defineRestrictedTests();

@@ -121,6 +121,13 @@ void describe('compareSettings', () => {
     assert.deepEqual(compareSettings(base, parse({ excludedServers: ['github'] })), { ...none, rediscover: true });
   });
 
+  void it('turns the config-file lenses on by default, off only for false, and re-renders without touching the monitor', () => {
+    assert.equal(parse().codeLens, true);
+    assert.equal(parse({ 'codeLens.enabled': 'no' }).codeLens, true);
+    assert.equal(parse({ 'codeLens.enabled': false }).codeLens, false);
+    assert.deepEqual(compareSettings(parse(), parse({ 'codeLens.enabled': false })), { ...none, rerender: true });
+  });
+
   void it('ignores key order inside objects', () => {
     const a = parse({ 'discovery.sources': { cursor: false, zed: true } });
     const b = parse({ 'discovery.sources': { zed: true, cursor: false } });
