@@ -3,7 +3,7 @@
 // synchronous part (well under a millisecond per server).
 
 import type { Clock, TimerHandle } from '../core/clock';
-import { encodeWithinCap, HISTORY_MAX_BYTES, type HistoryRecorder } from '../core/history';
+import { encodeWithinCapSliced, HISTORY_MAX_BYTES, type HistoryRecorder } from '../core/history';
 import type { Logger } from '../core/logger';
 import { writeFileAtomic } from './atomicWrite';
 import { loadHistoryFile, type LoadOutcome } from './historyFile';
@@ -84,7 +84,7 @@ export class HistoryStore {
     await this.loading;
     const { recorder, clock, logger, file } = this.options;
     recorder.settle();
-    const { text, pruned } = encodeWithinCap(recorder, clock.wall(), this.options.maxBytes ?? HISTORY_MAX_BYTES);
+    const { text, pruned } = await encodeWithinCapSliced(recorder, clock.wall(), yieldToEventLoop, this.options.maxBytes ?? HISTORY_MAX_BYTES);
     if (pruned > 0) logger.info(`history: ${file} reached its size cap; ${pruned} of the oldest buckets dropped`);
     try {
       await writeFileAtomic(file, text);
@@ -94,4 +94,9 @@ export class HistoryStore {
       throw error;
     }
   }
+}
+
+/** Lets the extension host serve other work (views, other extensions) between slices of a large history's encoding. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

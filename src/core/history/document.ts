@@ -35,15 +35,32 @@ function fromTuple(value: unknown): Bucket | null {
   };
 }
 
+function serverEntry(server: ServerHistory) {
+  return { key: server.key, name: server.name, file: server.file, m: [...server.minutes.values()].map(toTuple), h: [...server.hours.values()].map(toTuple) };
+}
+
 export function encodeHistory(recorder: HistoryRecorder, savedAt: number): string {
-  const servers = recorder.servers().map((server) => ({
-    key: server.key,
-    name: server.name,
-    file: server.file,
-    m: [...server.minutes.values()].map(toTuple),
-    h: [...server.hours.values()].map(toTuple),
-  }));
+  const servers = recorder.servers().map(serverEntry);
   return JSON.stringify({ format: HISTORY_FORMAT, version: HISTORY_VERSION, savedAt, minuteFrom: recorder.minuteFrom, servers });
+}
+
+/** Servers encoded between two yields: at 500 servers a whole document is tens of ms of one synchronous stringify. */
+const SERVERS_PER_SLICE = 25;
+
+/**
+ * The same text as encodeHistory, encoded a slice of servers at a time with `yieldNow` between slices, so a large
+ * history never holds the extension host for one long stretch. Each server is encoded whole within a slice, so a
+ * probe recorded during a yield lands in this write or the next, never half in one.
+ */
+export async function encodeHistorySliced(recorder: HistoryRecorder, savedAt: number, yieldNow: () => Promise<void>): Promise<string> {
+  const head = JSON.stringify({ format: HISTORY_FORMAT, version: HISTORY_VERSION, savedAt, minuteFrom: recorder.minuteFrom });
+  const servers = recorder.servers();
+  const parts: string[] = [];
+  for (let index = 0; index < servers.length; index += 1) {
+    if (index > 0 && index % SERVERS_PER_SLICE === 0) await yieldNow();
+    parts.push(JSON.stringify(serverEntry(servers[index])));
+  }
+  return `${head.slice(0, -1)},"servers":[${parts.join(',')}]}`;
 }
 
 export interface ParsedHistory {
@@ -94,7 +111,23 @@ export function parseHistory(text: string): ParsedHistory {
  * the oldest, then whole days of hourly buckets. Bounded: a few passes, each from an estimate of bytes per bucket.
  */
 export function encodeWithinCap(recorder: HistoryRecorder, savedAt: number, maxBytes = HISTORY_MAX_BYTES): { text: string; pruned: number } {
-  let text = encodeHistory(recorder, savedAt);
+  const text = encodeHistory(recorder, savedAt);
+  return text.length > maxBytes ? pruneAndEncode(recorder, savedAt, maxBytes, text) : { text, pruned: 0 };
+}
+
+/** encodeWithinCap with the common case (under the cap) encoded in slices; pruning, rare, stays in one pass. */
+export async function encodeWithinCapSliced(
+  recorder: HistoryRecorder,
+  savedAt: number,
+  yieldNow: () => Promise<void>,
+  maxBytes = HISTORY_MAX_BYTES,
+): Promise<{ text: string; pruned: number }> {
+  const text = await encodeHistorySliced(recorder, savedAt, yieldNow);
+  return text.length > maxBytes ? pruneAndEncode(recorder, savedAt, maxBytes, text) : { text, pruned: 0 };
+}
+
+function pruneAndEncode(recorder: HistoryRecorder, savedAt: number, maxBytes: number, encoded: string): { text: string; pruned: number } {
+  let text = encoded;
   let pruned = 0;
   for (let pass = 0; pass < 8 && text.length > maxBytes; pass += 1) {
     const servers = recorder.servers();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  closedMinuteRecords, csv, encodeHistory, encodeWithinCap, historyRecords, HistoryFormatError, HistoryRecorder, jsonLines, MINUTE_MS, HOUR_MS,
+  closedMinuteRecords, csv, encodeHistory, encodeHistorySliced, encodeWithinCap, encodeWithinCapSliced, historyRecords, HistoryFormatError, HistoryRecorder, jsonLines, MINUTE_MS, HOUR_MS,
   parseHistory, RECORD_COLUMNS, type ServerIdentity,
 } from '../../../src/core/history';
 
@@ -78,6 +78,18 @@ void describe('history document', () => {
     assert.equal(recorder.servers()[0]?.hours.size, 6, 'every hour is still there');
     assert.deepEqual(recorder.uptime('/w/mcp.json#s3'), before);
     assert.ok(parseHistory(text).servers.length === 20);
+  });
+
+  void it('encoded in slices, the text is the same as in one pass, with a yield between slices of servers', async () => {
+    const { recorder } = busyRecorder(60, 2);
+    let yields = 0;
+    const sliced = await encodeHistorySliced(recorder, T0, async () => {
+      yields += 1;
+    });
+    assert.equal(sliced, encodeHistory(recorder, T0));
+    assert.equal(yields, 2, '60 servers, 25 per slice: two yields');
+    const capped = await encodeWithinCapSliced(recorder, T0, async () => undefined, Math.floor(sliced.length / 2));
+    assert.ok(capped.pruned > 0 && capped.text.length <= sliced.length / 2);
   });
 
   void it('under the cap, nothing is pruned', () => {
