@@ -25,7 +25,8 @@ export function localLauncher(cliPath: string, node = 'node'): GuardLauncher {
 /**
  * The file of the extension's bundle that "Guard This Server" copies to a stable place (src/mcp/stableRuntime.ts).
  * Today the CLI is one self-contained bundle, so the copy runs on its own; if the guard gets its own self-contained
- * bundle, name that file here instead (it must accept the same `guard --name N -- CMD` words).
+ * bundle, name that file here instead (it must accept the same `guard --name N -- CMD` words when run directly), and
+ * let .vscodeignore ship it.
  */
 export const BUNDLED_GUARD_FILE = 'cli.js';
 
