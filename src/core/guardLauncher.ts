@@ -8,9 +8,8 @@ export interface GuardLauncher {
 }
 
 /**
- * `npx -y mcp-health` rather than the absolute path of this CLI: the path of a CLI inside an editor extension
- * contains the extension's version and disappears with the next update, and a Node version manager moves a global
- * install; npx resolves the package on every start, so the entry keeps working after updates.
+ * `npx -y mcp-health`: for a published package, resolved on every start. Not what the extension writes (the package is
+ * not on a registry yet): "Guard This Server" writes `localLauncher(<stable copy>)`, see src/mcp/stableRuntime.ts.
  */
 export const GUARD_LAUNCHER: GuardLauncher = { command: 'npx', args: ['-y', 'mcp-health', 'guard'] };
 
@@ -22,6 +21,20 @@ export const GUARD_LAUNCHER: GuardLauncher = { command: 'npx', args: ['-y', 'mcp
 export function localLauncher(cliPath: string, node = 'node'): GuardLauncher {
   return { command: node, args: [cliPath, 'guard'] };
 }
+
+/**
+ * The file of the extension's bundle that "Guard This Server" copies to a stable place (src/mcp/stableRuntime.ts).
+ * Today the CLI is one self-contained bundle, so the copy runs on its own; if the guard gets its own self-contained
+ * bundle, name that file here instead (it must accept the same `guard --name N -- CMD` words when run directly), and
+ * let .vscodeignore ship it.
+ */
+export const BUNDLED_GUARD_FILE = 'cli.js';
+
+/**
+ * The stable copy's file name under the extension's global storage `bin/`: a path without the extension's version in
+ * it, so an entry naming it keeps working after the extension updates. src/core/guarded.ts recognises it.
+ */
+export const STABLE_GUARD_FILE = 'mcp-health-guard.js';
 
 /** The command and the args that go before the upstream's own command line (which follows the `--`). */
 export function guardPrefix(name: string, launcher: GuardLauncher = GUARD_LAUNCHER): { command: string; args: string[] } {

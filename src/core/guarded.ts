@@ -1,6 +1,7 @@
 // Recognises a config entry that already runs its server through `mcp-health guard`: MCP Health must never start a
 // second copy of such a server; the guard reports that server's health itself.
 
+import { STABLE_GUARD_FILE } from './guardLauncher';
 import type { ServerConfig } from './model';
 
 /** The name the guard publishes its status under (its --name, else the entry's name), or null when not guarded. */
@@ -35,12 +36,14 @@ function guardWordAt(words: readonly string[]): number {
 
 /**
  * `node /any/path/cli.js guard --name NAME ...`: what `guard --print-config` prints, from wherever the CLI runs (a
- * checkout need not be in a directory called mcp-health). The `--name` the guard's own options always carry there
- * keeps another tool's `cli.js guard` from passing for ours.
+ * checkout need not be in a directory called mcp-health), and `node <global storage>/bin/mcp-health-guard.js guard
+ * --name NAME ...`: what "Guard This Server" writes. The `--name` the guard's own options always carry there keeps
+ * another tool's `cli.js guard` from passing for ours.
  */
 function isPrintedLauncher(head: readonly string[], guardAt: number): boolean {
   const cli = head[guardAt - 1]!;
-  return (cli.split(/[\\/]/).pop() ?? cli) === 'cli.js' && head.indexOf('--name', guardAt) !== -1;
+  const base = cli.split(/[\\/]/).pop() ?? cli;
+  return (base === 'cli.js' || base === STABLE_GUARD_FILE) && head.indexOf('--name', guardAt) !== -1;
 }
 
 /** `mcp-health`, `mcp-health@1.2.3` (npx), or a path to its cli.js / bin. */

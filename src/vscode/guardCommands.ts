@@ -3,7 +3,9 @@
 
 import * as vscode from 'vscode';
 import { changedSpan, guardEntry, GuardRewriteError, unguardEntry } from '../core/config/guardRewrite';
+import type { GuardLauncher } from '../core/guardLauncher';
 import type { ServerStatus } from '../core/model';
+import type { StableLauncher } from '../mcp/stableRuntime';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { isGuardable, isGuarded } from '../present/guardState';
 import { serverIdFromElement } from '../present/treeModel';
@@ -15,6 +17,10 @@ const PROPOSED_SCHEME = 'mcp-health-proposed';
 export interface GuardCommandHost {
   readonly registry: MonitorRegistry;
   rediscover(): Promise<void>;
+  /** `node <global storage>/bin/mcp-health-guard.js guard`, or why the stable copy could not be made. */
+  guardLauncher(): Promise<StableLauncher>;
+  /** Whether `node` is on the PATH this editor sees: the rewritten entry names it bare. */
+  nodeOnPath(): Promise<boolean>;
 }
 
 export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable[] {
@@ -39,10 +45,20 @@ export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable
     const uri = vscode.Uri.file(source.file);
     const document = await vscode.workspace.openTextDocument(uri);
     const before = document.getText();
+    let launcher: GuardLauncher | undefined;
+    if (guard) {
+      const stable = await host.guardLauncher();
+      if ('error' in stable) {
+        // Without the stable copy the entry would name a file that is not there: refuse rather than break the server.
+        void vscode.window.showErrorMessage(vscode.l10n.t('MCP Health: cannot guard "{0}": the guard runtime could not be copied to the extension\'s storage ({1}). Nothing was changed.', name, stable.error));
+        return;
+      }
+      launcher = stable.launcher;
+    }
     let after: string;
     try {
       const request = { text: before, file: source.file, format: source.format, name };
-      after = action === 'Guard' ? guardEntry(request) : unguardEntry(request);
+      after = launcher ? guardEntry(request, launcher) : unguardEntry(request);
     } catch (error) {
       if (!(error instanceof GuardRewriteError)) throw error;
       void vscode.window.showErrorMessage(guard
@@ -56,9 +72,12 @@ export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable
     try {
       const diffTitle = guard ? vscode.l10n.t('{0}: run through mcp-health guard (proposed)', name) : vscode.l10n.t('{0}: remove the guard (proposed)', name);
       await vscode.commands.executeCommand('vscode.diff', uri, proposed, diffTitle, { preview: true });
-      const detail = guard
-        ? vscode.l10n.t('The entry will run "npx -y mcp-health guard --name {0} -- <its command>": the client keeps one connection while the guard restarts the server. "Unguard" puts the entry back exactly.', name)
+      let detail = launcher
+        ? vscode.l10n.t('The entry will run "{0} guard --name {1} -- <its command>": a copy of the guard kept in MCP Health\'s storage, so it needs no global install and keeps working after the extension updates. The client keeps one connection while the guard restarts the server. "Unguard" puts the entry back exactly.', [launcher.command, ...launcher.args.slice(0, -1)].join(' '), name)
         : vscode.l10n.t('The entry\'s own command and args are put back exactly as they were.');
+      if (launcher && !await host.nodeOnPath()) {
+        detail = `${vscode.l10n.t('Warning: "node" is not on the PATH this editor sees, so a client started from here may not be able to start the guarded entry. Install Node.js or put it on the PATH first.')}\n\n${detail}`;
+      }
       const relative = vscode.workspace.asRelativePath(uri);
       const question = guard ? vscode.l10n.t('Guard "{0}" in {1}?', name, relative) : vscode.l10n.t('Unguard "{0}" in {1}?', name, relative);
       const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, label);

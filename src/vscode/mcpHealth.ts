@@ -16,6 +16,8 @@ import { createNodeConnector } from '../mcp';
 import { channelPath } from '../mcp/localChannel';
 import { createNodeFileSystem } from '../mcp/nodeFileSystem';
 import { SharedServers, sharedServersTopic } from '../mcp/sharedServers';
+import { findOnPath, StableGuardRuntime } from '../mcp/stableRuntime';
+import { BUNDLED_GUARD_FILE } from '../core/guardLauncher';
 import { registerCommands } from './commands';
 import { ConsentStore } from '../core/consent/consentStore';
 import { ConsentFlow } from './consent';
@@ -153,7 +155,10 @@ export class McpHealth {
     for (const disposable of registerVsCodeMcpCommands(this.registry)) {
       this.own(disposable);
     }
-    for (const disposable of registerGuardCommands({ registry: this.registry, rediscover: () => this.rediscover() })) {
+    // Copied now, off the activation path: by the time a user picks "Guard This Server" the stable copy is there.
+    const guardRuntime = new StableGuardRuntime(
+      path.join(this.context.extensionPath, 'dist', BUNDLED_GUARD_FILE), path.join(this.context.globalStorageUri.fsPath, 'bin'), this.log.logger);
+    for (const disposable of registerGuardCommands({ registry: this.registry, rediscover: () => this.rediscover(), guardLauncher: () => guardRuntime.launcher(), nodeOnPath: async () => Boolean(await findOnPath('node')) })) {
       this.own(disposable);
     }
   }

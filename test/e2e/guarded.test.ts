@@ -2,7 +2,8 @@
 // .vscode/mcp.json. MCP Health never starts a copy of it and shows it as guarded, "guard not running" until VS Code
 // starts it, then the guard's own figures. The upstream (not the guard) is killed: the guard process VS Code talks to
 // stays the same and alive, the guard brings a new upstream up, VS Code's connection gets a request answered after the
-// crash, and MCP Health's tree shows the server guarded, up, with one restart.
+// crash, and MCP Health's tree shows the server guarded, up, with one restart. The entry is guarded by MCP Health's
+// own "Guard This Server" from the workbench, so what VS Code runs is exactly what that command writes.
 // The upstream fixture appends its pid to a file (counting launcher), so every start is counted.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,6 +86,7 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
   const socketDir = path.join(runtime, 'mcp-health');
   const guardPids: number[] = [];
   const calls = path.join(root, 'tool-calls');
+  const mcpJson = path.join(workspace, '.vscode', 'mcp.json');
 
   /** A tool call through VS Code's own language-model tool API, hence VS Code's own MCP connection to the server. */
   const callTool = async (id: string, message: string): Promise<{ ok: boolean; text?: string; error?: string; name?: string }> => {
@@ -111,12 +113,9 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
     fs.mkdirSync(screenshots, { recursive: true });
     fs.mkdirSync(calls, { recursive: true });
-    // The CLI as an install names it (…/mcp-health/dist/cli.js): that is what marks the entry as guarded.
-    const installed = path.join(root, 'mcp-health', 'dist');
-    fs.mkdirSync(installed, { recursive: true });
-    fs.symlinkSync(path.join(repoRoot, 'dist', 'cli.js'), path.join(installed, 'cli.js'));
-    const args = [path.join(installed, 'cli.js'), 'guard', '--name', NAME, '--', 'node', launcher, upstreamPids, faultServer, '--transport', 'stdio', '--fault', 'none'];
-    fs.writeFileSync(path.join(workspace, '.vscode', 'mcp.json'), `${JSON.stringify({ servers: { [NAME]: { type: 'stdio', command: 'node', args } } }, null, 2)}\n`);
+    // The server as a user has it, unguarded: the test guards it with MCP Health's own "Guard This Server".
+    const args = [launcher, upstreamPids, faultServer, '--transport', 'stdio', '--fault', 'none'];
+    fs.writeFileSync(mcpJson, `${JSON.stringify({ servers: { [NAME]: { type: 'stdio', command: 'node', args } } }, null, 2)}\n`);
   });
 
   after(async () => {
@@ -139,6 +138,29 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     await page.goto(workbenchUrl(codeServer, workspace));
     await waitForWorkbench(page, 90_000);
     await page.locator('.part.activitybar [aria-label^="MCP Health"]').first().click();
+    await until('the tree lists the server', async () => (await treeText(page)).includes(NAME), 90_000);
+
+    // Guard This Server, as a user runs it: the command, the server, then Guard in the confirmation.
+    const unguarded = fs.readFileSync(mcpJson, 'utf8');
+    await runCommand(page, 'MCP Health: Guard This Server');
+    await pick(page, NAME);
+    const confirm = page.locator('.monaco-dialog-box', { hasText: `Guard "${NAME}"` });
+    await confirm.waitFor({ state: 'visible', timeout: 30_000 });
+    await page.screenshot({ path: path.join(screenshots, 'guard-this-server-confirm.png') });
+    await confirm.locator('.monaco-button', { hasText: /^Guard$/ }).first().click();
+    const entry = await until('the entry rewritten on disk', () => {
+      const text = fs.readFileSync(mcpJson, 'utf8');
+      return text !== unguarded && (JSON.parse(text) as { servers: Record<string, { command: string; args: string[] }> }).servers[NAME];
+    }, 30_000);
+    // node + MCP Health's stable copy of the guard in its global storage: no npx, no global install, and not the
+    // extension's own (versioned) folder, which an update deletes.
+    const stable = entry.args[0]!;
+    assert.equal(entry.command, 'node');
+    assert.match(stable, /[\\/]globalStorage[\\/]mcp-health\.mcp-health[\\/]bin[\\/]mcp-health-guard\.js$/);
+    assert.ok(!stable.startsWith(repoRoot), `${stable} is not inside the extension's folder`);
+    assert.ok(fs.readFileSync(stable).equals(fs.readFileSync(path.join(repoRoot, 'dist', 'cli.js'))), 'the copy is the bundled CLI');
+    assert.deepEqual(entry.args.slice(1), ['guard', '--name', NAME, '--', 'node', launcher, upstreamPids, faultServer, '--transport', 'stdio', '--fault', 'none']);
+
     // No consent question: nothing is started for a guarded entry, only the guard's socket is read.
     await until('the tree shows the guarded entry without a guard', async () => new RegExp(`${NAME}\\s*guarded · guard not running`).test(await treeText(page)), 90_000);
     await new Promise((resolve) => setTimeout(resolve, 5_000));

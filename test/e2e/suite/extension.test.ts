@@ -12,8 +12,9 @@ import * as os from 'node:os';
 import { FIXTURES, startEverythingHttp, type RunningServer } from '../../helpers/servers';
 import { guardEntry, unguardEntry } from '../../../src/core/config/guardRewrite';
 import { applyRewrite } from '../../../src/vscode/guardCommands';
+import { localLauncher } from '../../../src/core/guardLauncher';
 import { requestScreenshot } from '../harness/screenshots';
-import { activateExtension, byName, childPids, commandLine, isAlive, sleep, waitFor, waitForState, workspaceRoot } from './util';
+import { activateExtension, byName, EXTENSION_ID, childPids, commandLine, isAlive, sleep, waitFor, waitForState, workspaceRoot } from './util';
 
 const SECRET = 's3cret-token-value-for-e2e';
 const FIXTURE_SERVERS = ['everything', 'crashing', 'broken', 'with-token'];
@@ -315,12 +316,11 @@ export function defineExtensionTests(): void {
       assert.ok(id);
       const original = fs.readFileSync(mcpJson, 'utf8');
       assert.match(String(item('crashing').contextValue), /\bguardable\b/);
-      // The guarded entry runs `npx -y mcp-health`, which this offline machine cannot fetch: the server stays disabled.
+      // Monitoring is off meanwhile: a guarded entry is never started by MCP Health, and the crashing fixture stays quiet.
       await vscode.commands.executeCommand('mcpHealth.disableMonitoring', `server:${id}`);
       await waitForState(api, 'crashing', ['disabled']);
       try {
         const request = { text: original, file: mcpJson, format: 'vscode' as const, name: 'crashing' };
-        const expected = guardEntry(request);
 
         // The test workbench refuses modal dialogs; the refusal shows the command asked, after showing the diff.
         const proposals: string[] = [];
@@ -332,6 +332,14 @@ export function defineExtensionTests(): void {
         } finally {
           opened.dispose();
         }
+        // The entry names the stable copy of the guard runtime in the extension's global storage, never the
+        // extension's versioned folder or npx: that copy exists and is the bundled CLI byte for byte.
+        const stableFile = /"([^"]*[\\/]bin[\\/]mcp-health-guard\.js)"/.exec(proposals[0] ?? '')?.[1];
+        assert.ok(stableFile, `the proposal names the stable guard runtime: ${proposals[0] ?? '(none)'}`);
+        const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath ?? '';
+        assert.ok(!stableFile.startsWith(extensionPath), 'not inside the versioned extension folder');
+        assert.ok(fs.readFileSync(stableFile).equals(fs.readFileSync(path.join(extensionPath, 'dist', 'cli.js'))), 'the copy is the bundled CLI');
+        const expected = guardEntry(request, localLauncher(stableFile));
         assert.deepEqual(proposals, [expected], 'the diff showed the rewritten file');
         assert.equal(fs.readFileSync(mcpJson, 'utf8'), original, 'nothing is written without the confirmation');
         assert.equal(vscode.window.tabGroups.all.flatMap((group) => group.tabs).some((tab) => tab.input instanceof vscode.TabInputTextDiff), false, 'the proposal is closed');

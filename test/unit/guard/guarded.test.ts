@@ -20,6 +20,14 @@ void describe('guarded config entries', () => {
     assert.equal(guardedName(entry('node', ['/opt/other/cli.js', 'guard', '--', 'x'])), null);
   });
 
+  void it('recognises what Guard This Server writes: the stable copy in the extension\'s global storage', () => {
+    const stable = '/home/me/.vscode-server/data/User/globalStorage/mcp-health.mcp-health/bin/mcp-health-guard.js';
+    assert.equal(guardedName(entry('node', [stable, 'guard', '--name', 'gh', '--', 'node', 's.js'])), 'gh');
+    assert.equal(guardedName(entry('node', ['C:\\Users\\me\\AppData\\Code\\User\\globalStorage\\x\\bin\\mcp-health-guard.js', 'guard', '--name', 'w', '--', 'x'])), 'w');
+    // Without the guard's own --name, a file of that name is not taken for ours either.
+    assert.equal(guardedName(entry('node', ['/opt/other/mcp-health-guard.js', 'guard', '--', 'x'])), null);
+  });
+
   void it('does not mistake other servers for guarded ones', () => {
     assert.equal(guardedName(entry('node', ['server.js', 'guard'])), null);
     assert.equal(guardedName(entry('npx', ['-y', 'some-server', '--', 'mcp-health', 'guard'])), null);
