@@ -14,9 +14,35 @@ export function main(argv: readonly string[]): Promise<number> {
   const options = stdioGuard(argv);
   if (options) return runSession(options, stdioUpstreams(options.target));
   // A computed path, so that the bundler leaves the full CLI where it is instead of inlining it here.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const full = require(path.join(__dirname, 'main.js')) as { main: CliMain };
+  const fullCli = path.join(__dirname, 'main.js');
+  let full: { main: CliMain };
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    full = require(fullCli) as { main: CliMain };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    // The stable copy "Guard This Server" keeps outside the editor's extension folder is this file alone.
+    process.stderr.write(
+      `mcp-health guard: this copy of the guard (${__filename}) runs stdio servers only ("guard --name NAME -- COMMAND ..."); ` +
+        'for --url, --print-config or --help use the mcp-health command itself\n',
+    );
+    return Promise.resolve(2);
+  }
   return full.main(['guard', ...argv]);
+}
+
+// Run directly (the stable copy that "Guard This Server" writes into a config entry: `node <copy> guard --name N -- CMD`).
+// Loaded by dist/cli.js instead, require.main is the launcher and this stays quiet.
+if (require.main === module && process.argv[2] === 'guard') {
+  main(process.argv.slice(3)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`mcp-health: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }
 
 function stdioGuard(argv: readonly string[]): (GuardOptions & { target: GuardStdioTarget }) | null {

@@ -23,12 +23,11 @@ export function localLauncher(cliPath: string, node = 'node'): GuardLauncher {
 }
 
 /**
- * The file of the extension's bundle that "Guard This Server" copies to a stable place (src/mcp/stableRuntime.ts).
- * Today the CLI is one self-contained bundle, so the copy runs on its own; if the guard gets its own self-contained
- * bundle, name that file here instead (it must accept the same `guard --name N -- CMD` words when run directly), and
- * let .vscodeignore ship it.
+ * The file of the extension's bundle that "Guard This Server" copies to a stable place (src/mcp/stableRuntime.ts):
+ * the guard's own bundle, self-contained for a stdio upstream (the only kind the rewrite writes), run directly with the
+ * same `guard --name N -- CMD` words. .vscodeignore ships it; the full CLI (dist/main.js) stays out of the VSIX.
  */
-export const BUNDLED_GUARD_FILE = 'cli.js';
+export const BUNDLED_GUARD_FILE = 'guard.js';
 
 /**
  * The stable copy's file name under the extension's global storage `bin/`: a path without the extension's version in

@@ -158,7 +158,7 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     assert.equal(entry.command, 'node');
     assert.match(stable, /[\\/]globalStorage[\\/]mcp-health\.mcp-health[\\/]bin[\\/]mcp-health-guard\.js$/);
     assert.ok(!stable.startsWith(repoRoot), `${stable} is not inside the extension's folder`);
-    assert.ok(fs.readFileSync(stable).equals(fs.readFileSync(path.join(repoRoot, 'dist', 'cli.js'))), 'the copy is the bundled CLI');
+    assert.ok(fs.readFileSync(stable).equals(fs.readFileSync(path.join(repoRoot, 'dist', 'guard.js'))), 'the copy is the bundled guard');
     assert.deepEqual(entry.args.slice(1), ['guard', '--name', NAME, '--', 'node', launcher, upstreamPids, faultServer, '--transport', 'stdio', '--fault', 'none']);
 
     // No consent question: nothing is started for a guarded entry, only the guard's socket is read.

@@ -98,12 +98,11 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     const listing = zipListing(vsix);
     assert.ok(listing.includes('extension/dist/extension.js'));
     assert.ok(listing.includes('extension/dist/metrics.js'), 'the lazily loaded metrics module ships');
-    assert.ok(listing.includes('extension/dist/cli.js'), 'the guard runtime Guard This Server copies ships');
+    assert.ok(listing.includes('extension/dist/guard.js'), 'the guard runtime Guard This Server copies ships');
+    assert.ok(!listing.includes('extension/dist/main.js'), 'the full CLI stays out of the package');
     assert.ok(listing.includes('extension/media/icon.png'));
     assert.deepEqual(listing.filter((entry) => /^extension\/(src|test|node_modules|bench)\//.test(entry)), []);
-    // 1.5 MB while the guard runtime shipped is the whole CLI (dist/cli.js, ~360 KB zipped); back to 1 MB once the
-    // guard has its own small bundle (BUNDLED_GUARD_FILE in src/core/guardLauncher.ts).
-    assert.ok(fs.statSync(vsix).size < 1.5 * 1024 * 1024, 'VSIX under 1.5 MB');
+    assert.ok(fs.statSync(vsix).size < 1024 * 1024, 'VSIX under 1 MB');
   });
 
   it('ships every image its README shows, under links that resolve in the package and in the repository', () => {

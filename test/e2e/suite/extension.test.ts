@@ -338,7 +338,7 @@ export function defineExtensionTests(): void {
         assert.ok(stableFile, `the proposal names the stable guard runtime: ${proposals[0] ?? '(none)'}`);
         const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath ?? '';
         assert.ok(!stableFile.startsWith(extensionPath), 'not inside the versioned extension folder');
-        assert.ok(fs.readFileSync(stableFile).equals(fs.readFileSync(path.join(extensionPath, 'dist', 'cli.js'))), 'the copy is the bundled CLI');
+        assert.ok(fs.readFileSync(stableFile).equals(fs.readFileSync(path.join(extensionPath, 'dist', 'guard.js'))), 'the copy is the bundled guard');
         const expected = guardEntry(request, localLauncher(stableFile));
         assert.deepEqual(proposals, [expected], 'the diff showed the rewritten file');
         assert.equal(fs.readFileSync(mcpJson, 'utf8'), original, 'nothing is written without the confirmation');

@@ -21,13 +21,16 @@ import { StableGuardRuntime } from '../../../src/mcp/stableRuntime';
 import { everythingStdio } from '../../helpers/servers';
 import { CLI, StderrWatch, waitUntilDead } from './support';
 
+/** What the extension ships and copies: the guard's own bundle beside the CLI. */
+const GUARD_BUNDLE = path.join(path.dirname(CLI), 'guard.js');
+
 const root = mkdtempSync(path.join(tmpdir(), 'mcp-health-stable-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 function extensionVersion(version: string, trailer = ''): string {
-  const bundled = path.join(root, 'extensions', `mcp-health.mcp-health-${version}`, 'dist', 'cli.js');
+  const bundled = path.join(root, 'extensions', `mcp-health.mcp-health-${version}`, 'dist', 'guard.js');
   mkdirSync(path.dirname(bundled), { recursive: true });
-  copyFileSync(CLI, bundled);
+  copyFileSync(GUARD_BUNDLE, bundled);
   if (trailer) writeFileSync(bundled, readFileSync(bundled, 'utf8') + trailer);
   return bundled;
 }
