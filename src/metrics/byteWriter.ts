@@ -15,6 +15,11 @@ export class ByteWriter {
     this.buffer = Buffer.allocUnsafe(Math.max(16, sizeHint));
   }
 
+  /** Bytes written so far. */
+  get length(): number {
+    return this.at;
+  }
+
   bytes(chunk: Uint8Array): void {
     this.room(chunk.length);
     this.buffer.set(chunk, this.at);

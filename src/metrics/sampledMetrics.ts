@@ -145,6 +145,11 @@ interface Cell {
   readonly counts: number[];
   sum: number;
   count: number;
+  /** Where the cell's lines (each after its newline) are in the histogram's last output, while `cached`. */
+  start: number;
+  end: number;
+  /** No observation since the last output: its lines there are still right. */
+  cached: boolean;
 }
 
 /** A histogram with fixed upper bounds, one series per server, method and error type. */
@@ -153,6 +158,8 @@ export class DurationHistogram extends SampledMetric {
   private readonly cells = new Map<string, Map<string, Cell>>();
   private readonly les: readonly string[];
   private changes = 0;
+  /** The last output: a series not observed since copies its lines from there instead of writing them again. */
+  private previous: Buffer | undefined;
 
   constructor(
     name: string,
@@ -173,7 +180,7 @@ export class DurationHistogram extends SampledMetric {
       const labels = Object.freeze({ ...server, mcp_method_name: method, ...(errorType !== undefined ? { error_type: errorType } : {}) });
       const bucketLabels = this.les.map((le) => Object.freeze({ ...labels, le }));
       const prefixes = [...bucketLabels.map((set) => linePrefix(`${this.name}_bucket`, set)), linePrefix(`${this.name}_sum`, labels), linePrefix(`${this.name}_count`, labels)].map(encode);
-      cell = { labels, bucketLabels, prefixes, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
+      cell = { labels, bucketLabels, prefixes, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0, start: 0, end: 0, cached: false };
       byServer.set(cellKey, cell);
     }
     let index = this.bounds.findIndex((bound) => seconds <= bound);
@@ -181,6 +188,7 @@ export class DurationHistogram extends SampledMetric {
     cell.counts[index]! += 1;
     cell.sum += seconds;
     cell.count += 1;
+    cell.cached = false;
     this.changes += 1;
   }
 
@@ -211,23 +219,45 @@ export class DurationHistogram extends SampledMetric {
     return values;
   }
 
+  override bytes(): Buffer {
+    // Every cell's range was set against this output by write().
+    return (this.previous = super.bytes());
+  }
+
+  /**
+   * A probe round changes every series it probed, but with a scrape every 15 s and a probe every 20 s about a
+   * quarter of the servers were not probed since the last scrape: their 17 lines are copied as they were.
+   */
   protected write(out: ByteWriter): void {
+    const previous = this.previous;
     for (const byServer of this.cells.values()) {
-      for (const { prefixes, counts, sum, count } of byServer.values()) {
-        let cumulative = 0;
-        for (let i = 0; i < counts.length; i++) {
-          cumulative += counts[i]!;
-          out.newline();
-          out.bytes(prefixes[i]!);
-          out.value(cumulative);
+      for (const cell of byServer.values()) {
+        const start = out.length;
+        if (cell.cached && previous) {
+          out.bytes(previous.subarray(cell.start, cell.end));
+        } else {
+          writeCell(out, cell);
         }
-        out.newline();
-        out.bytes(prefixes[counts.length]!);
-        out.value(sum);
-        out.newline();
-        out.bytes(prefixes[counts.length + 1]!);
-        out.value(count);
+        cell.start = start;
+        cell.end = out.length;
+        cell.cached = true;
       }
     }
   }
+}
+
+function writeCell(out: ByteWriter, { prefixes, counts, sum, count }: Cell): void {
+  let cumulative = 0;
+  for (let i = 0; i < counts.length; i++) {
+    cumulative += counts[i]!;
+    out.newline();
+    out.bytes(prefixes[i]!);
+    out.value(cumulative);
+  }
+  out.newline();
+  out.bytes(prefixes[counts.length]!);
+  out.value(sum);
+  out.newline();
+  out.bytes(prefixes[counts.length + 1]!);
+  out.value(count);
 }

@@ -56,14 +56,24 @@ void describe('sampledText: our metrics write what prom-client writes', () => {
     );
   });
 
-  void it('the duration histogram: any server labels, methods, error types, bounds and observations', async () => {
-    const observation = fc.record({ server: fc.nat(), method: text, errorType: fc.option(text, { nil: undefined }), seconds: number });
+  void it('the duration histogram: any server labels, methods, error types, bounds, observations and removals', async () => {
+    // Written after some steps only: between two outputs some series change and the others are copied from the last one.
+    // Methods and error types repeat, so one series is observed again after it was written.
+    const observation = fc.oneof(
+      { weight: 6, arbitrary: fc.record({ server: fc.nat(), method: fc.oneof(fc.constantFrom('ping', 'tools/list'), text), errorType: fc.option(fc.oneof(fc.constant('timeout'), text), { nil: undefined }), seconds: number, scrape: fc.boolean() }) },
+      { weight: 1, arbitrary: fc.record({ forget: fc.nat() }) },
+    );
     const bounds = fc.uniqueArray(fc.double({ min: 0, max: 1_000, noNaN: true }), { minLength: 1, maxLength: 6 }).map((list) => [...list].sort((a, b) => a - b));
     await fc.assert(
-      fc.asyncProperty(text, bounds, fc.array(serverLabels, { minLength: 1, maxLength: 3 }), fc.array(observation, { maxLength: 20 }), fc.boolean(), async (help, les, servers, observations, openMetrics) => {
+      fc.asyncProperty(text, bounds, fc.array(serverLabels, { minLength: 1, maxLength: 3 }), fc.array(observation, { maxLength: 30 }), fc.boolean(), async (help, les, servers, observations, openMetrics) => {
         const histogram = new DurationHistogram('h_seconds', help, les);
-        for (const { server, method, errorType, seconds } of observations) {
-          histogram.observe(servers[server % servers.length]!, method, errorType, seconds);
+        for (const step of observations) {
+          if ('forget' in step) {
+            histogram.forget(servers[step.forget % servers.length]!);
+          } else {
+            histogram.observe(servers[step.server % servers.length]!, step.method, step.errorType, step.seconds);
+            if (!step.scrape) continue;
+          }
           assert.equal(histogram.bytes().toString('utf8'), await reference(histogram, 'h_seconds', openMetrics));
         }
         assert.equal(histogram.bytes().toString('utf8'), await reference(histogram, 'h_seconds', openMetrics));
