@@ -60,7 +60,17 @@ export function serveMetrics(
       return;
     }
     render(request.headers.accept).then(
-      (exposition) => send(200, exposition.contentType, exposition.body),
+      ({ contentType, body }) => {
+        // The body's parts go out as they are (most are kept from earlier scrapes), in one write of the socket.
+        response.writeHead(200, { 'Content-Type': contentType, 'Content-Length': body.length, ...(closing ? { Connection: 'close' } : {}) });
+        if (request.method === 'HEAD') {
+          response.end();
+          return;
+        }
+        response.cork();
+        for (const part of body.parts) response.write(part);
+        response.end();
+      },
       (error: unknown) => send(500, 'text/plain; charset=utf-8', `metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
     );
   });

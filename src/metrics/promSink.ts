@@ -1,9 +1,10 @@
 // The Prometheus side: prom-client metrics fed by the tracker, exposed in the text format and in OpenMetrics.
 
 import { Counter, Gauge, Registry, type Metric, type RegistryContentType } from 'prom-client';
-import { CachedExposition, type Published } from './exposition';
-import { DurationHistogram, OneHotGauge, SampledGauge, SampledMetric, type Labels, type SampleValue } from './sampledMetrics';
-import { ALL_STATES, MCP_DURATION_BUCKETS, PROM, SERVER_LABEL_NAMES, labelsKey, type CounterKind, type ServerLabels } from './series';
+import { CachedExposition, type Body, type Published } from './exposition';
+import { SampledCounter } from './sampledCounter';
+import { DurationHistogram, OneHotGauge, SampledGauge, SampledMetric, type SampleValue } from './sampledMetrics';
+import { ALL_STATES, MCP_DURATION_BUCKETS, PROM, SERVER_LABEL_NAMES, type CounterKind, type ServerLabels } from './series';
 import type { MetricsSink, SampleSource, ServerSample } from './tracker';
 
 export interface BuildInfo {
@@ -14,7 +15,8 @@ export interface BuildInfo {
 
 export interface Exposition {
   readonly contentType: string;
-  readonly body: string;
+  /** UTF-8, in parts to send one after the other. */
+  readonly body: Body;
 }
 
 const SERVER_LABELS = [...SERVER_LABEL_NAMES];
@@ -22,10 +24,8 @@ const SERVER_LABELS = [...SERVER_LABEL_NAMES];
 export class PromSink implements MetricsSink {
   private readonly registry = new Registry<RegistryContentType>();
   private readonly duration: DurationHistogram;
-  private readonly probes: Counter;
+  private readonly probes: SampledCounter;
   private readonly counters: Record<CounterKind, Counter>;
-  /** Label sets with extra labels (method, result) per server, so forgetting a server can remove them exactly. */
-  private readonly extraLabelSets = new Map<string, Map<Metric, Map<string, Labels>>>();
   /** Every metric in the order of registration, with what says it changed. */
   private readonly published: Published[] = [];
   /** Counts the changes of each prom-client counter: all of them go through this sink. */
@@ -38,8 +38,8 @@ export class PromSink implements MetricsSink {
     const registers = [this.registry];
     const publish = <T>(name: string, metric: T, revision: () => number): T => {
       // Our own sampled metrics write their text themselves (sampledText.ts); prom-client's write it through the registry.
-      const text = metric instanceof SampledMetric ? () => metric.text() : undefined;
-      this.published.push({ name, metric: metric as unknown as Metric, revision, text });
+      const bytes = metric instanceof SampledMetric ? () => metric.bytes() : undefined;
+      this.published.push({ name, metric: metric as unknown as Metric, revision, bytes });
       return metric;
     };
     const gauge = (name: string, help: string, revision: () => number, values: (all: readonly ServerSample[]) => SampleValue[]) =>
@@ -67,7 +67,9 @@ export class PromSink implements MetricsSink {
     );
     const duration = this.duration;
     this.registry.registerMetric(publish(PROM.duration, duration, () => duration.revision()) as unknown as Metric);
-    this.probes = counter(PROM.probes, 'Keepalive probes by result.', [...SERVER_LABELS, 'result']);
+    const probeCounter = new SampledCounter(PROM.probes, 'Keepalive probes by result.', 'result');
+    this.probes = probeCounter;
+    this.registry.registerMetric(publish(PROM.probes, probeCounter, () => probeCounter.revision()) as unknown as Metric);
     this.counters = {
       restarts: counter(PROM.restarts, 'Restarts of the MCP server (a connection that was up died and was reopened).', SERVER_LABELS),
       reconnects: counter(PROM.reconnects, 'Connect attempts after the first one.', SERVER_LABELS),
@@ -78,10 +80,7 @@ export class PromSink implements MetricsSink {
   }
 
   probe(labels: ServerLabels, method: string, outcome: string, seconds: number | undefined, errorType: string | undefined): void {
-    const result = { ...labels, result: outcome };
-    this.probes.inc(result);
-    this.changed(this.probes);
-    this.remember(labels, this.probes, result, outcome);
+    this.probes.inc(labels, outcome);
     if (seconds === undefined) return;
     this.duration.observe(labels, method, errorType, seconds);
   }
@@ -93,16 +92,11 @@ export class PromSink implements MetricsSink {
 
   forget(labels: ServerLabels): void {
     this.duration.forget(labels);
+    this.probes.forget(labels);
     for (const counter of Object.values(this.counters)) {
       counter.remove(labels);
       this.changed(counter);
     }
-    const key = labelsKey(labels);
-    for (const [metric, sets] of this.extraLabelSets.get(key) ?? []) {
-      for (const set of sets.values()) (metric as Counter).remove(set);
-      this.changed(metric);
-    }
-    this.extraLabelSets.delete(key);
   }
 
   /** Negotiates on `Accept` as Prometheus does: OpenMetrics when asked for, the 0.0.4 text format otherwise. */
@@ -133,14 +127,5 @@ export class PromSink implements MetricsSink {
   private changed(metric: Metric | Counter): void {
     const key = metric as unknown as Metric;
     this.counterChanges.set(key, (this.counterChanges.get(key) ?? 0) + 1);
-  }
-
-  private remember(labels: ServerLabels, metric: Metric, set: Labels, extra: string): void {
-    const key = labelsKey(labels);
-    let byMetric = this.extraLabelSets.get(key);
-    if (!byMetric) this.extraLabelSets.set(key, (byMetric = new Map()));
-    let sets = byMetric.get(metric);
-    if (!sets) byMetric.set(metric, (sets = new Map()));
-    if (!sets.has(extra)) sets.set(extra, set);
   }
 }

@@ -1,9 +1,10 @@
 // Metrics whose values we keep ourselves. Every line's complete label set is one long-lived frozen object, so its
-// text (`name{labels} `) is formatted once, not at every scrape. A scrape writes them through text() (sampledText.ts);
-// get() hands the same values to prom-client's Registry, whose output is the reference text() is tested against
-// (sampledText.test.ts, exposition.test.ts) and what Registry#metrics() serves.
+// text (`name{labels} `) is formatted and UTF-8 encoded once, not at every scrape. A scrape writes them through
+// bytes() (sampledText.ts, byteWriter.ts); get() hands the same values to prom-client's Registry, whose output is the
+// reference bytes() is tested against (sampledText.test.ts, exposition.test.ts) and what Registry#metrics() serves.
 
-import { escapeText, header, linePrefix, valueText } from './sampledText';
+import { ByteWriter } from './byteWriter';
+import { escapeText, header, linePrefix } from './sampledText';
 import { labelsKey, type ServerLabels } from './series';
 
 export type Labels = Readonly<Record<string, string>>;
@@ -18,7 +19,7 @@ export interface SampleValue {
 /** The shape prom-client's Registry reads from a metric (its `get()` and `name`/`type`). */
 export abstract class SampledMetric {
   readonly aggregator = 'sum';
-  abstract readonly type: 'gauge' | 'histogram';
+  abstract readonly type: 'gauge' | 'histogram' | 'counter';
   constructor(
     readonly name: string,
     readonly help: string,
@@ -26,13 +27,32 @@ export abstract class SampledMetric {
   protected abstract values(): SampleValue[];
   /** Changes whenever values() would; equal revisions promise equal values (the exposition cache relies on it). */
   abstract revision(): number;
-  /** What prom-client's Registry formats: the reference for text() (sampledText.test.ts). */
+  /** What prom-client's Registry formats: the reference for bytes() (sampledText.test.ts). */
   get() {
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.values() };
   }
-  /** The metric as Registry#getSingleMetricAsString writes it, without going through it (see sampledText.ts). */
-  abstract text(): string;
+  /** The metric as Registry#getSingleMetricAsString writes it, UTF-8 encoded, without going through it. */
+  bytes(): Buffer {
+    const out = new ByteWriter(this.lastSize);
+    // A counter's family is named without `_total` in OpenMetrics (the exposition renames it in place, as metrics() does).
+    let head = this.headers.get(this.name);
+    if (!head) this.headers.set(this.name, (head = encode(header(this.name, this.help, this.type))));
+    out.bytes(head);
+    this.write(out);
+    const bytes = out.done();
+    this.lastSize = bytes.length + 256;
+    return bytes;
+  }
+  /** Each value's line, every one after a newline (the header is written). */
+  protected abstract write(out: ByteWriter): void;
   reset(): void {}
+  private readonly headers = new Map<string, Buffer>();
+  /** The size of the last output: the next one is about the same, so its buffer is allocated once. */
+  private lastSize = 4096;
+}
+
+export function encode(text: string): Buffer {
+  return Buffer.from(text, 'utf8');
 }
 
 /** A gauge read from the tracker's samples at scrape time: it can never disagree with the registry's last event. */
@@ -47,21 +67,21 @@ export class SampledGauge extends SampledMetric {
     super(name, help);
   }
   /** The line prefix of each label set, kept as long as the label object is (the tracker keeps them per server). */
-  private readonly prefixes = new WeakMap<Labels, string>();
+  private readonly prefixes = new WeakMap<Labels, Buffer>();
   protected values(): SampleValue[] {
     return this.read();
   }
-  text(): string {
-    const lines = [header(this.name, this.help, this.type)];
+  protected write(out: ByteWriter): void {
     for (const { sharedLabels, value, metricName } of this.values()) {
       let prefix = metricName === undefined ? this.prefixes.get(sharedLabels) : undefined;
       if (prefix === undefined) {
-        prefix = linePrefix(metricName ?? escapeText(this.name), sharedLabels);
+        prefix = encode(linePrefix(metricName ?? escapeText(this.name), sharedLabels));
         if (metricName === undefined) this.prefixes.set(sharedLabels, prefix);
       }
-      lines.push(prefix + valueText(value));
+      out.newline();
+      out.bytes(prefix);
+      out.value(value);
     }
-    return lines.join('\n');
   }
 }
 
@@ -73,7 +93,7 @@ export class SampledGauge extends SampledMetric {
 export class OneHotGauge extends SampledMetric {
   readonly type = 'gauge';
   private readonly labelSets = new WeakMap<Labels, readonly Labels[]>();
-  private readonly prefixes = new WeakMap<Labels, readonly string[]>();
+  private readonly prefixes = new WeakMap<Labels, readonly Buffer[]>();
 
   constructor(
     name: string,
@@ -91,18 +111,19 @@ export class OneHotGauge extends SampledMetric {
       this.labelSetsOf(labels).map((sharedLabels, index) => ({ sharedLabels, value: state === this.options[index] ? 1 : 0 })));
   }
 
-  text(): string {
-    const lines = [header(this.name, this.help, this.type)];
-    const [one, zero] = [valueText(1), valueText(0)];
+  protected write(out: ByteWriter): void {
     for (const { labels, state } of this.read()) {
       let prefixes = this.prefixes.get(labels);
       if (!prefixes) {
         const name = escapeText(this.name);
-        this.prefixes.set(labels, (prefixes = this.labelSetsOf(labels).map((set) => linePrefix(name, set))));
+        this.prefixes.set(labels, (prefixes = this.labelSetsOf(labels).map((set) => encode(linePrefix(name, set)))));
       }
-      for (let i = 0; i < prefixes.length; i++) lines.push(prefixes[i]! + (state === this.options[i] ? one : zero));
+      for (let i = 0; i < prefixes.length; i++) {
+        out.newline();
+        out.bytes(prefixes[i]!);
+        out.value(state === this.options[i] ? 1 : 0);
+      }
     }
-    return lines.join('\n');
   }
 
   /** One frozen label object per label set and option, kept as long as the label set is. */
@@ -119,11 +140,16 @@ interface Cell {
   /** The same plus `le`, one per bucket line. */
   readonly bucketLabels: readonly Labels[];
   /** The text of each line before its value: the buckets', then _sum's and _count's. */
-  readonly prefixes: readonly string[];
+  readonly prefixes: readonly Buffer[];
   /** Per-bucket counts, not cumulative; the last slot is +Inf. */
   readonly counts: number[];
   sum: number;
   count: number;
+  /** Where the cell's lines (each after its newline) are in the histogram's last output, while `cached`. */
+  start: number;
+  end: number;
+  /** No observation since the last output: its lines there are still right. */
+  cached: boolean;
 }
 
 /** A histogram with fixed upper bounds, one series per server, method and error type. */
@@ -132,6 +158,8 @@ export class DurationHistogram extends SampledMetric {
   private readonly cells = new Map<string, Map<string, Cell>>();
   private readonly les: readonly string[];
   private changes = 0;
+  /** The last output: a series not observed since copies its lines from there instead of writing them again. */
+  private previous: Buffer | undefined;
 
   constructor(
     name: string,
@@ -151,8 +179,8 @@ export class DurationHistogram extends SampledMetric {
     if (!cell) {
       const labels = Object.freeze({ ...server, mcp_method_name: method, ...(errorType !== undefined ? { error_type: errorType } : {}) });
       const bucketLabels = this.les.map((le) => Object.freeze({ ...labels, le }));
-      const prefixes = [...bucketLabels.map((set) => linePrefix(`${this.name}_bucket`, set)), linePrefix(`${this.name}_sum`, labels), linePrefix(`${this.name}_count`, labels)];
-      cell = { labels, bucketLabels, prefixes, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
+      const prefixes = [...bucketLabels.map((set) => linePrefix(`${this.name}_bucket`, set)), linePrefix(`${this.name}_sum`, labels), linePrefix(`${this.name}_count`, labels)].map(encode);
+      cell = { labels, bucketLabels, prefixes, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0, start: 0, end: 0, cached: false };
       byServer.set(cellKey, cell);
     }
     let index = this.bounds.findIndex((bound) => seconds <= bound);
@@ -160,6 +188,7 @@ export class DurationHistogram extends SampledMetric {
     cell.counts[index]! += 1;
     cell.sum += seconds;
     cell.count += 1;
+    cell.cached = false;
     this.changes += 1;
   }
 
@@ -190,18 +219,45 @@ export class DurationHistogram extends SampledMetric {
     return values;
   }
 
-  text(): string {
-    const lines = [header(this.name, this.help, this.type)];
+  override bytes(): Buffer {
+    // Every cell's range was set against this output by write().
+    return (this.previous = super.bytes());
+  }
+
+  /**
+   * A probe round changes every series it probed, but with a scrape every 15 s and a probe every 20 s about a
+   * quarter of the servers were not probed since the last scrape: their 17 lines are copied as they were.
+   */
+  protected write(out: ByteWriter): void {
+    const previous = this.previous;
     for (const byServer of this.cells.values()) {
-      for (const { prefixes, counts, sum, count } of byServer.values()) {
-        let cumulative = 0;
-        for (let i = 0; i < counts.length; i++) {
-          cumulative += counts[i]!;
-          lines.push(prefixes[i]! + valueText(cumulative));
+      for (const cell of byServer.values()) {
+        const start = out.length;
+        if (cell.cached && previous) {
+          out.bytes(previous.subarray(cell.start, cell.end));
+        } else {
+          writeCell(out, cell);
         }
-        lines.push(prefixes[counts.length]! + valueText(sum), prefixes[counts.length + 1]! + valueText(count));
+        cell.start = start;
+        cell.end = out.length;
+        cell.cached = true;
       }
     }
-    return lines.join('\n');
   }
+}
+
+function writeCell(out: ByteWriter, { prefixes, counts, sum, count }: Cell): void {
+  let cumulative = 0;
+  for (let i = 0; i < counts.length; i++) {
+    cumulative += counts[i]!;
+    out.newline();
+    out.bytes(prefixes[i]!);
+    out.value(cumulative);
+  }
+  out.newline();
+  out.bytes(prefixes[counts.length]!);
+  out.value(sum);
+  out.newline();
+  out.bytes(prefixes[counts.length + 1]!);
+  out.value(count);
 }

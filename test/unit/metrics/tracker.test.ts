@@ -7,6 +7,7 @@ import { PromSink } from '../../../src/metrics/promSink';
 import { otlpConfigured, otlpProtocolWarning } from '../../../src/metrics/otlpSink';
 import { HealthTracker, lateSource } from '../../../src/metrics/tracker';
 import { EMPTY_PROBE_STATS } from '../../../src/core/monitor/probeStats';
+import { bodyText } from '../../helpers/exposition';
 import { serverConfig } from '../../helpers/serverConfig';
 
 function config(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {
@@ -47,7 +48,7 @@ function setup(servers: ServerStatus[]) {
   const sink = new PromSink(lateSource(() => tracker), { version: '9.9.9', frontEnd: 'cli' });
   let now = 1_700_000_000_000;
   const tracker: HealthTracker = new HealthTracker(source.registry, [sink], { wall: () => now, timeoutMs: 2_000 });
-  const text = async () => (await sink.render(undefined)).body;
+  const text = async () => bodyText(await sink.render(undefined));
   return { source, tracker, sink, text, advance: (ms: number) => (now += ms) };
 }
 
@@ -161,14 +162,14 @@ void describe('metrics tracker', () => {
     const [openMetrics, text, again] = await Promise.all([sink.render(accept), sink.render('*/*'), sink.render(accept)]);
     for (const om of [openMetrics, again]) {
       assert.match(om.contentType, /^application\/openmetrics-text/);
-      assert.match(om.body, /# EOF\n$/);
-      assert.match(om.body, /^# TYPE mcp_health_probes counter$/m);
-      assert.match(om.body, /^mcp_health_probes_total\{/m);
+      assert.match(bodyText(om), /# EOF\n$/);
+      assert.match(bodyText(om), /^# TYPE mcp_health_probes counter$/m);
+      assert.match(bodyText(om), /^mcp_health_probes_total\{/m);
     }
     assert.match(text.contentType, /^text\/plain; version=0\.0\.4/);
-    assert.match(text.body, /^# TYPE mcp_health_probes_total counter$/m);
-    assert.match(text.body, /^mcp_health_probes_total\{/m);
-    assert.doesNotMatch(text.body, /# EOF/);
+    assert.match(bodyText(text), /^# TYPE mcp_health_probes_total counter$/m);
+    assert.match(bodyText(text), /^mcp_health_probes_total\{/m);
+    assert.doesNotMatch(bodyText(text), /# EOF/);
   });
 
   void it('OTLP is off unless an endpoint is set, and says so when asked for a protocol it does not speak', () => {
