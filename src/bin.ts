@@ -2,6 +2,7 @@
 // `mcp-health guard` loads only the lean dist/guard.js; every other command loads the full CLI (dist/main.js).
 
 import * as path from 'node:path';
+import { runEntry } from './cli/runEntry';
 
 type Entry = { main(argv: readonly string[]): Promise<number> };
 
@@ -10,12 +11,4 @@ const guard = argv[0] === 'guard';
 // Computed paths, so that the bundler leaves the two bundles apart instead of inlining both here.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const entry = require(path.join(__dirname, guard ? 'guard.js' : 'main.js')) as Entry;
-entry.main(guard ? argv.slice(1) : argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`mcp-health: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runEntry(entry.main, guard ? argv.slice(1) : argv);

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { UsageError } from './cli/args';
 import { parseGuardArgs, type GuardOptions, type GuardStdioTarget } from './cli/guardArgs';
 import { runSession, stdioUpstreams } from './cli/guardRun';
+import { runEntry } from './cli/runEntry';
 
 type CliMain = (argv: readonly string[]) => Promise<number>;
 
@@ -34,15 +35,7 @@ export function main(argv: readonly string[]): Promise<number> {
 // Run directly (the stable copy that "Guard This Server" writes into a config entry: `node <copy> guard --name N -- CMD`).
 // Loaded by dist/cli.js instead, require.main is the launcher and this stays quiet.
 if (require.main === module && process.argv[2] === 'guard') {
-  main(process.argv.slice(3)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`mcp-health: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  runEntry(main, process.argv.slice(3));
 }
 
 function stdioGuard(argv: readonly string[]): (GuardOptions & { target: GuardStdioTarget }) | null {
