@@ -10,7 +10,7 @@ import { machineInfo } from './lib/machine';
 import { loadOurs, type Ours } from './lib/ours';
 import { resultsDir } from './lib/paths';
 import { killAllStarted } from './lib/processes';
-import { figureForJson, held, renderTable } from './lib/report';
+import { figureForJson, held, notMeasured, renderTable, type Skipped } from './lib/report';
 import { codeLensCost } from './sections/codeLens';
 import { deepCheckCost } from './sections/deepCheck';
 import { detectionLatency } from './sections/detection';
@@ -21,19 +21,40 @@ import { historyCost } from './sections/history';
 import { probeOverhead } from './sections/probeOverhead';
 import { scale } from './sections/scale';
 
-type Section = { readonly name: string; readonly budgetMs: { quick: number; full: number }; readonly run: (context: BenchContext, ours: Ours) => Promise<void> };
+/**
+ * `expects`: the start of the name of every figure with a target the section must report in both modes. A section that
+ * throws, or ends without one of them, has not measured it: the figure is added as not measured and counts as missed,
+ * so a broken section can never pass as a short table.
+ */
+type Section = {
+  readonly name: string;
+  readonly budgetMs: { quick: number; full: number };
+  readonly expects: readonly string[];
+  readonly run: (context: BenchContext, ours: Ours) => Promise<void>;
+};
 
 const sections: readonly Section[] = [
-  { name: 'probe', budgetMs: { quick: 30_000, full: 120_000 }, run: probeOverhead },
-  { name: 'detection', budgetMs: { quick: 60_000, full: 240_000 }, run: detectionLatency },
-  { name: 'scale', budgetMs: { quick: 60_000, full: 420_000 }, run: scale },
-  { name: 'extension', budgetMs: { quick: 60_000, full: 120_000 }, run: extensionCost },
-  { name: 'metrics', budgetMs: { quick: 90_000, full: 900_000 }, run: metricsCost },
-  { name: 'guard', budgetMs: { quick: 45_000, full: 180_000 }, run: (context) => guardCost(context) },
-  { name: 'deep', budgetMs: { quick: 60_000, full: 120_000 }, run: deepCheckCost },
-  { name: 'history', budgetMs: { quick: 60_000, full: 120_000 }, run: historyCost },
-  { name: 'codelens', budgetMs: { quick: 30_000, full: 60_000 }, run: codeLensCost },
+  { name: 'probe', budgetMs: { quick: 30_000, full: 120_000 }, expects: ['http probe p50', 'stdio probe p50'], run: probeOverhead },
+  {
+    name: 'detection',
+    budgetMs: { quick: 60_000, full: 240_000 },
+    expects: ['stdio hung (SIGSTOP): worst', 'http hung (peer SIGSTOP): worst', 'stdio child exit (SIGKILL): worst', 'http refused at connect: worst', 'http peer killed, refused at next probe: worst'],
+    run: detectionLatency,
+  },
+  { name: 'scale', budgetMs: { quick: 60_000, full: 420_000 }, expects: [], run: scale },
+  {
+    name: 'extension',
+    budgetMs: { quick: 60_000, full: 120_000 },
+    expects: ['bundle extension.js (minified)', 'activate() returns (p50', 'first status shown', 'VSIX size'],
+    run: extensionCost,
+  },
+  { name: 'metrics', budgetMs: { quick: 90_000, full: 900_000 }, expects: [], run: metricsCost },
+  { name: 'guard', budgetMs: { quick: 45_000, full: 180_000 }, expects: ['stdio request p50 through the guard', 'upstream death to a working upstream'], run: (context) => guardCost(context) },
+  { name: 'deep', budgetMs: { quick: 60_000, full: 120_000 }, expects: [], run: deepCheckCost },
+  { name: 'history', budgetMs: { quick: 60_000, full: 120_000 }, expects: [], run: historyCost },
+  { name: 'codelens', budgetMs: { quick: 30_000, full: 60_000 }, expects: [], run: codeLensCost },
 ];
+
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; profile: boolean } {
   const onlyArg = argv.find((arg) => arg.startsWith('--only='));
@@ -58,6 +79,7 @@ async function main(): Promise<void> {
     log: (message) => process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1)}s] ${message}\n`),
   };
   const ours = await loadOurs();
+  const failed: Skipped[] = [];
   for (const section of sections) {
     if (args.only && !args.only.has(section.name)) continue;
     const budget = args.quick ? section.budgetMs.quick : section.budgetMs.full;
@@ -66,13 +88,14 @@ async function main(): Promise<void> {
       await withDeadline(section.name, budget, () => section.run(context, ours));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      context.skipped.push({ section: section.name, reason: `failed: ${reason}` });
+      failed.push({ section: section.name, reason });
       context.log(`section ${section.name} failed: ${error instanceof Error ? error.stack : reason}`);
     } finally {
       await killAllStarted();
     }
+    context.figures.push(...notMeasured(section.name, section.expects, context.figures));
   }
-  const table = renderTable(context.figures, context.skipped);
+  const table = renderTable(context.figures, context.skipped, failed);
   process.stdout.write(`\n${table}\n`);
   const missed = context.figures.filter((figure) => held(figure) === false);
   const results = {
@@ -83,12 +106,17 @@ async function main(): Promise<void> {
     figures: context.figures.map(figureForJson),
     missedTargets: missed.map((figure) => `${figure.section}: ${figure.name}`),
     skipped: context.skipped,
+    failedSections: failed,
     raw: context.raw,
   };
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, 'latest.json');
   writeFileSync(file, `${JSON.stringify(results, null, 1)}\n`);
-  process.stdout.write(`\n${context.figures.length} figures, ${missed.length} targets missed, ${context.skipped.length} skipped; ${results.durationSeconds} s; written to ${file}\n`);
+  process.stdout.write(
+    `\n${context.figures.length} figures, ${missed.length} targets missed, ${failed.length} sections failed, ${context.skipped.length} skipped; ${results.durationSeconds} s; written to ${file}\n`,
+  );
+  // A missed target or a failed section is a failed bench: nothing reads "held" from a run that did not hold.
+  if (missed.length > 0 || failed.length > 0) process.exitCode = 1;
 }
 
 process.on('SIGINT', () => {

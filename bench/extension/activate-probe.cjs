@@ -8,7 +8,8 @@ const { createFakeVscode, createContext, statusBarHistory } = require('./fake-vs
 
 async function main() {
   const options = JSON.parse(process.argv[2]);
-  const fake = createFakeVscode({ workspaceFolder: options.workspaceFolder });
+  // The user clicks Allow on the consent notification at once: the figure is MCP Health's, not a person's reaction time.
+  const fake = createFakeVscode({ workspaceFolder: options.workspaceFolder, answer: options.expectServers > 0 ? 'Allow' : undefined });
   const fakeId = require.resolve('./fake-vscode.cjs') + '#vscode';
   const originalResolve = Module._resolveFilename;
   Module._resolveFilename = function resolve(request, ...rest) {
@@ -26,19 +27,22 @@ async function main() {
 
   const result = { requireMs: beforeActivate - beforeRequire, activateMs: afterActivate - beforeActivate, firstStatus: null };
   if (options.expectServers > 0) {
+    // The documented API other extensions get (the fake context is not in Test mode): read-only server snapshots.
+    if (!api || typeof api.servers !== 'function') throw new Error('activate() returned no servers() API: the probe no longer matches the extension');
+    const list = () => api.servers();
     const settled = (s) => !['idle', 'connecting'].includes(s.state);
     const deadline = afterActivate + options.waitMs;
     let allSettledAt = null;
     while (performance.now() < deadline) {
-      const list = api.registry.list();
-      if (list.length >= options.expectServers && list.every(settled)) {
+      const servers = list();
+      if (servers.length >= options.expectServers && servers.every(settled)) {
         allSettledAt = performance.now();
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     // The status bar renders after a short coalescing delay: wait for the text that reflects the settled registry.
-    const up = api.registry.list().filter((s) => s.state === 'up').length;
+    const up = list().filter((s) => s.state === 'up').length;
     const wanted = `MCP ${up}/${options.expectServers}`;
     while (performance.now() < deadline && !statusBarHistory.some((entry) => entry.text.includes(wanted))) {
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -50,7 +54,7 @@ async function main() {
     result.firstStatus = {
       listedMs: listed ? listed.t - beforeActivate : null,
       listedText: listed ? listed.text : null,
-      states: api.registry.list().map((s) => s.state),
+      states: list().map((s) => s.state),
       registrySettledMs: allSettledAt === null ? null : allSettledAt - beforeActivate,
       statusBarMs: shown ? shown.t - beforeActivate : null,
       statusBarText: shown ? shown.text : statusBarHistory.at(-1)?.text ?? null,

@@ -101,7 +101,7 @@ function lenient(name, known) {
   });
 }
 
-function createFakeVscode({ workspaceFolder, settings = {} }) {
+function createFakeVscode({ workspaceFolder, settings = {}, answer }) {
   const folders = workspaceFolder ? [{ uri: Uri.file(workspaceFolder), name: path.basename(workspaceFolder), index: 0 }] : undefined;
   const configuration = (section) => ({
     get: (key, fallback) => (Object.prototype.hasOwnProperty.call(settings, `${section}.${key}`) ? settings[`${section}.${key}`] : fallback),
@@ -126,7 +126,8 @@ function createFakeVscode({ workspaceFolder, settings = {} }) {
       createStatusBarItem: (id) => statusBarItem(typeof id === 'string' ? id : 'anonymous'),
       createTreeView: () => ({ message: undefined, badge: undefined, title: undefined, visible: true, onDidChangeVisibility: noEvent, onDidChangeSelection: noEvent, onDidExpandElement: noEvent, onDidCollapseElement: noEvent, reveal: () => Promise.resolve(), dispose() {} }),
       registerTreeDataProvider: noopDisposable,
-      showInformationMessage: () => Promise.resolve(undefined),
+      // With answer set, a notification offering that button is answered with it at once (a user clicking Allow).
+      showInformationMessage: (_message, ...items) => Promise.resolve(answer !== undefined && items.includes(answer) ? answer : undefined),
       showWarningMessage: () => Promise.resolve(undefined),
       showErrorMessage: () => Promise.resolve(undefined),
       setStatusBarMessage: noopDisposable,

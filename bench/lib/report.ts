@@ -30,6 +30,17 @@ export function held(figure: Figure): boolean | null {
   return measured <= figure.target.max;
 }
 
+/**
+ * The figures a section promised (`expects`: the start of each targeted figure's name) and did not report, as not
+ * measured: NaN never holds a target, so each counts as missed.
+ */
+export function notMeasured(section: string, expects: readonly string[], figures: readonly Figure[]): Figure[] {
+  const reported = figures.filter((figure) => figure.section === section && figure.target !== null);
+  return expects
+    .filter((prefix) => !reported.some((figure) => figure.name.startsWith(prefix)))
+    .map((prefix) => ({ section, name: `${prefix} (not measured)`, value: Number.NaN, unit: '', reference: null, target: { max: 0, on: 'value' as const } }));
+}
+
 function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   const magnitude = Math.abs(value);
@@ -39,7 +50,7 @@ function formatNumber(value: number): string {
   return value.toFixed(3);
 }
 
-export function renderTable(figures: readonly Figure[], skipped: readonly Skipped[]): string {
+export function renderTable(figures: readonly Figure[], skipped: readonly Skipped[], failed: readonly Skipped[] = []): string {
   const header = ['section', 'figure', 'ours', 'reference (same run)', 'ratio', 'target', 'held'];
   const rows = figures.map((figure) => {
     const ratio = ratioOf(figure);
@@ -57,7 +68,10 @@ export function renderTable(figures: readonly Figure[], skipped: readonly Skippe
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   const line = (cells: readonly string[]): string => cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ');
   const out = [line(header), widths.map((width) => '-'.repeat(width)).join('-|-'), ...rows.map(line)];
+  // A missed target's note says what to look at (the bundle's biggest inputs, the trials behind a worst case).
+  for (const figure of figures) if (held(figure) === false && figure.note) out.push(`missed ${figure.section}: ${figure.name}: ${figure.note}`);
   for (const skip of skipped) out.push(`skipped ${skip.section}: ${skip.reason}`);
+  for (const failure of failed) out.push(`FAILED ${failure.section}: ${failure.reason}`);
   return out.join('\n');
 }
 
