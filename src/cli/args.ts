@@ -5,6 +5,7 @@ import { MIN_INTERVAL_MS as MONITOR_MIN_INTERVAL_MS, MIN_TIMEOUT_MS as MONITOR_M
 import { defaultMonitorSettings } from '../core/monitorTypes';
 import { parseListenAddress, type ListenAddress } from '../metrics/listenAddress';
 import { parseCiFlags, type CiOptions } from './ciArgs';
+import { UsageError } from './usageError';
 
 export type CommandName = 'list' | 'check' | 'watch';
 
@@ -28,7 +29,7 @@ export interface CliOptions {
   readonly ci: CiOptions;
 }
 
-export class UsageError extends Error {}
+export { UsageError };
 
 /**
  * The CLI's floors are the monitor's own, below the editor settings' 5 s: tests and benchmarks watch failures and

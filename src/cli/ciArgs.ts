@@ -1,6 +1,6 @@
 // The check flags for CI pipelines: baselines, JUnit, annotations and what fails the run. Pure.
 
-import { UsageError } from './args';
+import { UsageError } from './usageError';
 
 export type FailCondition = 'down' | 'suspect' | 'slow' | 'drift';
 export const FAIL_CONDITIONS: readonly FailCondition[] = ['down', 'suspect', 'slow', 'drift'];
