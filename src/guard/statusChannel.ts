@@ -14,7 +14,7 @@ import {
   type GuardReport,
 } from '../core/guardReport';
 import { isSecretName, redactText } from '../core/redact';
-import { channelDirectory, channelPath, connectChannel, listenChannel, type ChannelServer } from '../mcp/localChannel';
+import { ChannelRefusedError, channelDirectory, channelPath, connectChannel, listenChannel, type ChannelServer } from '../mcp/localChannel';
 import type { ProbeResult } from '../core/model';
 import type { GuardStatus, ManualProbe } from './guardSession';
 
@@ -185,7 +185,11 @@ function askOne<T>(path: string, timeoutMs: number, log: DropLog, ask?: Ask<T> &
         if (done) connected.dispose();
         else if (pendingRequest && ask) connected.send({ type: ask.request });
       },
-      () => finish(null),
+      (error: unknown) => {
+        // Another user's socket or directory: say so (a guard silently missing would be a false "not running").
+        if (error instanceof ChannelRefusedError) log(error.message);
+        finish(null);
+      },
     );
   });
 }

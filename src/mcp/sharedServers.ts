@@ -15,7 +15,7 @@ import type { Logger } from '../core/logger';
 import type { ProbeResult, ServerConfig, ServerStatus } from '../core/model';
 import type { MonitorEvent, Unsubscribe } from '../core/monitorTypes';
 import { toRemote, type RemoteStatus, type StatusSource } from '../core/monitor/statusSource';
-import { connectChannel, listenChannel, type ChannelClient, type ChannelMessage, type ChannelServer } from './localChannel';
+import { ChannelRefusedError, connectChannel, listenChannel, type ChannelClient, type ChannelMessage, type ChannelServer } from './localChannel';
 import { processStartTime, reapOrphans, type ProcessIdentity } from './orphans';
 
 export interface SharedRegistry {
@@ -138,8 +138,10 @@ export class SharedServers {
         onMessage: (message) => source.receive(message),
         onClose: () => this.leaderGone(source),
       });
-    } catch {
-      return false; // the leader just went away (or left a stale socket): elect again
+    } catch (error) {
+      // Another user's socket or directory is never followed (its "statuses" and pids would be theirs to choose).
+      if (error instanceof ChannelRefusedError) this.options.logger.warn(`shared servers: ${error.message}`);
+      return false; // else the leader just went away (or left a stale socket): elect again
     }
     if (this.disposed) {
       client.dispose();
