@@ -12,11 +12,11 @@ import { describeGuarded, splitGuarded, type GuardedServer } from './cli/guarded
 import { junitXml } from './cli/junit';
 import { terminalSafe, terminalSafeJson } from './cli/terminalText';
 import { watchSummary } from './cli/watchSummary';
-import { fixedGuardReports, GuardPoller, type GuardReports } from './core/guardReport';
+import { fixedGuardReports, GuardPoller, type GuardReport, type GuardReports } from './core/guardReport';
 import { describeDrift } from './core/inventory/drift';
 import { HistoryRecorder, recordHistory } from './core/history';
 import { HistoryAppender } from './history/historyAppender';
-import { readGuardStatuses, type PublishedGuardStatus } from './guard/statusChannel';
+import { readGuardStatuses } from './guard/statusChannel';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { systemClock } from './core/clock';
 import type { DiscoveryResult } from './core/config/discover';
@@ -84,7 +84,7 @@ async function discoverSelection(options: CliOptions) {
 }
 
 /** The guards' reports, read once, when some selected entry is guarded (no socket is touched otherwise). */
-async function guardReportsFor(guarded: readonly GuardedServer[]): Promise<readonly PublishedGuardStatus[]> {
+async function guardReportsFor(guarded: readonly GuardedServer[]): Promise<readonly GuardReport[]> {
   return guarded.length === 0 ? [] : readGuardStatuses();
 }
 

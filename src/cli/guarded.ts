@@ -2,9 +2,9 @@
 // (that would be a second copy of the server); the running guard's own status is shown instead.
 
 import { guardedName } from '../core/guarded';
-import { guardLine } from '../core/guardReport';
+import { guardLine, type GuardReport } from '../core/guardReport';
 import type { ServerConfig } from '../core/model';
-import { readGuardStatuses, type PublishedGuardStatus } from '../guard/statusChannel';
+import { readGuardStatuses } from '../guard/statusChannel';
 
 export interface GuardedServer {
   readonly server: ServerConfig;
@@ -23,7 +23,7 @@ export function splitGuarded(servers: readonly ServerConfig[]): { monitored: Ser
 }
 
 /** One line per guarded entry, with the figures of every running guard of that name (one per client using it). */
-export async function describeGuarded(guarded: readonly GuardedServer[], read: () => Promise<PublishedGuardStatus[]> = readGuardStatuses): Promise<string[]> {
+export async function describeGuarded(guarded: readonly GuardedServer[], read: () => Promise<readonly GuardReport[]> = readGuardStatuses): Promise<string[]> {
   if (guarded.length === 0) return [];
   const statuses = await read();
   const lines = ['', 'Guarded (run by mcp-health guard in your client; not started here):'];

@@ -2,6 +2,7 @@
 // that runs through a guard: never started here, its status read from the guard. Pure: the socket that carries the
 // report lives in src/guard/statusChannel.ts; timers are injected.
 
+import { boolean, integer, nullable, number, object, oneOf, optional, ownEntry, record, string, type Schema } from './channelSchema';
 import type { Clock, TimerHandle } from './clock';
 import { deepEqual } from './monitor/deepEqual';
 import { EMPTY_PROBE_STATS } from './monitor/probeStats';
@@ -22,6 +23,56 @@ export interface GuardReport {
   readonly methods: Readonly<Record<string, { readonly count: number; readonly errors: number }>>;
   readonly lastError: ProcessEnd | null;
 }
+
+/** The channel messages MCP Health reads from a guard; one schema per type, checked before any field is used. */
+export const GUARD_STATUS_TYPE = 'guard-status';
+export const GUARD_PROBE_RESULT_TYPE = 'guard-probe-result';
+export const GUARD_RESTART_RESULT_TYPE = 'guard-restart-result';
+
+const processEndSchema: Schema<ProcessEnd> = object<ProcessEnd>({
+  message: string,
+  exitCode: nullable(integer),
+  signal: nullable(string),
+  stderrTail: string,
+});
+
+const count = integer;
+
+export const guardReportSchema: Schema<GuardReport & { readonly type: typeof GUARD_STATUS_TYPE }> = object<GuardReport & { readonly type: typeof GUARD_STATUS_TYPE }>({
+  type: oneOf(GUARD_STATUS_TYPE),
+  name: string,
+  guardPid: integer,
+  target: string,
+  state: oneOf('starting', 'ready', 'restarting', 'closed'),
+  era: oneOf('unknown', 'handshake', 'modern'),
+  protocolVersion: nullable(string),
+  upstreamPid: nullable(integer),
+  restarts: count,
+  keepalive: object<GuardReport['keepalive']>({ probes: count, answered: count, lastRttMs: nullable(number) }),
+  methods: record(object<{ readonly count: number; readonly errors: number }>({ count, errors: count })),
+  lastError: nullable(processEndSchema),
+});
+
+const probeResultSchema: Schema<ProbeResult> = object<ProbeResult>({
+  method: oneOf('ping', 'server/discover', 'tools/list', 'initialize'),
+  outcome: oneOf('ok', 'timeout', 'error-reply', 'non-empty', 'closed', 'auth', 'failed'),
+  rttMs: optional(number),
+  detail: optional(string),
+  requestId: optional({ problem: (value) => (typeof value === 'string' || Number.isFinite(value) ? null : 'expected a string or number') }),
+});
+
+export const guardProbeAnswerSchema: Schema<{ readonly type: typeof GUARD_PROBE_RESULT_TYPE; readonly guardPid: number; readonly probe: ProbeResult }> = object({
+  type: oneOf(GUARD_PROBE_RESULT_TYPE),
+  guardPid: integer,
+  probe: probeResultSchema,
+});
+
+export const guardRestartAnswerSchema: Schema<{ readonly type: typeof GUARD_RESTART_RESULT_TYPE } & GuardRestartOutcome> = object({
+  type: oneOf(GUARD_RESTART_RESULT_TYPE),
+  guardPid: integer,
+  restarting: boolean,
+  detail: string,
+});
 
 /** The guard's figures on a guarded server's status; `running` false when no guard of that name answered. */
 export interface GuardedFigures {
@@ -78,7 +129,8 @@ export function guardedStatus(config: ServerConfig, guardName: string, reports: 
     probeRttMs: shown?.keepalive.lastRttMs ?? null,
     ...counts,
   };
-  const state: ServerState = shown ? STATE_OF[shown.state] : 'idle';
+  // Looked up among own keys: a report is another process's JSON, and `constructor` is not a state.
+  const state: ServerState = shown ? (ownEntry(STATE_OF, shown.state) ?? 'down') : 'idle';
   // Field by field on purpose: the report is another process's JSON, and only these fields belong in a status.
   const lastError = shown?.lastError
     ? { kind: 'exited' as const, message: shown.lastError.message, exitCode: shown.lastError.exitCode, signal: shown.lastError.signal, stderrTail: shown.lastError.stderrTail }

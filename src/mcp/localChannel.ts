@@ -13,6 +13,11 @@
 //
 // Who may connect: the directory is created mode 0700 and the socket chmod 0600, so only the same user (and root) can
 // reach it. On Windows the pipe gets Node's default ACL (the creator, SYSTEM and administrators have full access).
+// Who may be connected to: before every connect (and reconnect) the directory and the socket file are checked with
+// lstat: a real directory and a real socket, owned by this user, with no group or other permission. A socket file is
+// owned by the process that bound it, and nobody else can replace it in a directory only we may write, so this stands
+// in for the peer's uid. (SO_PEERCRED would ask the kernel about the peer itself, but Node has no API for it and a
+// native module is not worth it here.) A refusal rejects with ChannelRefusedError, whose message names the path.
 //
 // Robustness:
 //  - a socket file left by a crashed process answers no connect (ECONNREFUSED): it is unlinked and the bind retried;
@@ -25,7 +30,7 @@
 //  - dispose() closes every socket, the listener (Node unlinks the socket file) and any pending reconnect timer.
 
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { chmodSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -75,6 +80,39 @@ export function ensurePrivateDirectory(directory: string): void {
     throw new Error(`${directory} belongs to another user; refusing to use it for a private channel`);
   }
   if ((stat.mode & 0o777) !== 0o700) chmodSync(directory, 0o700);
+}
+
+/** A channel path another user owns or can write: never connected to. */
+export class ChannelRefusedError extends Error {
+  readonly code = 'ECHANNELREFUSED';
+}
+
+/**
+ * Throws ChannelRefusedError unless `path`'s directory and `path` itself are this user's and closed to everyone else
+ * (a directory, a socket; lstat, so a symlink planted in their place is refused too). No-op on Windows (pipes).
+ */
+export function verifyPrivateChannel(path: string): void {
+  if (isWindows || typeof process.getuid !== 'function') return;
+  const uid = process.getuid();
+  const check = (target: string, kind: 'directory' | 'socket'): void => {
+    let stat;
+    try {
+      stat = lstatSync(target);
+    } catch {
+      return; // absent: connect fails with ENOENT, as for nobody listening
+    }
+    const isKind = kind === 'directory' ? stat.isDirectory() : stat.isSocket();
+    const problem = !isKind
+      ? `is not a ${kind}${stat.isSymbolicLink() ? ' (a symbolic link)' : ''}`
+      : stat.uid !== uid
+        ? `belongs to uid ${stat.uid}, not to this user (uid ${uid})`
+        : (stat.mode & 0o077) !== 0
+          ? `has mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}: other users could read or replace it`
+          : null;
+    if (problem) throw new ChannelRefusedError(`refusing the local channel ${path}: ${target} ${problem}`);
+  };
+  check(dirnameOf(path), 'directory');
+  check(path, 'socket');
 }
 
 // ---- framing ----------------------------------------------------------------------------------------------------
@@ -400,7 +438,10 @@ export interface ChannelClient {
   dispose(): void;
 }
 
-/** Connects to a listening channel; rejects (ENOENT, ECONNREFUSED...) when nobody listens on `path`. */
+/**
+ * Connects to a listening channel; rejects (ENOENT, ECONNREFUSED...) when nobody listens on `path`, and with
+ * ChannelRefusedError when the directory or socket is another user's or open to others (checked on every connect).
+ */
 export async function connectChannel(path: string, handlers: ChannelClientHandlers): Promise<ChannelClient> {
   const client = new Connection(path, handlers);
   await client.open();
@@ -422,6 +463,11 @@ class Connection implements ChannelClient {
 
   open(): Promise<void> {
     return new Promise((resolve, reject) => {
+      try {
+        verifyPrivateChannel(this.path);
+      } catch (error) {
+        return reject(error);
+      }
       const socket = createConnection(this.path);
       let overflowed = false;
       const framer = new LineFramer(

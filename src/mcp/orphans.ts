@@ -1,9 +1,11 @@
 // Server processes left behind by a window that crashed while it led the user-level servers. Our stdio children run
 // in their own process group (spawned detached, so a signal reaches their helpers), which also means they do not die
-// with a SIGKILLed parent; many servers exit on stdin EOF, but not all. The window that takes over kills them, having
-// recorded each one's identity (pid + start time) while the old leader was alive, so a reused pid is never hit.
+// with a SIGKILLed parent; many servers exit on stdin EOF, but not all. The window that takes over kills those the old
+// leader recorded starting (childLedger.ts) and reported, still with the same start time and command line, so neither
+// a reused pid nor a pid a peer merely names is ever hit.
 
 import { readFileSync } from 'node:fs';
+import { stillRunning, type SpawnRecord } from './childLedger';
 import { signalGroup } from './processGroup';
 
 /** Start time of a process in clock ticks since boot (Linux /proc), or undefined where it cannot be read. */
@@ -27,16 +29,19 @@ export interface ProcessIdentity {
   readonly startTime: string;
 }
 
-/** Kills (SIGTERM, then SIGKILL after graceMs) the process groups of those still alive with the same identity. */
-export async function reapOrphans(identities: readonly ProcessIdentity[], graceMs: number): Promise<number[]> {
-  const alive = identities.filter((identity) => processStartTime(identity.pid) === identity.startTime);
+/**
+ * Kills (SIGTERM, then SIGKILL after graceMs) the process groups of those still running as recorded: same pid, same
+ * start time and the same command line (src/mcp/childLedger.ts), checked again before each signal.
+ */
+export async function reapOrphans(records: readonly SpawnRecord[], graceMs: number): Promise<number[]> {
+  const alive = records.filter(stillRunning);
   for (const { pid } of alive) signalGroup(pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
-  while (alive.some(({ pid, startTime }) => processStartTime(pid) === startTime) && Date.now() < deadline) {
+  while (alive.some(stillRunning) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  for (const { pid, startTime } of alive) {
-    if (processStartTime(pid) === startTime) signalGroup(pid, 'SIGKILL');
+  for (const record of alive) {
+    if (stillRunning(record)) signalGroup(record.pid, 'SIGKILL');
   }
   return alive.map(({ pid }) => pid);
 }

@@ -15,7 +15,8 @@ import type { Logger } from '../core/logger';
 import type { ProbeResult, ServerConfig, ServerStatus } from '../core/model';
 import type { MonitorEvent, Unsubscribe } from '../core/monitorTypes';
 import { toRemote, type RemoteStatus, type StatusSource } from '../core/monitor/statusSource';
-import { connectChannel, listenChannel, type ChannelClient, type ChannelMessage, type ChannelServer } from './localChannel';
+import { ChannelRefusedError, connectChannel, listenChannel, type ChannelClient, type ChannelMessage, type ChannelServer } from './localChannel';
+import { ledgerPath, readLedger, spawnRecordOf, stillRunning, writeLedger, type SpawnRecord } from './childLedger';
 import { processStartTime, reapOrphans, type ProcessIdentity } from './orphans';
 
 export interface SharedRegistry {
@@ -67,6 +68,8 @@ export class SharedServers {
    * (before its followers learned anything from it), the processes of the one before are still ours to end.
    */
   private readonly leaderChildren = new Map<number, ProcessIdentity>();
+  /** While leading: our own server processes, as written to the ledger a successor reads after a crash. */
+  private recorded = new Map<number, SpawnRecord>();
 
   constructor(private readonly options: SharedServersOptions) {}
 
@@ -116,14 +119,26 @@ export class SharedServers {
     this.server = server;
     this.options.logger.debug(`shared servers: bound the channel; ${orphans.length} process(es) of the old leader to check`);
     if (orphans.length > 0) {
-      // The old leader died without closing its servers: end them before starting our own copies.
-      const reaped = await reapOrphans(orphans, this.options.reapGraceMs ?? 3_000);
+      // The old leader died without closing its servers: end them before starting our own copies. Only those it
+      // recorded starting itself, still running with that start time and command line: a pid from a peer alone is
+      // never signalled.
+      const ledger = readLedger(ledgerPath(this.options.path), (message) => this.options.logger.warn(`shared servers: ${message}`));
+      const ours: SpawnRecord[] = [];
+      for (const { pid, startTime } of orphans) {
+        const record = ledger.find((entry) => entry.pid === pid && entry.startTime === startTime);
+        if (record && stillRunning(record)) ours.push(record);
+        else if (!record && processStartTime(pid) === startTime) {
+          this.options.logger.warn(`shared servers: not ending pid ${pid}: the old leader reported it, but no window of this installation recorded starting it`);
+        }
+      }
+      const reaped = await reapOrphans(ours, this.options.reapGraceMs ?? 3_000);
       if (reaped.length > 0) this.options.logger.info(`shared servers: ended ${reaped.length} server process(es) left by a crashed window`);
     }
     if (this.disposed) return;
     this.setRole('leader');
     // Subscribed first, so the snapshot of the take-over itself reaches followers that connected meanwhile.
     if (server) {
+      this.recorded = new Map();
       this.unsubscribe = this.options.registry.onEvent((event) => this.publish(event));
     }
     this.options.registry.setStatusSource(null);
@@ -138,8 +153,10 @@ export class SharedServers {
         onMessage: (message) => source.receive(message),
         onClose: () => this.leaderGone(source),
       });
-    } catch {
-      return false; // the leader just went away (or left a stale socket): elect again
+    } catch (error) {
+      // Another user's socket or directory is never followed (its "statuses" and pids would be theirs to choose).
+      if (error instanceof ChannelRefusedError) this.options.logger.warn(`shared servers: ${error.message}`);
+      return false; // else the leader just went away (or left a stale socket): elect again
     }
     if (this.disposed) {
       client.dispose();
@@ -188,10 +205,34 @@ export class SharedServers {
 
   private publish(event: MonitorEvent): void {
     if (!this.server) return;
+    if (event.type !== 'stderr') this.recordChildren();
     if (event.type === 'servers') return this.server.broadcast(this.snapshot());
     if (event.type === 'stderr') return;
     const status = event.status;
     if (this.options.covers(status.config)) this.server.broadcast({ t: 'status', id: event.id, status: toRemote(status) });
+  }
+
+  /**
+   * Writes our own server processes to the ledger when the set changes: a child is recorded as it first shows a pid
+   * (just after its spawn), and kept while it still runs as recorded (one being replaced may outlive its status).
+   */
+  private recordChildren(): void {
+    const next = new Map<number, SpawnRecord>();
+    for (const status of this.options.registry.list()) {
+      const pid = status.pid;
+      if (pid === null || !this.options.covers(status.config) || status.watchedElsewhere !== undefined || status.guarded) continue;
+      const record = this.recorded.get(pid) ?? spawnRecordOf(pid);
+      if (record) next.set(pid, record);
+    }
+    for (const [pid, record] of this.recorded) if (!next.has(pid) && stillRunning(record)) next.set(pid, record);
+    const same = next.size === this.recorded.size && [...next.keys()].every((pid) => this.recorded.has(pid));
+    if (same) return;
+    this.recorded = next;
+    try {
+      writeLedger(ledgerPath(this.options.path), [...next.values()]);
+    } catch (error) {
+      this.options.logger.warn(`shared servers: cannot record the server processes in ${ledgerPath(this.options.path)}: ${String(error)}`);
+    }
   }
 
   private setRole(role: Role): void {

@@ -95,7 +95,7 @@ export class McpHealth {
       workspaceTrusted: vscode.workspace.isTrusted,
       consent: (config) => testConsent || consentStore.isAllowed(config),
       // Entries run through `mcp-health guard` are never started: their guard's socket is read instead.
-      guards: new GuardPoller(systemClock, () => readGuardStatuses(), GUARD_POLL_MS, channelGuardControl),
+      guards: new GuardPoller(systemClock, () => readGuardStatuses(undefined, undefined, onceEach(this.log.logger)), GUARD_POLL_MS, channelGuardControl),
     });
     this.consent = this.own(new ConsentFlow(consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
     this.inputs = new InputStore(context.secrets);
@@ -343,3 +343,12 @@ export class McpHealth {
   }
 }
 
+/** A report the guards' schema refuses is polled again every 2 s: say so once per guard and problem, not every time. */
+function onceEach(logger: { warn(message: string): void }): (line: string) => void {
+  const said = new Set<string>();
+  return (line) => {
+    if (said.has(line) || said.size >= 100) return;
+    said.add(line);
+    logger.warn(line);
+  };
+}

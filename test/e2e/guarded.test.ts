@@ -11,7 +11,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { readGuardStatuses, type PublishedGuardStatus } from '../../src/guard/statusChannel';
+import type { GuardReport } from '../../src/core/guardReport';
+import { readGuardStatuses } from '../../src/guard/statusChannel';
 import { launchWorkbenchBrowser, waitForWorkbench, type Workbench } from './harness/browser';
 import { startCodeServer, type CodeServer } from './harness/codeServer';
 import { repoRoot } from './harness/paths';
@@ -71,7 +72,7 @@ async function treeText(page: Page): Promise<string> {
   return (await page.locator('.part.sidebar .monaco-list-row').allInnerTexts()).join('\n');
 }
 
-function requests(status: PublishedGuardStatus): { count: number; errors: number } {
+function requests(status: GuardReport): { count: number; errors: number } {
   const methods = Object.values(status.methods);
   return { count: methods.reduce((sum, m) => sum + m.count, 0), errors: methods.reduce((sum, m) => sum + m.errors, 0) };
 }
@@ -106,7 +107,7 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     }
   };
 
-  const guardOf = async (): Promise<PublishedGuardStatus | undefined> =>
+  const guardOf = async (): Promise<GuardReport | undefined> =>
     (await readGuardStatuses(2000, socketDir)).find((status) => status.name === NAME);
 
   before(() => {
