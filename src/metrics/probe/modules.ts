@@ -122,7 +122,7 @@ function parseModule(name: string, body: unknown, where: (key?: string) => strin
   if (body.list_tools !== undefined && typeof body.list_tools !== 'boolean') throw new ModulesError(`${where('list_tools')}: expected true or false`);
   const expected = body.expected_tools_hash;
   if (expected !== undefined && (typeof expected !== 'string' || !/^[0-9a-f]{64}$/i.test(expected))) {
-    throw new ModulesError(`${where('expected_tools_hash')}: expected a sha256 in hex (64 characters)`);
+    throw new ModulesError(`${where('expected_tools_hash')}: expected a sha256 in hex (64 characters, in quotes)`);
   }
   if (expected !== undefined && body.list_tools === false) {
     throw new ModulesError(`${where('expected_tools_hash')}: needs list_tools (the tools must be listed to be compared)`);

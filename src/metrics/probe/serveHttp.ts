@@ -41,6 +41,8 @@ export function probeBudget(moduleTimeoutMs: number, scrapeTimeoutHeader: string
   return Math.max(MIN_BUDGET_MS, Math.min(moduleTimeoutMs, scrape * 1000 - SCRAPE_TIMEOUT_MARGIN_MS));
 }
 
+const COUNTER_NAMES = new WeakMap<Counter, string>();
+
 class OwnMetrics {
   readonly registry = new Registry<RegistryContentType>();
   readonly probes: Counter;
@@ -60,8 +62,26 @@ class OwnMetrics {
     new Gauge({ name: 'mcp_health_serve_max_concurrent', help: 'The bound on probes at once (max_concurrent).', registers }).set(maxConcurrent);
     new Gauge({ name: 'mcp_health_build_info', help: 'mcp-health build information; always 1.', labelNames: ['version', 'nodejs_version', 'front_end'], registers })
       .set({ version, nodejs_version: process.version, front_end: 'serve' }, 1);
+    COUNTER_NAMES.set(this.probes, 'mcp_health_serve_probes_total').set(this.rejected, 'mcp_health_serve_rejected_total');
     for (const reason of ['busy', 'forbidden', 'bad_request']) this.rejected.inc({ reason }, 0);
   }
+
+  /**
+   * One render at a time, each in the format asked for: prom-client drops `_total` from a counter's name in place
+   * for OpenMetrics and never puts it back, so the names are restored before every render.
+   */
+  render(accept: string | undefined): Promise<{ contentType: string; body: string }> {
+    const openMetrics = accept?.includes('application/openmetrics-text') ?? false;
+    const next = this.rendering.then(async () => {
+      for (const counter of [this.probes, this.rejected]) (counter as unknown as { name: string }).name = COUNTER_NAMES.get(counter)!;
+      this.registry.setContentType(openMetrics ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE);
+      return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    });
+    this.rendering = next.catch(() => undefined);
+    return next;
+  }
+
+  private rendering: Promise<unknown> = Promise.resolve();
 }
 
 export function serveProbes(options: ServeOptions): Promise<ProbeServer> {
@@ -82,8 +102,7 @@ export function serveProbes(options: ServeOptions): Promise<ProbeServer> {
     const url = new URL(request.url ?? '/', 'http://exporter.invalid');
     if (url.pathname === '/healthz') return send(200, 'ok\n');
     if (url.pathname === '/metrics') {
-      own.registry.setContentType(request.headers.accept?.includes('application/openmetrics-text') ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE);
-      void own.registry.metrics().then((body) => send(200, body, own.registry.contentType), () => send(500, 'metrics failed\n'));
+      void own.render(request.headers.accept).then(({ contentType, body }) => send(200, body, contentType), () => send(500, 'metrics failed\n'));
       return;
     }
     if (url.pathname !== '/probe') return send(404, 'not found: try /probe?target=URL, /metrics or /healthz\n');
