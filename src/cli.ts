@@ -8,6 +8,7 @@ import { discoverConfigs } from './cli/discovery';
 import { EMPTY_BASELINE, readBaselineFile, runFails, verdicts, writeBaselineFile } from './cli/ci';
 import { githubAnnotations } from './cli/githubAnnotations';
 import { runGuard } from './cli/guard';
+import { runServe } from './cli/serve';
 import { describeGuarded, splitGuarded, type GuardedServer } from './cli/guarded';
 import { junitXml } from './cli/junit';
 import { terminalSafe, terminalSafeJson } from './cli/terminalText';
@@ -387,6 +388,7 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
 export async function main(argv: readonly string[], output: Output = processOutput): Promise<number> {
   // The guard owns stdout as a protocol stream, so it is dispatched before anything could print there.
   if (argv[0] === 'guard') return runGuard(argv.slice(1), output.err, output.out);
+  if (argv[0] === 'serve') return runServe(argv.slice(1), CLI_VERSION, output.out, output.err);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     output.out(CLI_VERSION);
     return EXIT_OK;

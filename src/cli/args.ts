@@ -57,6 +57,7 @@ export const USAGE = `Usage:
   mcp-health watch [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]...
                    [--interval-ms N] [--timeout-ms N] [--connect-timeout-ms N] [--duration-ms N] [--json]
                    [--metrics HOST:PORT] [--history FILE]
+  mcp-health serve [--listen HOST:PORT] [--modules FILE]   (the multi-target /probe exporter; serve --help)
 
   --workspace DIR   a workspace folder to discover servers in (repeatable; default: the current directory)
   --config FILE     read this one config file (repeatable); given alone, nothing else is discovered
