@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli/args';
 import { discoverConfigs } from './cli/discovery';
+import { concurrentStarts } from './mcp/concurrentStarts';
 import { EMPTY_BASELINE, readBaselineFile, runFails, verdicts, writeBaselineFile } from './cli/ci';
 import { githubAnnotations } from './cli/githubAnnotations';
 import { runGuard } from './cli/guard';
@@ -101,6 +102,7 @@ function monitorSettings(options: CliOptions): MonitorSettings {
     intervalMs: interval === undefined ? defaultMonitorSettings.intervalMs : { stdio: interval, http: interval, sse: interval },
     timeoutMs: options.timeoutMs,
     connectTimeoutMs: options.connectTimeoutMs,
+    startupTimeoutMs: options.startupTimeoutMs,
   };
 }
 
@@ -112,6 +114,7 @@ function createMonitor(options: CliOptions, guards?: GuardReports) {
     clock: systemClock,
     logger: silentLogger,
     settings: monitorSettings(options),
+    maxConcurrentStarts: concurrentStarts(),
     ...(guards ? { guards } : {}),
   });
 }

@@ -17,6 +17,8 @@ export interface CliOptions {
   readonly serverNames: readonly string[];
   readonly timeoutMs: number;
   readonly connectTimeoutMs: number;
+  /** Bound on a stdio server's first start (never below connectTimeoutMs). */
+  readonly startupTimeoutMs: number;
   readonly intervalMs: number | undefined;
   readonly durationMs: number | undefined;
   readonly json: boolean;
@@ -46,16 +48,17 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 export const DEFAULT_TIMEOUT_MS = defaultMonitorSettings.timeoutMs;
 /** A cold stdio server (npx, a Python venv) can take seconds to start; the probe timeout stays short regardless. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = defaultMonitorSettings.connectTimeoutMs;
+export const DEFAULT_STARTUP_TIMEOUT_MS = defaultMonitorSettings.startupTimeoutMs ?? 120_000;
 const DEFAULT_INTERVALS = defaultMonitorSettings.intervalMs;
 
 export const USAGE = `Usage:
   mcp-health --version | --help
   mcp-health list  [--workspace DIR]... [--config FILE]... [--no-user] [--json]
-  mcp-health check [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]... [--timeout-ms N] [--connect-timeout-ms N] [--json]
+  mcp-health check [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]... [--timeout-ms N] [--connect-timeout-ms N] [--startup-timeout-ms N] [--json]
                    [--baseline FILE] [--save-baseline FILE] [--junit FILE] [--format table|json|github]
                    [--fail-on down,suspect,slow,drift] [--slow-ms N]
   mcp-health watch [--workspace DIR]... [--config FILE]... [--no-user] [--server NAME]...
-                   [--interval-ms N] [--timeout-ms N] [--connect-timeout-ms N] [--duration-ms N] [--json]
+                   [--interval-ms N] [--timeout-ms N] [--connect-timeout-ms N] [--startup-timeout-ms N] [--duration-ms N] [--json]
                    [--metrics HOST:PORT] [--history FILE]
   mcp-health serve [--listen HOST:PORT] [--modules FILE]   (the multi-target /probe exporter; serve --help)
 
@@ -65,7 +68,10 @@ export const USAGE = `Usage:
   --server NAME     only this server (repeatable)
   --timeout-ms N    probe timeout (default ${DEFAULT_TIMEOUT_MS}, ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS}); a probe is never retried
   --connect-timeout-ms N
-                    bound on starting and connecting to a server (default ${DEFAULT_CONNECT_TIMEOUT_MS}, ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS})
+                    bound on connecting to a server again (default ${DEFAULT_CONNECT_TIMEOUT_MS}, ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS})
+  --startup-timeout-ms N
+                    bound on a stdio server's first start, e.g. an npx download (default ${DEFAULT_STARTUP_TIMEOUT_MS},
+                    ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS}; never below --connect-timeout-ms); meanwhile it is starting
   --interval-ms N   watch: idle interval before a keepalive probe (default ${DEFAULT_INTERVALS.stdio} stdio, ${DEFAULT_INTERVALS.http} HTTP/SSE; ${MIN_INTERVAL_MS} to ${MAX_INTERVAL_MS})
   --duration-ms N   watch: stop after this long (default: until Ctrl-C; 1 to ${MAX_TIMER_MS})
   --history FILE    watch: append one JSON line per server and minute to FILE (probes ok/failed, RTT avg/min/max,
@@ -113,6 +119,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
         server: { type: 'string', multiple: true },
         'timeout-ms': { type: 'string' },
         'connect-timeout-ms': { type: 'string' },
+        'startup-timeout-ms': { type: 'string' },
         'interval-ms': { type: 'string' },
         'duration-ms': { type: 'string' },
         json: { type: 'boolean' },
@@ -144,8 +151,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
   if (command !== 'watch' && (intervalMs !== undefined || durationMs !== undefined)) {
     throw new UsageError('--interval-ms and --duration-ms apply to watch only');
   }
-  if (command === 'list' && (values['timeout-ms'] !== undefined || values['connect-timeout-ms'] !== undefined)) {
-    throw new UsageError('--timeout-ms and --connect-timeout-ms do not apply to list');
+  if (command === 'list' && (values['timeout-ms'] !== undefined || values['connect-timeout-ms'] !== undefined || values['startup-timeout-ms'] !== undefined)) {
+    throw new UsageError('--timeout-ms, --connect-timeout-ms and --startup-timeout-ms do not apply to list');
   }
   const metrics = values.metrics === undefined ? undefined : parseListenAddress(values.metrics);
   if (typeof metrics === 'string') throw new UsageError(`--metrics: ${metrics}`);
@@ -162,6 +169,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
     serverNames: values.server ?? [],
     timeoutMs: parseNumber('timeout-ms', values['timeout-ms'], MIN_TIMEOUT_MS, MAX_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
     connectTimeoutMs: parseNumber('connect-timeout-ms', values['connect-timeout-ms'], MIN_TIMEOUT_MS, MAX_TIMEOUT_MS) ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    startupTimeoutMs: parseNumber('startup-timeout-ms', values['startup-timeout-ms'], MIN_TIMEOUT_MS, MAX_TIMEOUT_MS) ?? DEFAULT_STARTUP_TIMEOUT_MS,
     intervalMs,
     durationMs,
     json: (values.json ?? false) || ci.format === 'json',

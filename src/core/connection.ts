@@ -9,6 +9,8 @@ export interface ConnectOptions {
   /** The era found on an earlier connect, so a stdio server is spawned once per (re)connect. */
   readonly eraHint?: Era | null;
   readonly signal?: AbortSignal;
+  /** stdio: each stderr chunk of the child while the connect runs (a first start's download progress). */
+  readonly onStderr?: (text: string) => void;
 }
 
 export interface Connection {

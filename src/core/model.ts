@@ -81,10 +81,12 @@ export interface ConfigDiagnostic {
 
 export type ServerState =
   | 'idle'          // known, not yet contacted
+  | 'starting'      // a stdio server's first start, within its start-up budget (npx downloads, cold caches)
   | 'connecting'
   | 'verifying'     // reconnected after a failure; not trusted until its first probe answers
   | 'up'
   | 'down'
+  | 'gave-up'       // crashed too often in a short window: no longer restarted until the user restarts it
   | 'suspect'       // answered, but not as the protocol says
   | 'auth-required'
   | 'needs-input'
@@ -190,6 +192,10 @@ export interface ServerStatus {
   readonly handshakeMs?: number | null;
   /** Wall-clock time of the next automatic reconnect of a `down` server; at or before now while that attempt runs. */
   readonly nextRetryAt?: number | null;
+  /** While `starting`: when the start began (wall clock; null while it waits for a start slot) and its budget. */
+  readonly startup?: { readonly since: number | null; readonly budgetMs: number } | null;
+  /** While `gave-up`: the crash-loop rule that stopped the restarts. */
+  readonly gaveUp?: { readonly crashes: number; readonly windowMs: number } | null;
   /** Tools, prompts and resources from the latest listing (once per connection); null before the first. */
   readonly inventory?: Inventory | null;
   /** How the tools differ from the accepted baseline; null when they match or nothing could be compared. */

@@ -3,6 +3,8 @@
 import type { GuardRestartOutcome } from './guardReport';
 import type { InventoryLimits, ToolDrift, ToolsBaseline } from './inventory/types';
 import { defaultInventoryLimits } from './inventory/types';
+import type { CrashLoopSettings } from './monitor/crashLoop';
+import { defaultCrashLoopSettings } from './monitor/crashLoop';
 import type { SlowSettings } from './monitor/slowness';
 import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerState, ServerStatus, TransportKind } from './model';
 
@@ -20,6 +22,15 @@ export interface MonitorSettings {
   readonly timeoutMs: number;
   /** Bound on one connect attempt (spawn + handshake / discover). */
   readonly connectTimeoutMs: number;
+  /**
+   * Bound on a stdio server's start before it ever answered (an `npx -y` download, a cold venv): a start is not a
+   * connect. Absent: DEFAULT_STARTUP_TIMEOUT_MS. Never below connectTimeoutMs.
+   */
+  readonly startupTimeoutMs?: number;
+  /** Per-server start-up budget by server name or id. */
+  readonly serverStartupTimeoutMs?: Readonly<Record<string, number>>;
+  /** Stop restarting after this many crashes (exits) in the window; absent: 5 in 3 minutes. */
+  readonly crashLoop?: CrashLoopSettings;
   /** Reconnect backoff: exponential from initialMs, capped at maxMs, full jitter. */
   readonly backoff: { readonly initialMs: number; readonly maxMs: number };
   /** Flapping: `restarts` or more restarts within `windowMs`; cleared after `stableMs` up without a restart. */
@@ -52,11 +63,17 @@ export interface InventorySettings extends InventoryLimits {
 
 export const defaultInventorySettings: InventorySettings = { enabled: true, ...defaultInventoryLimits };
 
+/** A first `npx -y` / `uvx` start downloads the package (often 20-60 s), slower still with many servers at once. */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 120_000;
+
 export const defaultMonitorSettings: MonitorSettings = {
   intervalMs: { stdio: 30_000, http: 20_000, sse: 20_000 },
   serverIntervalMs: {},
   timeoutMs: 5_000,
   connectTimeoutMs: 15_000,
+  startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
+  serverStartupTimeoutMs: {},
+  crashLoop: defaultCrashLoopSettings,
   backoff: { initialMs: 1_000, maxMs: 60_000 },
   flapping: { windowMs: 10 * 60_000, restarts: 3, stableMs: 5 * 60_000 },
   mode: 'watch',

@@ -21,12 +21,12 @@ export async function connectStdio(server: ServerConfig, options: ConnectOptions
   try {
     const hint = options.eraHint ?? null;
     try {
-      return await attempt(server, launch, hint, deadline, settings);
+      return await attempt(server, launch, hint, deadline, settings, options.onStderr);
     } catch (error) {
       if (!(error instanceof DiedOnDiscover)) throw error;
       settings.logger.debug(`${server.name}: exited on the server/discover probe; starting it again as a handshake-era server`);
       try {
-        return await attempt(server, launch, 'handshake', deadline, settings);
+        return await attempt(server, launch, 'handshake', deadline, settings, options.onStderr);
       } catch (retryError) {
         throw retryError instanceof DiedOnDiscover ? retryError.connectError : retryError;
       }
@@ -55,6 +55,7 @@ async function attempt(
   hint: Era | null,
   deadline: ConnectDeadline,
   settings: ConnectorSettings,
+  onStderr: ((text: string) => void) | undefined,
 ): Promise<Connection> {
   const transport = new ChildProcessTransport(launch, {
     label: server.name,
@@ -64,6 +65,8 @@ async function attempt(
     killGraceMs: settings.killGraceMs,
     stdinCloseGraceMs: settings.stdinCloseGraceMs,
   });
+  // The monitor stops listening once the connect ended; the connection's own listeners take over then.
+  if (onStderr) transport.onStderr(onStderr);
   const budget = deadline.remainingMs();
   const client = createClient(settings.clientInfo, Math.min(DISCOVER_MAX_MS, Math.max(200, budget * DISCOVER_SHARE)));
   try {

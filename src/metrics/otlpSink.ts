@@ -6,7 +6,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AggregationTemporality, InstrumentType, MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { ALL_STATES, MCP_DURATION_BUCKETS, type CounterKind, type ServerLabels } from './series';
 import type { BuildInfo } from './promSink';
-import type { MetricsSink, ServerSample } from './tracker';
+import { healthValue, type MetricsSink, type ServerSample } from './tracker';
 
 const DEFAULT_EXPORT_INTERVAL_MS = 60_000;
 const SHUTDOWN_LIMIT_MS = 5_000;
@@ -86,6 +86,7 @@ export class OtlpSink implements MetricsSink {
       });
     };
     gauge('mcp_health.up', 'Whether the MCP server answers its keepalive probes.', undefined, (sample) => (sample.state === 'up' ? 1 : 0));
+    gauge('mcp_health.healthy', 'Whether the MCP server is healthy: up, not flapping and not slow.', undefined, healthValue);
     gauge('mcp_health.flapping', 'Whether the MCP server restarts too often.', undefined, (sample) => (sample.flapping ? 1 : 0));
     gauge('mcp_health.last_probe.timestamp', 'When the last probe settled.', 's', (sample) => sample.lastProbeSeconds);
     meter.createObservableGauge('mcp_health.state', { description: 'The monitor state, one-hot.' }).addCallback((result) => {

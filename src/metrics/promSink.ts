@@ -5,7 +5,7 @@ import { CachedExposition, type Body, type Published } from './exposition';
 import { SampledCounter } from './sampledCounter';
 import { DurationHistogram, OneHotGauge, SampledGauge, SampledMetric, type SampleValue } from './sampledMetrics';
 import { ALL_STATES, MCP_DURATION_BUCKETS, PROM, SERVER_LABEL_NAMES, type CounterKind, type ServerLabels } from './series';
-import type { MetricsSink, SampleSource, ServerSample } from './tracker';
+import { healthValue, type MetricsSink, type SampleSource, type ServerSample } from './tracker';
 
 export interface BuildInfo {
   readonly version: string;
@@ -52,6 +52,8 @@ export class PromSink implements MetricsSink {
     const probes = () => source.probeRevision();
     gauge(PROM.up, 'Whether the MCP server answers its keepalive probes (1 up, 0 otherwise).', states, (all) =>
       all.map((sample) => ({ sharedLabels: sample.labels, value: sample.state === 'up' ? 1 : 0 })));
+    gauge(PROM.healthy, 'Whether the MCP server is healthy: up, not flapping and not slow (1 healthy); the series to alert on.', states, (all) =>
+      all.map((sample) => ({ sharedLabels: sample.labels, value: healthValue(sample) })));
     const state = new OneHotGauge(PROM.state, 'The monitor state of the MCP server, one-hot over every state.', 'state', ALL_STATES, () => source.samples(), states);
     this.registry.registerMetric(publish(PROM.state, state, states) as unknown as Metric);
     gauge(PROM.flapping, 'Whether the MCP server restarts too often (1 flapping).', states, (all) =>

@@ -8,7 +8,7 @@ export type ServerLabels = Readonly<Record<(typeof SERVER_LABEL_NAMES)[number], 
 
 /** Every state, so the one-hot `mcp_health_state` has exactly one 1 per server; a state added to the model fails to compile here. */
 const STATES: Record<ServerState, true> = {
-  idle: true, connecting: true, verifying: true, up: true, down: true, suspect: true, 'auth-required': true, 'needs-input': true,
+  idle: true, starting: true, connecting: true, verifying: true, up: true, down: true, 'gave-up': true, suspect: true, 'auth-required': true, 'needs-input': true,
   'config-error': true, disabled: true, untrusted: true, 'needs-consent': true,
 };
 export const ALL_STATES = Object.keys(STATES) as readonly ServerState[];
@@ -21,6 +21,7 @@ export const MCP_DURATION_BUCKETS: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0
 
 export const PROM = {
   up: 'mcp_health_up',
+  healthy: 'mcp_health_healthy',
   state: 'mcp_health_state',
   flapping: 'mcp_health_flapping',
   lastProbe: 'mcp_health_last_probe_timestamp_seconds',

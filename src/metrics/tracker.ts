@@ -2,6 +2,7 @@
 
 import type { ServerState, ServerStatus } from '../core/model';
 import type { MonitorEvent, MonitorRegistry, Unsubscribe } from '../core/monitorTypes';
+import { isHealthy } from '../present/states';
 import { errorType, isViolation, labelsKey, probeSeconds, serverLabels, type CounterKind, type ServerLabels } from './series';
 
 /** A back end (prom-client, OpenTelemetry) fed by the tracker. Gauges are pulled from `samples()` when read. */
@@ -34,6 +35,8 @@ export interface ServerSample {
   readonly labels: ServerLabels;
   readonly state: ServerState;
   readonly flapping: boolean;
+  /** Answers keep taking longer than the server's slow threshold. */
+  readonly slow: boolean;
   /** Wall clock of the last probe that settled, in seconds; null before the first. */
   readonly lastProbeSeconds: number | null;
 }
@@ -43,6 +46,7 @@ interface Entry {
   key: string;
   state: ServerState;
   flapping: boolean;
+  slow: boolean;
   lastProbeAt: number | null;
   restartsSeen: number;
   connects: number;
@@ -75,6 +79,7 @@ export class HealthTracker implements SampleSource {
       labels: entry.labels,
       state: entry.state,
       flapping: entry.flapping,
+      slow: entry.slow,
       lastProbeSeconds: entry.lastProbeAt === null ? null : entry.lastProbeAt / 1000,
     }));
   }
@@ -121,9 +126,12 @@ export class HealthTracker implements SampleSource {
         this.toolsChanged(event.id);
         return;
       case 'status': {
+        const entry = this.entries.get(event.id);
+        if (!entry) return;
+        // The slow and flapping flags change without a state change; mcp_health_healthy follows them.
+        this.noteFlags(entry, event.status);
         // A down server retrying stays down (no state event): its attempts are announced here.
-        const entry = event.reconnecting ? this.entries.get(event.id) : undefined;
-        if (entry) this.count('reconnects', entry.labels, 1);
+        if (event.reconnecting) this.count('reconnects', entry.labels, 1);
         return;
       }
       case 'stderr':
@@ -137,12 +145,13 @@ export class HealthTracker implements SampleSource {
     this.relabel(entry, status);
     entry.state = to;
     entry.flapping = status.flapping;
+    entry.slow = status.slow === true;
     this.states += 1;
     if (status.restarts > entry.restartsSeen) {
       this.count('restarts', entry.labels, status.restarts - entry.restartsSeen);
       entry.restartsSeen = status.restarts;
     }
-    if (to === 'connecting') {
+    if (to === 'connecting' || to === 'starting') {
       entry.connects += 1;
       if (entry.connects > 1) this.count('reconnects', entry.labels, 1);
     }
@@ -150,6 +159,14 @@ export class HealthTracker implements SampleSource {
     if (from === 'connecting' && to === 'suspect' && status.lastError?.kind === 'protocol-violation') {
       this.count('violations', entry.labels, 1);
     }
+  }
+
+  private noteFlags(entry: Entry, status: ServerStatus): void {
+    const slow = status.slow === true;
+    if (entry.flapping === status.flapping && entry.slow === slow) return;
+    entry.flapping = status.flapping;
+    entry.slow = slow;
+    this.states += 1;
   }
 
   /** Reconciles with the registry's server list: new servers appear, removed ones lose their series. */
@@ -180,6 +197,7 @@ export class HealthTracker implements SampleSource {
       key: labelsKey(labels),
       state: status.state,
       flapping: status.flapping,
+      slow: status.slow === true,
       lastProbeAt: status.lastProbeAt,
       restartsSeen: status.restarts,
       connects: status.state === 'idle' ? 0 : 1,
@@ -209,4 +227,12 @@ export class HealthTracker implements SampleSource {
   private count(kind: CounterKind, labels: ServerLabels, by: number): void {
     for (const sink of this.sinks) sink.count(kind, labels, by);
   }
+}
+
+/**
+ * 1 only when up, not flapping and not slow: the one definition of healthy every view counts (src/present/states.ts),
+ * so a crash-looping server never reads healthy between two crashes as `mcp_health_up` does.
+ */
+export function healthValue(sample: Pick<ServerSample, 'state' | 'flapping' | 'slow'>): number {
+  return isHealthy(sample) ? 1 : 0;
 }

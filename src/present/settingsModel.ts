@@ -4,7 +4,8 @@
 import type { ConfigFormat, TransportKind } from '../core/model';
 import { DEFAULT_CHECK_INTERVAL_MS, SETTINGS_BOUNDS } from '../core/monitor/intervals';
 import { defaultSlowSettings } from '../core/monitor/slowness';
-import { defaultMonitorSettings, MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../core/monitorTypes';
+import { defaultCrashLoopSettings } from '../core/monitor/crashLoop';
+import { DEFAULT_STARTUP_TIMEOUT_MS, defaultMonitorSettings, MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../core/monitorTypes';
 
 export type NotificationLevel = 'all' | 'errors' | 'off';
 export type StatusBarVisibility = 'always' | 'whenServers' | 'never';
@@ -33,6 +34,7 @@ export const INTERVAL_BOUNDS = SETTINGS_BOUNDS.intervalSeconds;
 export const TIMEOUT_BOUNDS = SETTINGS_BOUNDS.timeoutSeconds;
 export const CHECK_INTERVAL_MINUTES_BOUNDS = SETTINGS_BOUNDS.checkIntervalMinutes;
 export const REMINDER_MINUTES_BOUNDS = SETTINGS_BOUNDS.reminderMinutes;
+export const STARTUP_SECONDS_BOUNDS = SETTINGS_BOUNDS.startupTimeoutSeconds;
 
 /** Above the longest probe timeout: a larger threshold could never be reached. */
 const SLOW_MAX_MS = 30_000;
@@ -47,6 +49,7 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
   const serverIntervalMs: Record<string, number> = {};
   const serverMode: Record<string, MonitorMode> = {};
   const serverSlowMs: Record<string, number> = {};
+  const serverStartupTimeoutMs: Record<string, number> = {};
   const overrides = read('serverOverrides');
   if (isRecord(overrides)) {
     for (const [name, override] of Object.entries(overrides)) {
@@ -55,6 +58,9 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
       }
       if (isRecord(override) && MONITOR_MODES.includes(override.mode as MonitorMode)) {
         serverMode[name] = override.mode as MonitorMode;
+      }
+      if (isRecord(override) && typeof override.startupTimeoutSeconds === 'number' && Number.isFinite(override.startupTimeoutSeconds)) {
+        serverStartupTimeoutMs[name] = seconds(override.startupTimeoutSeconds, STARTUP_SECONDS_BOUNDS, STARTUP_SECONDS_BOUNDS.min) * 1000;
       }
       if (isRecord(override) && typeof override.slowThresholdMs === 'number' && Number.isFinite(override.slowThresholdMs) && override.slowThresholdMs > 0) {
         serverSlowMs[name] = Math.min(SLOW_MAX_MS, override.slowThresholdMs);
@@ -79,6 +85,12 @@ export function parseSettings(read: SettingReader, base: MonitorSettings = defau
       intervalMs,
       serverIntervalMs,
       timeoutMs: seconds(read('timeoutSeconds'), TIMEOUT_BOUNDS, base.timeoutMs / 1000) * 1000,
+      startupTimeoutMs: seconds(read('startupTimeoutSeconds'), STARTUP_SECONDS_BOUNDS, (base.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS) / 1000) * 1000,
+      serverStartupTimeoutMs,
+      crashLoop: {
+        crashes: Math.round(seconds(read('crashLoop.maxCrashes'), SETTINGS_BOUNDS.crashLoopCrashes, (base.crashLoop ?? defaultCrashLoopSettings).crashes)),
+        windowMs: seconds(read('crashLoop.windowMinutes'), SETTINGS_BOUNDS.crashLoopWindowMinutes, (base.crashLoop ?? defaultCrashLoopSettings).windowMs / 60_000) * 60_000,
+      },
       mode: oneOf(read('monitoringMode'), MONITOR_MODES, 'watch'),
       serverMode,
       checkIntervalMs: seconds(read('checkIntervalMinutes'), CHECK_INTERVAL_MINUTES_BOUNDS, (base.checkIntervalMs ?? DEFAULT_CHECK_INTERVAL_MS) / 60_000) * 60_000,

@@ -12,12 +12,14 @@ export type Health = 'ok' | 'pending' | 'warning' | 'error' | 'inactive';
 const healthByState: Readonly<Record<ServerState, Health>> = {
   up: 'ok',
   idle: 'pending',
+  starting: 'pending',
   connecting: 'pending',
   verifying: 'pending',
   suspect: 'warning',
   'auth-required': 'warning',
   'needs-input': 'warning',
   down: 'error',
+  'gave-up': 'error',
   'config-error': 'error',
   disabled: 'inactive',
   untrusted: 'inactive',
@@ -28,12 +30,14 @@ const healthByState: Readonly<Record<ServerState, Health>> = {
 export const stateLabels: Readonly<Record<ServerState, string>> = {
   get up() { return l10n.t({ message: 'up', comment: ['server state: answering its probes'] }); },
   get idle() { return l10n.t({ message: 'waiting', comment: ['server state: not connected yet'] }); },
+  get starting() { return l10n.t({ message: 'starting', comment: ['server state: first start of a stdio server, within its start-up budget'] }); },
   get connecting() { return l10n.t({ message: 'connecting', comment: ['server state'] }); },
   get verifying() { return l10n.t({ message: 'verifying', comment: ['server state: reconnected, no probe answered yet'] }); },
   get suspect() { return l10n.t({ message: 'suspect', comment: ['server state: answered against the protocol'] }); },
   get 'auth-required'() { return l10n.t({ message: 'needs auth', comment: ['server state'] }); },
   get 'needs-input'() { return l10n.t({ message: 'needs input', comment: ['server state: an ${input:…} value is missing'] }); },
   get down() { return l10n.t({ message: 'down', comment: ['server state: not answering'] }); },
+  get 'gave-up'() { return l10n.t({ message: 'gave up', comment: ['server state: crashed too often, no longer restarted'] }); },
   get 'config-error'() { return l10n.t({ message: 'config error', comment: ['server state'] }); },
   get disabled() { return l10n.t({ message: 'disabled', comment: ['server state: monitoring turned off by the user'] }); },
   get untrusted() { return l10n.t({ message: 'not started (Restricted Mode)', comment: ['server state'] }); },
@@ -96,12 +100,14 @@ export function stateIcon(status: ServerStatus): StateIcon {
   switch (status.state) {
     case 'up': return { id: 'pass-filled', color: 'testing.iconPassed' };
     case 'idle': return { id: 'circle-large-outline', color: 'testing.iconQueued' };
+    case 'starting': return { id: 'loading~spin', color: 'testing.iconQueued' };
     case 'connecting': return { id: 'sync', color: 'testing.iconQueued' };
     case 'verifying': return { id: 'watch', color: 'testing.iconQueued' };
     case 'suspect': return { id: 'warning', color: 'list.warningForeground' };
     case 'auth-required': return { id: 'lock', color: 'list.warningForeground' };
     case 'needs-input': return { id: 'key', color: 'list.warningForeground' };
     case 'down': return { id: 'error', color: 'testing.iconFailed' };
+    case 'gave-up': return { id: 'debug-stop', color: 'testing.iconFailed' };
     case 'config-error': return { id: 'bracket-error', color: 'testing.iconErrored' };
     case 'disabled': return { id: 'circle-slash', color: 'disabledForeground' };
     case 'untrusted': return { id: 'workspace-untrusted', color: 'disabledForeground' };
@@ -130,7 +136,11 @@ export function formatMs(ms: number | null | undefined): string {
  */
 export function describeState(status: ServerStatus, nowMs: number = Date.now()): string {
   if (status.guarded) return describeGuarded(status, status.guarded);
+  if (status.state === 'gave-up') return describeGaveUp(status);
   const parts = [stateLabels[status.state]];
+  if (status.state === 'starting') {
+    parts.push(...startingParts(status, nowMs));
+  }
   if (status.state === 'up' && status.handshakeMs !== undefined && status.handshakeMs !== null) {
     parts.push(l10n.t('handshake {0}', formatMs(status.handshakeMs)));
   } else if (status.state === 'up' && status.lastRttMs !== null) {
@@ -165,6 +175,40 @@ export function describeState(status: ServerStatus, nowMs: number = Date.now()):
     parts.push(l10n.t('non-conformant'));
   }
   return parts.join(' · ');
+}
+
+/** `starting · 12 s` (or `starting · queued`) and the latest stderr line, e.g. npm's download progress. */
+function startingParts(status: ServerStatus, nowMs: number): string[] {
+  const since = status.startup?.since;
+  const parts = [since === null || since === undefined ? l10n.t('queued') : l10n.t('{0} s', Math.max(0, Math.floor((nowMs - since) / 1000)))];
+  const line = latestLine(status.stderrTail);
+  if (line) parts.push(line);
+  return parts;
+}
+
+/** The last line with something on it, colour codes and carriage-return progress overwrites removed, kept short. */
+export function latestLine(text: string, maxChars = 80): string {
+  const plain = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+  // A progress line rewritten in place (`\r`) shows its latest state.
+  const lines = plain.split(/\r?\n/).flatMap((line) => line.split('\r').map((part) => part.trim()).filter(Boolean).slice(-1));
+  const last = lines.at(-1) ?? '';
+  return last.length > maxChars ? `${last.slice(0, maxChars - 1)}…` : last;
+}
+
+/** `gave up after 5 crashes in 3 min · exited (code 1)`: the rule that stopped the restarts and the last exit. */
+function describeGaveUp(status: ServerStatus): string {
+  const rule = status.gaveUp;
+  const parts = [rule ? gaveUpText(rule.crashes, rule.windowMs) : stateLabels['gave-up']];
+  const error = status.lastError;
+  if (error) parts.push(shortError(status));
+  return parts.join(' · ');
+}
+
+export function gaveUpText(crashes: number, windowMs: number): string {
+  const minutes = windowMs / 60_000;
+  return minutes >= 1 && Number.isInteger(minutes)
+    ? l10n.t('gave up after {0} crashes in {1} min', crashes, minutes)
+    : l10n.t('gave up after {0} crashes in {1} s', crashes, Math.round(windowMs / 1000));
 }
 
 /** `guarded · up · 1.2 ms · 1 restart · 12 requests`, or `guarded · guard not running`. */

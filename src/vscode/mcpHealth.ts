@@ -8,6 +8,7 @@ import { systemClock } from '../core/clock';
 import { candidateFiles, discover } from '../core/config/discover';
 import type { DiscoveryOptions, InputDefinition } from '../core/config/types';
 import { createRegistry, type TrustAwareRegistry } from '../core/monitor';
+import { concurrentStarts } from '../mcp/concurrentStarts';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { GUARD_POLL_MS, GuardPoller } from '../core/guardReport';
 import { redactText } from '../core/redact';
@@ -93,6 +94,7 @@ export class McpHealth {
       settings: this.settings.current.monitor,
       redact: (text) => redactText(text, this.knownSecrets),
       workspaceTrusted: vscode.workspace.isTrusted,
+      maxConcurrentStarts: concurrentStarts(),
       consent: (config) => testConsent || consentStore.isAllowed(config),
       // Entries run through `mcp-health guard` are never started: their guard's socket is read instead.
       guards: new GuardPoller(systemClock, () => readGuardStatuses(undefined, undefined, onceEach(this.log.logger)), GUARD_POLL_MS, channelGuardControl),

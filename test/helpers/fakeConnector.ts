@@ -30,6 +30,10 @@ export interface ConnectPlan {
   readonly hangOnClose?: boolean;
   /** What the server says about itself in its initialize answer. */
   readonly serverInfo?: ServerInfo;
+  /** stderr written while it starts, each chunk this long after the connect began (to options.onStderr). */
+  readonly startStderr?: readonly { readonly afterMs: number; readonly text: string }[];
+  /** How the connection ends when it dies on its own (dieAfterMs): default an exit with code 1. */
+  readonly death?: ServerError;
 }
 
 export const DEFAULT_RTT_MS = 5;
@@ -203,6 +207,9 @@ export class FakeConnector implements Connector {
     this.attempts.push({ serverId: server.id, options, at: this.clock.monotonic() });
     const queue = this.queued.get(server.id) ?? [];
     const plan = queue.shift() ?? this.standing.get(server.id) ?? {};
+    for (const chunk of plan.startStderr ?? []) {
+      this.clock.setTimeout(() => options.onStderr?.(chunk.text), chunk.afterMs);
+    }
     if (plan.hang) {
       return new Promise<Connection>(() => undefined);
     }
@@ -222,7 +229,7 @@ export class FakeConnector implements Connector {
       this.connections.push(connection);
       if (plan.dieAfterMs !== undefined) {
         this.clock.setTimeout(
-          () => connection.die({ kind: 'exited', message: 'process exited with code 1', exitCode: 1, signal: null }),
+          () => connection.die(plan.death ?? { kind: 'exited', message: 'process exited with code 1', exitCode: 1, signal: null }),
           plan.dieAfterMs,
         );
       }

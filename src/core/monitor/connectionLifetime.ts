@@ -18,6 +18,17 @@ export interface LifetimeContext extends ServerScope {
   readonly connector: Connector;
   /** Shared by every server of a registry, so a burst of connects is spread out instead of timing out together. */
   readonly connectSlots: ConnectSlots;
+  /** Bounds how many first starts run at once (they spawn, and often download, and compete for the CPU). */
+  readonly startSlots: ConnectSlots;
+}
+
+/** A stdio server's first start: a budget of its own, a start slot, and its stderr while it starts. */
+export interface StartPlan {
+  readonly budgetMs: number;
+  /** The start slot was granted: the start (and its budget) begins now. */
+  running(): void;
+  /** stderr while it starts (npm's download progress), before any connection exists to report it. */
+  stderr(text: string): void;
 }
 
 /** How a connect attempt ended, unless it was abandoned meanwhile (then null). */
@@ -68,32 +79,50 @@ export class ConnectionLifetime {
    * connect slot, under a guard. `wanted` is asked after every wait; `starting` is told when the attempt begins.
    * Null when it was abandoned (torn down, or no longer wanted) before it ended.
    */
-  async attempt(eraHint: () => Era | null, wanted: () => boolean, starting: () => void): Promise<(Opened & { readonly generation: number }) | null> {
+  async attempt(
+    eraHint: () => Era | null,
+    wanted: () => boolean,
+    starting: () => void,
+    start: StartPlan | null = null,
+  ): Promise<(Opened & { readonly generation: number }) | null> {
     await this.waitForClose();
     if (!wanted() || this.current) {
       return null;
     }
     const generation = ++this.gen;
     starting();
-    // The connect timeout starts when a slot is granted: waiting behind other servers is not this server's fault.
-    const release = await this.context.connectSlots.acquire();
+    // The budget starts when a slot is granted: waiting behind other servers is not this server's fault. A first
+    // start takes a start slot first (never the other way round, so the two kinds of slot cannot deadlock).
+    const releaseStart = start ? await this.context.startSlots.acquire() : null;
     try {
       if (!this.isCurrent(generation) || !wanted() || this.current) {
         return null;
       }
-      const opened = await this.open(eraHint(), generation);
-      return opened && { ...opened, generation };
+      const release = await this.context.connectSlots.acquire();
+      try {
+        if (!this.isCurrent(generation) || !wanted() || this.current) {
+          return null;
+        }
+        start?.running();
+        const opened = await this.open(eraHint(), generation, start);
+        return opened && { ...opened, generation };
+      } finally {
+        release();
+      }
     } finally {
-      release();
+      releaseStart?.();
     }
   }
 
-  private async open(eraHint: Era | null, generation: number): Promise<Opened | null> {
-    const timeoutMs = this.context.settings().connectTimeoutMs;
+  private async open(eraHint: Era | null, generation: number, start: StartPlan | null): Promise<Opened | null> {
+    const timeoutMs = start ? start.budgetMs : this.context.settings().connectTimeoutMs;
     const abort = new AbortController();
     this.connectAbort = abort;
     const startedAt = this.context.clock.monotonic();
-    const work = this.context.connector.connect(this.context.config(), { timeoutMs, eraHint, signal: abort.signal });
+    // stderr of the starting child, only while this attempt runs and is the current one.
+    let listening = true;
+    const stderr = start ? (text: string) => { if (listening && this.isCurrent(generation)) start.stderr(text); } : undefined;
+    const work = this.context.connector.connect(this.context.config(), { timeoutMs, eraHint, signal: abort.signal, ...(stderr ? { onStderr: stderr } : {}) });
     const guarded = guardWithTimer(
       this.context.clock,
       work,
@@ -108,11 +137,13 @@ export class ConnectionLifetime {
     let connection: Connection;
     try {
       connection = await guarded.promise;
+      listening = false;
     } catch (error) {
+      listening = false;
       if (!this.isCurrent(generation)) return null;
       this.pendingConnect = null;
       this.connectAbort = null;
-      return { error };
+      return { error: start ? asStartFailure(error, timeoutMs) : error };
     }
     if (!this.isCurrent(generation)) {
       void this.closeQuietly(connection);
@@ -199,6 +230,12 @@ export class ConnectionLifetime {
       .close()
       .catch((error: unknown) => say(this.context, 'warn', `close failed: ${String(error)}`));
   }
+}
+
+/** A start that ran out of its budget says so: "did not start within 120 s", with what the connector knew. */
+function asStartFailure(error: unknown, budgetMs: number): unknown {
+  if (!(error instanceof ConnectError) || error.kind !== 'timeout') return error;
+  return new ConnectError('timeout', `did not start within ${Math.round(budgetMs / 100) / 10} s`, error.details);
 }
 
 /** One run at a time: asking while one runs joins it; forget() lets the next request start afresh (after a teardown). */

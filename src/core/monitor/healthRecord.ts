@@ -6,6 +6,7 @@ import type { Connection } from '../connection';
 import type { Era, ProbeOutcome, ProbeResult, ServerError, ServerInfo, ServerState, ServerStatus } from '../model';
 import type { MonitorEvent } from '../monitorTypes';
 import { classifyFailure } from '../causes';
+import type { CrashLoopSettings } from './crashLoop';
 import { FlapDetector } from './flapping';
 import { ProbeStatistics } from './probeStats';
 import { answered, failedState } from './probePolicy';
@@ -50,6 +51,11 @@ export class HealthRecord {
   private handshakeMs: number | null = null;
   private retryAt: number | null = null;
   private everEstablished = false;
+  /** While `starting`: when the start slot was granted (wall) and the budget. */
+  private startup: { since: number | null; budgetMs: number } | null = null;
+  private gaveUp: CrashLoopSettings | null = null;
+  /** The connection that ended last had been up for a stable stretch: its end is a fresh incident. */
+  private endedStable = false;
 
   constructor(initial: ServerState, error: ServerError | null, private readonly context: RecordContext) {
     this.current = initial;
@@ -96,6 +102,8 @@ export class HealthRecord {
       pid: this.pid,
       handshakeMs: this.handshakeMs,
       nextRetryAt: this.current === 'down' || this.current === 'auth-required' ? this.retryAt : null,
+      startup: this.current === 'starting' && this.startup ? { ...this.startup } : null,
+      gaveUp: this.current === 'gave-up' && this.gaveUp ? { ...this.gaveUp } : null,
       cause: classifyFailure({ state: this.current, error: this.lastError, transport: config.transport, command: config.command, nonConformant }),
       inventory: extras.inventory,
       drift: extras.drift,
@@ -113,6 +121,8 @@ export class HealthRecord {
     }
     const from = this.current;
     this.current = to;
+    if (to !== 'starting') this.startup = null;
+    if (to !== 'gave-up') this.gaveUp = null;
     this.lastStateChangeAt = this.context.clock.wall();
     this.stats.noteUp(to === 'up', this.now());
     const cleanReason = this.context.redact(reason);
@@ -130,12 +140,39 @@ export class HealthRecord {
     return failedState(this.current, this.everEstablished, this.failures, this.context.settings().failuresBeforeDown);
   }
 
+  /** A first start waits for its slot: shown `starting`, its budget not yet running. */
+  beginStart(budgetMs: number): void {
+    this.startup = { since: null, budgetMs };
+  }
+
+  /** The start slot was granted: the elapsed time shown counts from now. False when the server is no longer starting. */
+  startRunning(): boolean {
+    if (this.current !== 'starting' || !this.startup) return false;
+    this.startup = { ...this.startup, since: this.context.clock.wall() };
+    return true;
+  }
+
+  /** The crash-loop rule stopped the restarts: shown `gave-up` with the last error, until a restart. */
+  giveUp(settings: CrashLoopSettings, reason: string, error: ServerError): void {
+    this.gaveUp = settings;
+    this.retryAt = null;
+    this.transition('gave-up', reason, error);
+  }
+
+  /** Whether the connection that just ended had been up for a stable stretch (read once per failure). */
+  takeEndedStable(): boolean {
+    const stable = this.endedStable;
+    this.endedStable = false;
+    return stable;
+  }
+
   /** Observation (uptime) starts with the first connect attempt; time before it says nothing about the server. */
   attempting(): void {
     this.stats.startObserving(this.now());
   }
 
   connected(connection: Connection, handshakeMs: number): void {
+    this.endedStable = false;
     this.handshakeMs = handshakeMs;
     this.retryAt = null;
     this.era = connection.era;
@@ -154,6 +191,12 @@ export class HealthRecord {
   }
 
   disconnected(): void {
+    if (this.connectedAt !== null && this.now() - this.connectedAt >= this.context.settings().flapping.stableMs) {
+      // Up for a whole stable stretch without a restart: what ends it now is a new incident, not part of a loop,
+      // even when no probe came in between to clear the flapping flag.
+      this.endedStable = true;
+      this.flaps.noteHealthy(this.now(), this.connectedAt, this.context.settings().flapping);
+    }
     this.connectedAt = null;
     this.handshakeMs = null;
     this.pid = null;
@@ -169,6 +212,7 @@ export class HealthRecord {
     this.failures = 0;
     if (this.connectedAt !== null && this.flaps.noteHealthy(this.now(), this.connectedAt, this.context.settings().flapping)) {
       say(this.context, 'info', 'stable again, no longer flapping');
+      this.announce();
     }
     // A crash loop answers a probe between crashes; resetting on that would restart it at the shortest delay
     // forever. A flapping server's backoff resets only once a stable stretch has cleared the flag.
@@ -245,8 +289,10 @@ export class HealthRecord {
     if (change === 'entered') {
       const threshold = slowThresholdFor(this.context.config(), this.context.settings());
       say(this.context, 'warn', `slow: answers keep taking longer than ${threshold} ms`);
+      this.announce();
     } else if (change === 'cleared') {
       say(this.context, 'info', 'no longer slow');
+      this.announce();
     }
   }
 
@@ -271,6 +317,11 @@ export class HealthRecord {
       ...(info.version !== undefined ? { version: redact(info.version) } : {}),
       ...(info.title !== undefined ? { title: redact(info.title) } : {}),
     };
+  }
+
+  /** A flag changed without a state change (slow, flapping): the views and the healthy gauge follow it. */
+  private announce(): void {
+    this.emit({ type: 'status', id: this.context.config().id, status: this.context.status() });
   }
 
   private emit(event: MonitorEvent): void {

@@ -3,7 +3,7 @@
 // holds them equal), the CLI with the floors below, and both start from defaultMonitorSettings.
 
 import type { ServerConfig } from '../model';
-import { defaultMonitorSettings, type MonitorMode, type MonitorSettings } from '../monitorTypes';
+import { DEFAULT_STARTUP_TIMEOUT_MS, defaultMonitorSettings, type MonitorMode, type MonitorSettings } from '../monitorTypes';
 
 /** The monitor's own floors, whatever the caller passes: below them the monitor would be a tight loop. */
 export const MIN_INTERVAL_MS = 1_000;
@@ -18,6 +18,9 @@ export const SETTINGS_BOUNDS = {
   timeoutSeconds: { min: 1, max: 30 },
   checkIntervalMinutes: { min: 1, max: 1440 },
   reminderMinutes: { min: 0, max: 10_080 },
+  startupTimeoutSeconds: { min: 5, max: 600 },
+  crashLoopCrashes: { min: 2, max: 100 },
+  crashLoopWindowMinutes: { min: 1, max: 60 },
 } as const;
 
 /** Idle time before a keepalive probe: per-server override (by id, then name), else per transport. */
@@ -41,4 +44,14 @@ export function modeFor(config: ServerConfig, settings: MonitorSettings): Monito
 export function checkIntervalFor(settings: MonitorSettings): number {
   const configured = settings.checkIntervalMs ?? DEFAULT_CHECK_INTERVAL_MS;
   return Math.max(MIN_INTERVAL_MS, Number.isFinite(configured) ? configured : DEFAULT_CHECK_INTERVAL_MS);
+}
+
+/**
+ * The budget of a stdio server's first start (per-server override by id, then name, else the setting): never below
+ * the connect timeout, since a start includes everything a connect does.
+ */
+export function startupTimeoutFor(config: ServerConfig, settings: MonitorSettings): number {
+  const configured =
+    settings.serverStartupTimeoutMs?.[config.id] ?? settings.serverStartupTimeoutMs?.[config.name] ?? settings.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
+  return Math.max(settings.connectTimeoutMs, Number.isFinite(configured) ? configured : DEFAULT_STARTUP_TIMEOUT_MS);
 }

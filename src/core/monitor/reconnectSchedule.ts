@@ -3,7 +3,8 @@
 
 import type { TimerHandle } from '../clock';
 import type { MonitorMode } from '../monitorTypes';
-import { backoffDelay } from './backoff';
+import { backoffDelay, type BackoffSettings } from './backoff';
+import { BACKOFF_CEILING_MS } from './crashLoop';
 import { checkIntervalFor } from './intervals';
 import { say, type ServerScope } from './serverScope';
 
@@ -43,7 +44,7 @@ export class ReconnectSchedule {
       this.at(checkIntervalFor(this.context.settings()));
       return;
     }
-    const delay = backoffDelay(this.attempt, this.context.settings().backoff, this.context.random);
+    const delay = backoffDelay(this.attempt, cappedBackoff(this.context.settings().backoff), this.context.random);
     this.attempt += 1;
     this.at(delay);
   }
@@ -52,7 +53,7 @@ export class ReconnectSchedule {
   afterAuthFailure(): void {
     if (this.context.allowed()) {
       const settings = this.context.settings();
-      this.at(this.context.mode() === 'check' ? checkIntervalFor(settings) : settings.backoff.maxMs);
+      this.at(this.context.mode() === 'check' ? checkIntervalFor(settings) : cappedBackoff(settings.backoff).maxMs);
     }
   }
 
@@ -82,4 +83,9 @@ export class ReconnectSchedule {
     }, delayMs);
     this.context.announce();
   }
+}
+
+/** Until a crash loop is given up on, no wait grows past BACKOFF_CEILING_MS, whatever the settings say. */
+function cappedBackoff(backoff: BackoffSettings): BackoffSettings {
+  return { initialMs: Math.min(backoff.initialMs, BACKOFF_CEILING_MS), maxMs: Math.min(backoff.maxMs, BACKOFF_CEILING_MS) };
 }

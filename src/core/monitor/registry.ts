@@ -10,7 +10,7 @@ import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerError, ServerSt
 import type { MonitorEvent, MonitorRegistry, MonitorSettings, Unsubscribe } from '../monitorTypes';
 import { deepEqual } from './deepEqual';
 import { gateFor, type Gate } from './gate';
-import { ConnectSlots } from './connectSlots';
+import { ConnectSlots, DEFAULT_CONCURRENT_STARTS } from './connectSlots';
 import { modeFor } from './intervals';
 import { desiredServers, reconcile } from './reconcile';
 import { ServerMonitor, type MonitorContext } from './serverMonitor';
@@ -29,6 +29,8 @@ export interface RegistryDeps {
   readonly workspaceTrusted?: boolean;
   /** How many servers may be connecting at once (default MAX_CONCURRENT_CONNECTS). */
   readonly maxConcurrentConnects?: number;
+  /** How many stdio servers may run their first start at once (the front end's concurrentStartsFor(cores)). */
+  readonly maxConcurrentStarts?: number;
   /**
    * Whether the user allowed this server's definition; a server without consent is listed as `needs-consent` and
    * never contacted. Absent (the CLI): running the command is the user's request, everything is allowed.
@@ -81,6 +83,7 @@ export class Registry implements TrustAwareRegistry {
       random: deps.random ?? Math.random,
       ...(deps.redact ? { redact: deps.redact } : {}),
       connectSlots: new ConnectSlots(deps.maxConcurrentConnects),
+      startSlots: new ConnectSlots(deps.maxConcurrentStarts ?? DEFAULT_CONCURRENT_STARTS),
       settings: () => this.settings,
       isStarted: () => this.started && !this.disposed,
       emit: (event) => {

@@ -6,13 +6,14 @@
 import { ConnectError, withFacts, type Connection } from '../connection';
 import type { ProbeResult, ServerConfig, ServerError, ServerStatus } from '../model';
 import type { MonitorEvent, MonitorMode } from '../monitorTypes';
-import { ConnectionLifetime } from './connectionLifetime';
+import { ConnectionLifetime, type StartPlan } from './connectionLifetime';
+import { CrashLoop, crashLoopSettings, gaveUpReason } from './crashLoop';
 import type { Gate } from './gate';
 import { HealthRecord } from './healthRecord';
 import { serverInventory, type InventoryTracker } from './inventoryTracker';
 import type { ToolsBaseline } from '../inventory/types';
 import { defaultInventorySettings } from '../monitorTypes';
-import { modeFor } from './intervals';
+import { modeFor, startupTimeoutFor } from './intervals';
 import { ReconnectSchedule } from './reconnectSchedule';
 import { Keepalive, type DroppingVerdict } from './keepalive';
 import { makeRedactor } from '../redact';
@@ -29,6 +30,9 @@ export class ServerMonitor {
   private readonly inventory: InventoryTracker;
   private readonly retries: ReconnectSchedule;
   private disposed = false;
+  /** The next attempt is a start, not a reconnect: nothing answered yet (or the user restarted a server given up on). */
+  private startPending = true;
+  private readonly crashes = new CrashLoop();
   /** watch keeps the connection; check connects, probes once and disconnects until the next check. */
   private mode: MonitorMode;
 
@@ -44,7 +48,7 @@ export class ServerMonitor {
     this.scope = scope;
     const status = () => this.status();
     this.record = new HealthRecord(gate?.state ?? 'idle', gate?.error ?? null, { ...scope, status, emit: (event) => this.emit(event) });
-    this.lifetime = new ConnectionLifetime({ ...scope, connector: context.connector, connectSlots: context.connectSlots });
+    this.lifetime = new ConnectionLifetime({ ...scope, connector: context.connector, connectSlots: context.connectSlots, startSlots: context.startSlots });
     this.keepalive = new Keepalive({
       ...scope,
       lifetime: this.lifetime,
@@ -123,7 +127,7 @@ export class ServerMonitor {
 
   /** Begins automatic monitoring: connects, or resumes keepalive on a connection opened on request. */
   start(): void {
-    if (this.gate || this.disposed) {
+    if (this.gate || this.disposed || this.record.state === 'gave-up') {
       return;
     }
     if (this.lifetime.connection) {
@@ -145,6 +149,7 @@ export class ServerMonitor {
       return;
     }
     if (wasGated) {
+      this.freshStart();
       this.record.transition('idle', 'may be contacted again', null);
       if (this.context.isStarted()) {
         void this.connectNow('monitoring enabled');
@@ -157,7 +162,8 @@ export class ServerMonitor {
     if (this.gate || this.disposed) {
       return null;
     }
-    if (!this.lifetime.connection) {
+    if (!this.lifetime.connection && this.record.state !== 'gave-up') {
+      // A server given up on is started again by Restart (reconnect), never by a probe.
       await this.connectNow('probe requested');
     }
     if (!this.lifetime.connection) {
@@ -173,6 +179,8 @@ export class ServerMonitor {
     this.retries.resetBackoff();
     this.keepalive.forget();
     this.teardown();
+    if (this.record.state === 'gave-up') this.freshStart();
+    this.crashes.reset();
     await this.connectNow('reconnect requested');
   }
 
@@ -184,6 +192,8 @@ export class ServerMonitor {
       if (!this.gate && !this.disposed) {
         // Start over in the new mode: check closes after one probe, watch stays connected.
         this.teardown();
+        if (this.record.state === 'gave-up') this.freshStart();
+        this.crashes.reset();
         if (this.context.isStarted()) {
           void this.connectNow(`mode ${mode}`);
         }
@@ -220,6 +230,7 @@ export class ServerMonitor {
   }
 
   private async runConnect(reason: string, retry: boolean): Promise<void> {
+    const start = this.startPlan();
     const opened = await this.lifetime.attempt(
       () => this.record.lastEra,
       () => !this.disposed && !this.gate,
@@ -229,10 +240,14 @@ export class ServerMonitor {
         if (retry && (state === 'down' || state === 'auth-required')) {
           say(this.scope, 'info', reason);
           this.emit({ type: 'status', id: this.id, status: this.status(), reconnecting: true });
+        } else if (start) {
+          this.record.beginStart(start.budgetMs);
+          this.record.transition('starting', `${reason}; starting (up to ${Math.round(start.budgetMs / 1000)} s)`);
         } else {
           this.record.transition('connecting', reason);
         }
       },
+      start,
     );
     // Null: torn down meanwhile (disposed, gated, reconnect requested); the lifetime closed a late connection.
     if (opened && 'error' in opened) {
@@ -240,6 +255,28 @@ export class ServerMonitor {
     } else if (opened) {
       this.attach(opened.connection, opened.generation, opened.handshakeMs);
     }
+  }
+
+  /** A stdio server's first start gets the start-up budget and a start slot; later reconnects the connect timeout. */
+  private startPlan(): StartPlan | null {
+    if (!this.startPending || this.config.transport !== 'stdio') return null;
+    return {
+      budgetMs: startupTimeoutFor(this.config, this.context.settings()),
+      running: () => {
+        if (this.record.startRunning()) this.emit({ type: 'status', id: this.id, status: this.status() });
+      },
+      stderr: (text) => {
+        this.onStderr(text);
+        // The latest stderr line is shown while it starts (npm's download progress is there).
+        if (this.record.state === 'starting') this.emit({ type: 'status', id: this.id, status: this.status() });
+      },
+    };
+  }
+
+  /** The next attempt starts the server afresh: a start-up budget again, no crashes counted. */
+  private freshStart(): void {
+    this.startPending = true;
+    this.crashes.reset();
   }
 
   private attach(connection: Connection, generation: number, handshakeMs: number): void {
@@ -253,6 +290,7 @@ export class ServerMonitor {
     }
     const afterFailure = this.record.consecutiveFailures > 0;
     this.record.established();
+    this.startPending = false;
     const verdict = this.keepalive.judgeConnected({ era: connection.era, protocolVersion: connection.protocolVersion, afterFailure });
     this.record.transition(verdict.state, verdict.reason);
 
@@ -301,13 +339,36 @@ export class ServerMonitor {
   private fail(error: ServerError, log: string, reason: string, auth: boolean): void {
     this.record.noteFailure();
     say(this.scope, 'error', log);
+    if (this.record.takeEndedStable()) {
+      // The connection that ended was up for a stable stretch: a fresh incident, not part of a loop. It recovers in
+      // one initial back-off step and starts the crash count over.
+      this.retries.resetBackoff();
+      this.crashes.reset();
+    }
     if (auth) {
       this.record.transition('auth-required', reason, error);
       this.retries.afterAuthFailure();
+    } else if (this.crashLoopEnds(error)) {
+      this.retries.clear();
     } else {
       this.record.transition(this.record.failedState(), reason, error);
       this.retries.afterFailure();
     }
+  }
+
+  /** Counts a crash (the process exited); true when it completes a crash loop and the server is given up on. */
+  private crashLoopEnds(error: ServerError): boolean {
+    if (error.kind !== 'exited' || this.config.transport !== 'stdio') {
+      return false;
+    }
+    const settings = crashLoopSettings(this.context.settings().crashLoop);
+    if (!this.crashes.recordCrash(this.context.clock.monotonic(), settings)) {
+      return false;
+    }
+    const reason = gaveUpReason(settings);
+    say(this.scope, 'error', `${reason}; not restarted until Restart (Reconnect) or a change of its definition`);
+    this.record.giveUp(settings, reason, error);
+    return true;
   }
 
   private onStderr(text: string): void {

@@ -16,6 +16,8 @@ export interface MonitorContext {
   readonly redact?: (text: string) => string;
   /** Shared by every server of a registry, so a burst of connects is spread out instead of timing out together. */
   readonly connectSlots: ConnectSlots;
+  /** Bounds the first starts of stdio servers running at once (chosen from the machine's parallelism by the front end). */
+  readonly startSlots: ConnectSlots;
   settings(): MonitorSettings;
   /** Before start() the monitor only acts on request (pingNow, reconnect): no keepalive, no automatic reconnect. */
   isStarted(): boolean;

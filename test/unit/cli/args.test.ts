@@ -4,7 +4,7 @@ import { parseCliArgs, UsageError, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, USAGE } fro
 
 describe('parseCliArgs', () => {
   it('reads repeatable selections and flags', () => {
-    const options = parseCliArgs(['check', '--workspace', 'a', '--workspace', 'b', '--config', 'x.json', '--no-user', '--server', 's1', '--server', 's2', '--timeout-ms', '250', '--connect-timeout-ms', '9000', '--json']);
+    const options = parseCliArgs(['check', '--workspace', 'a', '--workspace', 'b', '--config', 'x.json', '--no-user', '--server', 's1', '--server', 's2', '--timeout-ms', '250', '--connect-timeout-ms', '9000', '--startup-timeout-ms', '45000', '--json']);
     assert.notEqual(options, 'help');
     if (options === 'help') return;
     assert.equal(options.command, 'check');
@@ -14,6 +14,7 @@ describe('parseCliArgs', () => {
     assert.deepEqual(options.serverNames, ['s1', 's2']);
     assert.equal(options.timeoutMs, 250);
     assert.equal(options.connectTimeoutMs, 9000);
+    assert.equal(options.startupTimeoutMs, 45000);
     assert.equal(options.json, true);
   });
 

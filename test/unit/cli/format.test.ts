@@ -66,6 +66,7 @@ void describe('stateLabel colours', () => {
   // The terminal colour of each state follows the health every view uses, except a lazy server nobody asked for yet.
   const expected: Record<ServerState, keyof typeof ansi> = {
     up: 'green',
+    starting: 'cyan',
     connecting: 'cyan',
     verifying: 'cyan',
     idle: 'dim',
@@ -73,6 +74,7 @@ void describe('stateLabel colours', () => {
     'auth-required': 'yellow',
     'needs-input': 'yellow',
     down: 'red',
+    'gave-up': 'red',
     'config-error': 'red',
     disabled: 'dim',
     untrusted: 'dim',

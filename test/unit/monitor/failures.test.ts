@@ -21,7 +21,7 @@ void describe('failures and reconnects', () => {
     assert.equal(status?.state, 'down');
     assert.equal(status?.lastError?.kind, 'timeout');
     assert.match(status?.lastError?.message ?? '', /no answer to ping within 2000 ms/);
-    assert.deepEqual(h.stateChanges(a.id), ['idle->connecting', 'connecting->up', 'up->down']);
+    assert.deepEqual(h.stateChanges(a.id), ['idle->starting', 'starting->up', 'up->down']);
 
     const downAt = h.clock.monotonic();
     await h.clock.advance(backoff.initialMs);

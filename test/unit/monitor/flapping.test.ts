@@ -53,7 +53,8 @@ void describe('flapping', () => {
   });
 
   void it('a crash loop\'s backoff keeps growing through its good probes and resets only after the stable window', async () => {
-    const h = harness({ settings, random: () => 0.5 });
+    // The give-up (crashLoop.test.ts) is out of the way here: this is about the back-off before it.
+    const h = harness({ settings: { ...settings, crashLoop: { crashes: 100, windowMs: 60_000 } }, random: () => 0.5 });
     const a = server('a');
     // Eight lives of 2 s, each with a good probe at +1 s; then one that lives past the stable window and dies.
     const crash = { dieAfterMs: 2_000 };

@@ -39,7 +39,7 @@ void describe('servers that must not be contacted', () => {
     h.registry.setTrusted(true);
     await h.clock.advance(0);
     assert.equal(stateOf(h, workspace.id), 'up');
-    assert.deepEqual(h.stateChanges(workspace.id), ['untrusted->idle', 'idle->connecting', 'connecting->up']);
+    assert.deepEqual(h.stateChanges(workspace.id), ['untrusted->idle', 'idle->starting', 'starting->up']);
 
     h.registry.setTrusted(false);
     await h.clock.advance(0);

@@ -17,6 +17,8 @@ export const testSettings: MonitorSettings = {
   serverIntervalMs: {},
   timeoutMs: TIMEOUT_MS,
   connectTimeoutMs: 5_000,
+  // The same as the connect timeout: these tests are about reconnects; start-up budgets have tests of their own.
+  startupTimeoutMs: 5_000,
   backoff: { initialMs: 1_000, maxMs: 8_000 },
   flapping: { windowMs: 60_000, restarts: 3, stableMs: 30_000 },
 };
@@ -49,6 +51,8 @@ export interface HarnessOptions {
   readonly consent?: (config: ServerConfig) => boolean;
   /** Built on the harness's fake clock (e.g. a GuardPoller). */
   readonly guards?: (clock: FakeClock) => GuardReports;
+  /** First starts at once (default: many, so tests about other things are not queued behind the start slots). */
+  readonly maxConcurrentStarts?: number;
 }
 
 export function harness(options: HarnessOptions = {}): Harness {
@@ -72,6 +76,7 @@ export function harness(options: HarnessOptions = {}): Harness {
     ...(options.workspaceTrusted !== undefined ? { workspaceTrusted: options.workspaceTrusted } : {}),
     ...(options.consent ? { consent: options.consent } : {}),
     ...(options.guards ? { guards: options.guards(clock) } : {}),
+    maxConcurrentStarts: options.maxConcurrentStarts ?? 64,
   });
   const events: MonitorEvent[] = [];
   registry.onEvent((event) => events.push(event));

@@ -142,7 +142,7 @@ void describe('keepalive scheduling', () => {
     assert.deepEqual(probes, ['info probe a: ping id=1 ok in 5 ms']);
     const probeEvents = h.events.filter((event) => event.type === 'probe');
     assert.equal(probeEvents.length, 1);
-    assert.ok(h.logs.some((line) => line.level === 'info' && line.message === 'a: connecting -> up (connected (handshake 2025-11-25))'));
+    assert.ok(h.logs.some((line) => line.level === 'info' && line.message === 'a: starting -> up (connected (handshake 2025-11-25))'));
     await h.registry.dispose();
   });
 });

@@ -24,7 +24,7 @@ void describe('verifying after a failure', () => {
     assert.equal(fresh.probes.length, 1, 'the fresh connection is probed at once, not after an interval');
     await h.clock.advance(10);
     assert.equal(stateOf(h, a.id), 'up');
-    assert.deepEqual(h.stateChanges(a.id), ['idle->connecting', 'connecting->up', 'up->down', 'down->verifying', 'verifying->up']);
+    assert.deepEqual(h.stateChanges(a.id), ['idle->starting', 'starting->up', 'up->down', 'down->verifying', 'verifying->up']);
     await h.registry.dispose();
   });
 
@@ -92,7 +92,7 @@ void describe('retrying a connection', () => {
     assert.equal(first && describeState(first, h.clock.wall()), 'down · unreachable · retrying in 1 s');
     await h.clock.advance(waitMs + 1_998 + 3_996);
     assert.equal(h.connector.attemptsFor(a.id).length, 4);
-    assert.deepEqual(h.stateChanges(a.id), ['idle->connecting', 'connecting->down'], 'no connecting between retries');
+    assert.deepEqual(h.stateChanges(a.id), ['idle->starting', 'starting->down'], 'no connecting between retries');
     // Each failed retry still tells the views the next retry time.
     const retryTimes = h.events.flatMap((event) => (event.type === 'status' && event.id === a.id && event.status.nextRetryAt !== null ? [event.status.nextRetryAt] : []));
     assert.equal(new Set(retryTimes).size, 4, `one retry time per failed attempt: ${retryTimes.join(', ')}`);
@@ -109,7 +109,7 @@ void describe('retrying a connection', () => {
     await h.clock.advance(1);
     assert.equal(stateOf(h, a.id), 'verifying');
     assert.equal(h.registry.get(a.id)?.nextRetryAt, null);
-    assert.deepEqual(h.stateChanges(a.id), ['idle->connecting', 'connecting->down', 'down->verifying']);
+    assert.deepEqual(h.stateChanges(a.id), ['idle->starting', 'starting->down', 'down->verifying']);
     await h.clock.advance(10);
     assert.equal(stateOf(h, a.id), 'up');
     await h.registry.dispose();

@@ -46,7 +46,7 @@ for (const violation of ['error-reply', 'non-empty'] as const) {
       assert.equal(status?.state, 'suspect', 'alive but non-conformant is not plainly up');
       assert.equal(status?.consecutiveFailures, 0);
       assert.equal(status?.lastRttMs, 4);
-      assert.deepEqual(h.stateChanges(a.id), ['idle->connecting', 'connecting->up', 'up->suspect', 'suspect->connecting', 'connecting->suspect']);
+      assert.deepEqual(h.stateChanges(a.id), ['idle->starting', 'starting->up', 'up->suspect', 'suspect->connecting', 'connecting->suspect']);
       const reasons = h.events.flatMap((event) => (event.type === 'state' ? [event.reason] : []));
       assert.ok(reasons.some((reason) => reason.includes('re-checking')));
       await h.registry.dispose();

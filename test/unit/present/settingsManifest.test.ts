@@ -52,4 +52,16 @@ void describe('settings contribution against the core', () => {
     assert.equal(entry.default, (defaultMonitorSettings.checkIntervalMs ?? 0) / 60_000);
     assert.deepEqual(bounds(entry), SETTINGS_BOUNDS.checkIntervalMinutes);
   });
+
+  void it("startupTimeoutSeconds and crashLoop.*: the core's defaults and bounds", () => {
+    assert.equal(setting('startupTimeoutSeconds').default, (defaultMonitorSettings.startupTimeoutMs ?? 0) / 1000);
+    assert.deepEqual(bounds(setting('startupTimeoutSeconds')), SETTINGS_BOUNDS.startupTimeoutSeconds);
+    const override = setting('serverOverrides').additionalProperties?.properties.startupTimeoutSeconds;
+    assert.ok(override);
+    assert.deepEqual(bounds(override), SETTINGS_BOUNDS.startupTimeoutSeconds);
+    assert.equal(setting('crashLoop.maxCrashes').default, defaultMonitorSettings.crashLoop?.crashes);
+    assert.deepEqual(bounds(setting('crashLoop.maxCrashes')), SETTINGS_BOUNDS.crashLoopCrashes);
+    assert.equal(setting('crashLoop.windowMinutes').default, (defaultMonitorSettings.crashLoop?.windowMs ?? 0) / 60_000);
+    assert.deepEqual(bounds(setting('crashLoop.windowMinutes')), SETTINGS_BOUNDS.crashLoopWindowMinutes);
+  });
 });

@@ -31,6 +31,20 @@ void describe('parseSettings', () => {
     assert.ok(compareSettings(parse(), parse({ serverOverrides: { a: { mode: 'check' } } })).retime, 'a mode change re-gates the monitor');
   });
 
+  void it('reads the start-up budget (per server too) and the crash-loop rule, within bounds', () => {
+    const settings = parse({
+      startupTimeoutSeconds: 90,
+      'crashLoop.maxCrashes': 7,
+      'crashLoop.windowMinutes': 10,
+      serverOverrides: { npx: { startupTimeoutSeconds: 300 }, tiny: { startupTimeoutSeconds: 1 } },
+    });
+    assert.equal(settings.monitor.startupTimeoutMs, 90_000);
+    assert.deepEqual(settings.monitor.serverStartupTimeoutMs, { npx: 300_000, tiny: 5_000 });
+    assert.deepEqual(settings.monitor.crashLoop, { crashes: 7, windowMs: 600_000 });
+    assert.equal(parse({ startupTimeoutSeconds: 100_000 }).monitor.startupTimeoutMs, 600_000);
+    assert.deepEqual(parse({ 'crashLoop.maxCrashes': 1, 'crashLoop.windowMinutes': 0 }).monitor.crashLoop, { crashes: 2, windowMs: 60_000 });
+  });
+
   void it('converts seconds to milliseconds per transport', () => {
     const settings = parse({ 'pingIntervalSeconds.stdio': 12, 'pingIntervalSeconds.http': 45, 'pingIntervalSeconds.sse': 7.5, timeoutSeconds: 3 });
     assert.deepEqual(settings.monitor.intervalMs, { stdio: 12_000, http: 45_000, sse: 7_500 });

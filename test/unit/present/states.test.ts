@@ -4,12 +4,12 @@ import type { ServerState } from '../../../src/core/model';
 import { describeState, exitSummary, formatMs, healthOf, isMonitored, isSlow, plural, stateIcon, stateLabels, type Health } from '../../../src/present/states';
 import { status } from './fixtures';
 
-const allStates: readonly ServerState[] = ['idle', 'connecting', 'verifying', 'up', 'down', 'suspect', 'auth-required', 'needs-input', 'config-error', 'disabled', 'untrusted', 'needs-consent'];
+const allStates: readonly ServerState[] = ['idle', 'starting', 'connecting', 'verifying', 'up', 'down', 'gave-up', 'suspect', 'auth-required', 'needs-input', 'config-error', 'disabled', 'untrusted', 'needs-consent'];
 
 void describe('healthOf', () => {
   void it('maps every state to its health', () => {
     const expected: Record<ServerState, Health> = {
-      up: 'ok', idle: 'pending', connecting: 'pending',
+      up: 'ok', idle: 'pending', starting: 'pending', connecting: 'pending', 'gave-up': 'error',
       verifying: 'pending', suspect: 'warning', 'auth-required': 'warning', 'needs-input': 'warning',
       down: 'error', 'config-error': 'error', disabled: 'inactive', untrusted: 'inactive', 'needs-consent': 'inactive',
     };
