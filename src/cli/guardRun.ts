@@ -89,8 +89,8 @@ export function runSession(options: GuardOptions, upstreams: UpstreamFactory): P
     stdin.on('data', (chunk: Buffer) => splitter.push(chunk));
     stdin.once('end', () => session.clientClosed());
     stdout.on('drain', () => session.clientDrained());
-    // The client went away mid-write (EPIPE): nobody is left to serve.
-    stdout.on('error', () => session.clientClosed());
+    // The client went away mid-write (EPIPE): nobody is left to serve, nor to read an answer.
+    stdout.on('error', () => void session.close(0));
     process.once('SIGTERM', () => void session.close(143));
     process.once('SIGINT', () => void session.close(130));
     session.start();

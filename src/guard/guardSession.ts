@@ -119,6 +119,10 @@ export class GuardSession {
   private clientPaused = false;
   private internalSeq = 0;
   private garbageReports = 0;
+  /** The client closed its input: what it sent is still delivered and answered before the guard closes. */
+  private clientEnded = false;
+  private drainTimer: TimerHandle | null = null;
+  private drainActivity = 0;
   private lastError: GuardStatus['lastError'] = null;
   private readonly methods: Record<string, MethodStats> = {};
   private readonly keepalive: Keepalive;
@@ -203,9 +207,53 @@ export class GuardSession {
     this.forwardFromClient(raw, route);
   }
 
-  /** The client closed its end (stdin EOF): the guard's work is done. */
+  /**
+   * The client closed its input (stdin EOF), as `printf ... | mcp-health guard -- server` does at once. A direct server
+   * still reads what was sent and answers it, so the guard delivers what it holds and waits for the answers to requests
+   * in flight, as long as the upstream keeps talking (at most the timeout of silence), then closes.
+   */
   clientClosed(): void {
+    if (this.state === 'closed' || this.clientEnded) return;
+    this.clientEnded = true;
+    if (this.drained()) {
+      void this.close(0);
+      return;
+    }
+    this.deps.logger.debug(`the client closed its input; delivering ${this.queue.length} queued line(s) and waiting for ${this.inFlight.size} answer(s) first`);
+    this.drainActivity = this.deps.clock.monotonic();
+    this.drainTimer = this.deps.clock.setTimeout(() => this.onDrainTimer(), this.settings.timeoutMs);
+  }
+
+  private drained(): boolean {
+    return this.queue.length === 0 && this.inFlight.size === 0;
+  }
+
+  /** After the client's EOF: closes once nothing the client sent is left unanswered. */
+  private closeIfDrained(): void {
+    if (this.clientEnded && this.state !== 'closed' && this.drained()) void this.close(0);
+  }
+
+  private onDrainTimer(): void {
+    this.drainTimer = null;
+    if (this.state === 'closed') return;
+    const silentFor = this.deps.clock.monotonic() - this.drainActivity;
+    if (silentFor < this.settings.timeoutMs) {
+      this.drainTimer = this.deps.clock.setTimeout(() => this.onDrainTimer(), this.settings.timeoutMs - silentFor);
+      return;
+    }
+    const reason = `the client closed its input and the upstream sent nothing for ${this.settings.timeoutMs} ms`;
+    this.deps.logger.warn(`${reason}; closing with ${this.inFlight.size + this.queue.length} message(s) unanswered`);
+    this.answerAllWithError(reason);
     void this.close(0);
+  }
+
+  /** Every request of the client the guard holds or has in flight gets this error (the guard is about to close). */
+  private answerAllWithError(reason: string): void {
+    for (const id of this.inFlight.keys()) this.writeClient(errorResponse(id, UPSTREAM_FAILED_CODE, reason));
+    this.inFlight.clear();
+    for (const queued of this.queue.splice(0)) {
+      if (queued.route.kind === 'request') this.writeClient(errorResponse(queued.route.id, UPSTREAM_FAILED_CODE, reason));
+    }
   }
 
   /** The client can take more after write() returned false. */
@@ -272,6 +320,7 @@ export class GuardSession {
   private fromUpstream(gen: number, raw: Buffer): void {
     if (gen !== this.gen || this.state === 'closed') return;
     this.keepalive.activity();
+    if (this.clientEnded) this.drainActivity = this.deps.clock.monotonic();
     const route = routeLine(raw);
     switch (route.kind) {
       case 'other':
@@ -296,6 +345,7 @@ export class GuardSession {
         break;
     }
     this.writeClient(raw);
+    if (this.clientEnded) this.closeIfDrained();
   }
 
   private settleInFlight(id: JsonRpcId, failed: boolean, raw: Buffer): void {
@@ -495,6 +545,7 @@ export class GuardSession {
       const next = this.queue.shift()!;
       this.forwardFromClient(next.raw, next.route);
     }
+    if (this.clientEnded) this.closeIfDrained();
   }
 
   private onEnded(gen: number, end: UpstreamEnd): void {
@@ -514,7 +565,6 @@ export class GuardSession {
     void dead?.close();
     this.lastError = { ...end, atMs: this.deps.clock.wall() };
     const tail = end.stderrTail.trim() ? `; stderr: ${end.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
-    if (!end.fatal) this.deps.logger.warn(`${end.message}; restarting${tail}`);
     if (end.fatal) {
       this.deps.logger.error(end.message);
       for (const id of this.inFlight.keys()) this.writeClient(errorResponse(id, UPSTREAM_FAILED_CODE, end.message));
@@ -522,6 +572,14 @@ export class GuardSession {
       void this.close(1);
       return;
     }
+    if (this.clientEnded) {
+      // Nobody is left to use a restarted upstream: what the client sent is answered with the cause instead.
+      this.deps.logger.warn(`${end.message}; not restarting, the client has closed its input${tail}`);
+      this.answerAllWithError(end.message);
+      void this.close(0);
+      return;
+    }
+    this.deps.logger.warn(`${end.message}; restarting${tail}`);
     const reason = `${end.message}; restarting`;
     // What the dead upstream never saw goes first to the next one, in its original order.
     const retry: Array<{ raw: Buffer; route: Route }> = [];
@@ -569,6 +627,8 @@ export class GuardSession {
     this.state = 'closed';
     if (this.restartTimer) this.deps.clock.clearTimeout(this.restartTimer);
     this.restartTimer = null;
+    if (this.drainTimer) this.deps.clock.clearTimeout(this.drainTimer);
+    this.drainTimer = null;
     this.keepalive.stop();
     this.abortInternal();
     const upstream = this.upstream;

@@ -7,6 +7,33 @@ import type { Exposition } from './promSink';
 /** Bounds how long shutdown waits for a scrape in flight before cutting its connection. */
 const CLOSE_GRACE_MS = 2_000;
 
+/**
+ * What one peer can hold of this process. Every open socket is a file descriptor the monitor needs for the servers it
+ * starts: 400 idle half-sent requests under a low fd limit once kept it from restarting a crashed server. So the
+ * number of connections is capped (a scraper needs one or two), and a connection that sends no complete request in
+ * time, or idles between requests, is closed.
+ */
+export interface MetricsServerLimits {
+  /** Connections beyond this are closed as soon as they are accepted. */
+  readonly maxConnections: number;
+  /** A request's headers must be complete this long after its first byte. */
+  readonly headersTimeoutMs: number;
+  /** The whole request, headers and body. */
+  readonly requestTimeoutMs: number;
+  /** An open socket with no traffic at all (before its first byte, or after an answer) is closed after this. */
+  readonly idleTimeoutMs: number;
+  /** How often Node checks the two request timeouts above (its default, 30 s, would stretch them). */
+  readonly checkIntervalMs: number;
+}
+
+export const defaultMetricsServerLimits: MetricsServerLimits = {
+  maxConnections: 32,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 10_000,
+  idleTimeoutMs: 15_000,
+  checkIntervalMs: 1_000,
+};
+
 export class MetricsListenError extends Error {}
 
 export interface MetricsHttpServer {
@@ -35,9 +62,16 @@ function listenErrorMessage(error: NodeJS.ErrnoException, where: string): string
 export function serveMetrics(
   listen: ListenAddress,
   render: (accept: string | undefined) => Promise<Exposition>,
+  limits: MetricsServerLimits = defaultMetricsServerLimits,
 ): Promise<MetricsHttpServer> {
   let closing = false;
-  const server = http.createServer((request, response) => {
+  const options: http.ServerOptions = {
+    connectionsCheckingInterval: limits.checkIntervalMs,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.idleTimeoutMs,
+  };
+  const server = http.createServer(options, (request, response) => {
     const url = (request.url ?? '/').split('?')[0];
     const send = (status: number, contentType: string, body: string) => {
       response.writeHead(status, { 'Content-Type': contentType, ...(closing ? { Connection: 'close' } : {}) });
@@ -74,9 +108,10 @@ export function serveMetrics(
       (error: unknown) => send(500, 'text/plain; charset=utf-8', `metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
     );
   });
-  // A scraper that opens a socket and never sends must not hold shutdown or a file descriptor forever.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 10_000;
+  // A scraper that opens a socket and never sends must not hold shutdown or a file descriptor forever (with no
+  // 'timeout' listener, Node destroys a socket idle this long).
+  server.maxConnections = limits.maxConnections;
+  server.timeout = limits.idleTimeoutMs;
   const where = formatListenAddress(listen);
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => reject(new MetricsListenError(listenErrorMessage(error, where)));

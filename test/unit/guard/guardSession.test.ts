@@ -213,3 +213,65 @@ void describe('guard session, Ping and Reconnect asked for from MCP Health', () 
     assert.ok(!t.clientSaw().some((message) => message.error), 'no request of the client failed');
   });
 });
+
+void describe('guard session, the client closing its input (half-close)', () => {
+  void it('delivers what the client sent before the upstream was up and its answers, then closes', async () => {
+    const t = setup();
+    t.session.start();
+    // `printf ... | guard`: all three lines and the EOF arrive before the upstream is running.
+    t.fromClient(INIT);
+    t.fromClient({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    t.fromClient({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    t.session.clientClosed();
+    assert.deepEqual(t.closedWith, []);
+    await flushPromises();
+    const upstream = t.upstreams[0]!;
+    assert.deepEqual(upstream.requests().map((message) => message.method), ['initialize', 'notifications/initialized', 'tools/list']);
+    upstream.say({ jsonrpc: '2.0', id: 1, result: INIT_RESULT });
+    assert.deepEqual(t.closedWith, [], 'tools/list is still unanswered');
+    upstream.say({ jsonrpc: '2.0', id: 2, result: { tools: [] } });
+    await flushPromises();
+    assert.deepEqual(t.clientSaw().map((message) => message.id), [1, 2]);
+    assert.deepEqual(t.closedWith, [0]);
+    assert.equal(upstream.closed, true);
+    assert.equal(t.clock.pendingTimers(), 0);
+  });
+
+  void it('closes at once when nothing is left to answer', async () => {
+    const t = setup();
+    await handshake(t);
+    t.session.clientClosed();
+    await flushPromises();
+    assert.deepEqual(t.closedWith, [0]);
+  });
+
+  void it('waits while the upstream keeps talking, and answers with an error after the timeout of silence', async () => {
+    const t = setup();
+    await handshake(t);
+    t.fromClient({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow' } });
+    t.session.clientClosed();
+    const { timeoutMs } = defaultGuardSettings;
+    await t.clock.advance(timeoutMs - 1);
+    t.upstreams[0]!.say({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } });
+    await t.clock.advance(timeoutMs - 1);
+    assert.deepEqual(t.closedWith, [], 'progress counts as life');
+    await t.clock.advance(1);
+    await flushPromises();
+    const answer = t.clientSaw().find((message) => message.id === 3) as { error: { code: number; message: string } };
+    assert.deepEqual(answer.error, { code: -32000, message: `the client closed its input and the upstream sent nothing for ${timeoutMs} ms` });
+    assert.deepEqual(t.closedWith, [0]);
+  });
+
+  void it('does not restart an upstream that dies after the client closed its input', async () => {
+    const t = setup();
+    await handshake(t);
+    t.fromClient({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'slow' } });
+    t.session.clientClosed();
+    t.upstreams[0]!.events.ended({ message: 'upstream exited with code 0', exitCode: 0, signal: null, stderrTail: '' });
+    await flushPromises();
+    assert.equal((t.clientSaw().find((message) => message.id === 4) as { error: { message: string } }).error.message, 'upstream exited with code 0');
+    assert.deepEqual(t.closedWith, [0]);
+    await t.clock.advance(60_000);
+    assert.equal(t.upstreams.length, 1);
+  });
+});
