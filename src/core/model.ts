@@ -49,9 +49,12 @@ export interface ServerConfig {
   readonly cwd?: string;
   /**
    * The cwd is the window's first folder because the file sets none (a user-level VS Code server): the same definition
-   * gets another cwd in every window, so what the user agreed to run must not depend on it.
+   * gets another cwd in every window, so what the user agreed to run must not depend on it. Also set when an
+   * untrusted window moved a user-level server without `cwd` to the home folder.
    */
   readonly cwdFromWindow?: true;
+  /** A user-level entry that names a path in an open workspace folder itself (`${workspaceFolder}` in cwd, command...). */
+  readonly reachesWorkspace?: true;
   readonly envFile?: string;
   // http / sse
   readonly url?: string;

@@ -23,9 +23,10 @@ const isWindows = process.platform === 'win32';
  */
 export function spawnServer(launch: StdioLaunch): ChildProcess {
   const { command, args, env, cwd } = launch;
-  // On Windows, npx/uvx are .cmd files CreateProcess cannot run: resolved the way the SDK (cross-spawn) does.
-  const resolved = resolveLaunch(command, args, { platform: process.platform, env, cwd: cwd ?? process.cwd(), isFile });
+  // A bare name is found on PATH, never in the cwd; on Windows, npx/uvx are .cmd files CreateProcess cannot run.
+  const resolved = resolveLaunch(command, args, { platform: process.platform, env, cwd: cwd ?? process.cwd(), isFile, isExecutable });
   return spawn(resolved.command, [...resolved.args], {
+    ...(resolved.argv0 !== undefined ? { argv0: resolved.argv0 } : {}),
     cwd,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -82,6 +83,15 @@ export function drained(stream: Readable | null | undefined, maxMs: number): Pro
 function isFile(file: string): boolean {
   try {
     return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return isFile(file);
   } catch {
     return false;
   }

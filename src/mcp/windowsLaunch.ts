@@ -1,7 +1,11 @@
-// How a stdio server's command becomes what is spawned, the way the SDK's stdio transport does it (cross-spawn 7):
-// on Windows a command is looked up on PATH with PATHEXT; an .exe/.com runs directly, anything else (npx.cmd,
-// uvx.cmd, a .bat) cannot be run by CreateProcess and goes through cmd.exe /d /s /c with every word escaped for
-// cmd.exe, so nothing in an argument is interpreted. We never pass `shell: true`. Elsewhere the command is unchanged.
+// How a stdio server's command becomes what is spawned. A bare command name is looked up on PATH only, never in the
+// working directory (which may be a folder the user has not trusted): Windows' own lookup (libuv, cmd.exe, cross-spawn)
+// tries the cwd first, and on POSIX a relative PATH entry (`.`, ``, `node_modules/.bin`) means the cwd, so we look it
+// up ourselves over PATH's absolute entries and spawn the file found. A command that names a path (has a separator) is
+// the config's own choice and is taken as written, relative to the cwd.
+// On Windows, as the SDK's stdio transport does (cross-spawn 7): PATHEXT applies; an .exe/.com runs directly, anything
+// else (npx.cmd, uvx.cmd, a .bat) cannot be run by CreateProcess and goes through cmd.exe /d /s /c with every word
+// escaped for cmd.exe, so nothing in an argument is interpreted. We never pass `shell: true`.
 // Pure over an injected host (platform, env, cwd, file test) so Linux CI can test the Windows rules.
 // Not reproduced: cross-spawn's shebang sniffing of extension-less files (a Windows-only corner for Cygwin-style setups).
 
@@ -10,9 +14,11 @@ import * as path from 'node:path';
 export interface LaunchHost {
   readonly platform: NodeJS.Platform;
   readonly env: NodeJS.ProcessEnv;
-  /** The directory the child will start in (a relative command is looked up there first on Windows). */
+  /** The directory the child will start in: a command naming a relative path is taken from there. */
   readonly cwd: string;
   isFile(file: string): boolean;
+  /** POSIX: an executable file (execvp skips the others); isFile when absent. */
+  isExecutable?(file: string): boolean;
 }
 
 export interface ResolvedLaunch {
@@ -22,6 +28,8 @@ export interface ResolvedLaunch {
   readonly windowsVerbatimArguments: boolean;
   /** The file the command was found as, when it was found. */
   readonly file?: string;
+  /** POSIX: what the child sees as argv[0] (the name as configured, as execvp would pass it). */
+  readonly argv0?: string;
 }
 
 const DEFAULT_PATHEXT = '.EXE;.CMD;.BAT;.COM';
@@ -32,14 +40,21 @@ const META_CHARS = /([()\][%!^"`<>&|;, *?])/g;
 
 export function resolveLaunch(command: string, args: readonly string[], host: LaunchHost): ResolvedLaunch {
   if (host.platform !== 'win32') {
-    return { command, args: [...args], windowsVerbatimArguments: false };
+    return resolvePosix(command, args, host);
   }
+  const named = /[\\/]/.test(command);
   const file = findOnPath(command, host, true) ?? findOnPath(command, host, false);
+  if (file === undefined && !named) {
+    // Not on PATH: cmd.exe or CreateProcess would go on to look in the cwd, so spawn where PATH's first entry would
+    // have it and let the OS report ENOENT ("command not found ... check PATH").
+    return { command: notOnPath(command, windowsPathDirs(host), path.win32), args: [...args], windowsVerbatimArguments: false };
+  }
   if (file !== undefined && EXECUTABLE.test(file)) {
-    return { command, args: [...args], windowsVerbatimArguments: false, file };
+    return { command: named ? command : file, args: [...args], windowsVerbatimArguments: false, file };
   }
   const doubleEscape = file !== undefined && CMD_SHIM.test(file);
-  const line = [escapeCommand(path.win32.normalize(command)), ...args.map((arg) => escapeArgument(arg, doubleEscape))].join(' ');
+  // The file found, not the bare name: cmd.exe would look for a bare name in the cwd first.
+  const line = [escapeCommand(path.win32.normalize(named || file === undefined ? command : file)), ...args.map((arg) => escapeArgument(arg, doubleEscape))].join(' ');
   return {
     command: envValue(host.env, 'comspec') ?? 'cmd.exe',
     args: ['/d', '/s', '/c', `"${line}"`],
@@ -48,18 +63,43 @@ export function resolveLaunch(command: string, args: readonly string[], host: La
   };
 }
 
-/** `which` on Windows: cwd first, then PATH; with PATHEXT (and the bare name too when it has a dot), or exact names. */
+/** execvp over PATH's absolute entries only; a command with a slash is left to the OS (relative to the cwd). */
+function resolvePosix(command: string, args: readonly string[], host: LaunchHost): ResolvedLaunch {
+  if (command.includes('/')) {
+    return { command, args: [...args], windowsVerbatimArguments: false };
+  }
+  const dirs = (envValue(host.env, 'path', false) ?? '').split(':').filter((dir) => path.posix.isAbsolute(dir));
+  const executable = host.isExecutable ?? host.isFile;
+  const file = dirs.map((dir) => path.posix.join(dir, command)).find((candidate) => executable(candidate));
+  if (file === undefined) {
+    return { command: notOnPath(command, dirs, path.posix), args: [...args], windowsVerbatimArguments: false, argv0: command };
+  }
+  return { command: file, args: [...args], windowsVerbatimArguments: false, file, argv0: command };
+}
+
+/** A path that is not there (the command is on no PATH entry), so the spawn fails with the OS's own ENOENT. */
+function notOnPath(command: string, dirs: readonly string[], api: path.PlatformPath): string {
+  return api.join(dirs[0] ?? api.sep, command);
+}
+
+function windowsPathDirs(host: LaunchHost): string[] {
+  return (envValue(host.env, 'path') ?? '').split(';').map(unquote).filter((dir) => path.win32.isAbsolute(dir));
+}
+
+function unquote(dir: string): string {
+  return /^".*"$/.test(dir) ? dir.slice(1, -1) : dir;
+}
+
+/** `which` on Windows over PATH's absolute entries (never the cwd); with PATHEXT (and the bare name too when it has a dot), or exact names. */
 function findOnPath(command: string, host: LaunchHost, withPathExt: boolean): string | undefined {
   const hasSlash = /[\\/]/.test(command);
-  const pathValue = envValue(host.env, 'path') ?? '';
-  const dirs = hasSlash ? [''] : [host.cwd, ...pathValue.split(';')];
+  const dirs = hasSlash ? [''] : windowsPathDirs(host);
   const pathExt = withPathExt ? (envValue(host.env, 'pathext') ?? DEFAULT_PATHEXT).split(';') : [''];
   if (withPathExt && command.includes('.') && pathExt[0] !== '') {
     pathExt.unshift('');
   }
   const allowed = new Set(pathExt.map((ext) => ext.toLowerCase()));
-  for (const rawDir of dirs) {
-    const dir = /^".*"$/.test(rawDir) ? rawDir.slice(1, -1) : rawDir;
+  for (const dir of dirs) {
     const base = path.win32.resolve(host.cwd, dir, command);
     for (const ext of pathExt) {
       const candidate = base + ext;
@@ -72,8 +112,9 @@ function findOnPath(command: string, host: LaunchHost, withPathExt: boolean): st
   return undefined;
 }
 
-/** Windows environment names are case-insensitive; the last spelling wins, as in path-key. */
-function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+/** Windows environment names are case-insensitive; the last spelling wins, as in path-key. POSIX ones are exact. */
+function envValue(env: NodeJS.ProcessEnv, name: string, caseInsensitive = true): string | undefined {
+  if (!caseInsensitive) return env[name.toUpperCase()];
   const key = Object.keys(env).reverse().find((candidate) => candidate.toLowerCase() === name);
   return key === undefined ? undefined : env[key];
 }

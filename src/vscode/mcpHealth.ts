@@ -136,6 +136,8 @@ export class McpHealth {
       this.log.logger.info('workspace trusted: starting servers from workspace files');
       this.registry.setTrusted(true);
       this.consent.offer();
+      // User-level servers were kept in the home folder while the window was untrusted; now they may use its folder.
+      this.requestRediscovery('workspace trusted');
     }));
     for (const disposable of registerCommands({
       registry: this.registry,
@@ -244,6 +246,7 @@ export class McpHealth {
       includeUser: settings.discovery.includeUserConfigs,
       sources: settings.discovery.sources,
       inputs: await this.inputs.values(),
+      workspaceTrusted: vscode.workspace.isTrusted,
     };
     try {
       const result = await discover(options, this.fileSystem);

@@ -104,6 +104,7 @@ async function readOne(
     platform: options.platform,
     env: options.env,
     ...(options.inputs ? { inputs: options.inputs } : {}),
+    ...(options.workspaceTrusted === false ? { workspaceTrusted: false } : {}),
   };
   const parsed = parseConfigText(text, candidate.file, format, context);
   const diagnostics = [...parsed.diagnostics];

@@ -18,6 +18,7 @@ export interface EntryContext extends VariableSources {
   /** The workspace folder this declaration belongs to (a project entry of ~/.claude.json has one too). */
   readonly folder?: string;
   readonly sink: DiagnosticSink;
+  readonly workspaceTrusted?: boolean;
 }
 
 export type ServerWithoutId = Omit<ServerConfig, 'id'>;
@@ -134,16 +135,28 @@ class EntryReader {
     if (command !== undefined && command.trim().length === 0) this.fail(commandNode?.pos ?? this.keyPos, `"command" of server "${this.name}" is empty`);
     const args = this.stringArray(argsNode, 'args');
     const env = this.env(envNode);
-    const cwd = this.cwd();
-    const cwdFromWindow = cwd !== undefined && this.context.folder === undefined && getValue(this.node, 'cwd') === undefined && this.dialect.defaultCwd === 'folder';
+    const named = getValue(this.node, 'cwd') !== undefined;
+    let cwd = this.cwd();
+    let cwdFromWindow = cwd !== undefined && this.context.folder === undefined && !named && this.dialect.defaultCwd === 'folder';
     const envFile = this.dialect.hasEnvFile ? this.optionalPath(getValue(this.node, 'envFile'), 'envFile') : undefined;
     if (command === undefined) return undefined;
+    const userLevel = this.context.scope === 'user' && this.context.folder === undefined;
+    // Restricted Mode: a user-level server the entry gives no cwd would run in (or inherit) the window's untrusted
+    // folder, where `npx` prefers the folder's own node_modules and a relative command or PATH entry is the folder's.
+    // It runs in the home folder instead; the consent hash ignores the move (cwdFromWindow).
+    if (userLevel && !named && this.context.workspaceTrusted === false && this.dialect.defaultCwd !== 'home') {
+      cwd = this.context.userHome;
+      cwdFromWindow = true;
+    }
+    const own = [command, ...(args ?? []), ...Object.values(env ?? {}), ...(envFile !== undefined ? [envFile] : []), ...(cwd !== undefined && !cwdFromWindow ? [cwd] : [])];
+    const reachesWorkspace = userLevel && own.some((value) => this.context.workspaceFolders.some((folder) => mentionsFolder(value, folder, this.context.platform)));
     return {
       command,
       ...(args !== undefined ? { args } : {}),
       ...(env !== undefined && Object.keys(env).length > 0 ? { env } : {}),
       ...(cwd !== undefined ? { cwd } : {}),
       ...(cwdFromWindow ? { cwdFromWindow: true as const } : {}),
+      ...(reachesWorkspace ? { reachesWorkspace: true as const } : {}),
       ...(envFile !== undefined ? { envFile } : {}),
     };
   }
@@ -366,4 +379,17 @@ class EntryReader {
   private warn(pos: Position, message: string): void {
     this.context.sink.warning(pos, message, this.name);
   }
+}
+
+/** Whether a configured value names the folder or a path below it (`${workspaceFolder}/bin/x`, `--root=<folder>`). */
+function mentionsFolder(value: string, folder: string, platform: NodeJS.Platform): boolean {
+  const fold = (text: string) => (platform === 'win32' ? text.replace(/\//g, '\\').toLowerCase() : text);
+  const haystack = fold(value);
+  const needle = fold(folder).replace(/[\\/]+$/, '');
+  if (needle.length === 0) return false;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+    const next = haystack[at + needle.length];
+    if (next === undefined || next === '/' || next === '\\' || next === '"' || next === "'" || next === ';' || next === ':' || next === ',') return true;
+  }
+  return false;
 }

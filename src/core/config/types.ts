@@ -29,6 +29,8 @@ export interface DiscoveryOptions {
   readonly configFiles?: readonly string[];
   /** Values for ${input:id}. */
   readonly inputs?: Readonly<Record<string, string>>;
+  /** False in a Restricted Mode window: user-level servers are kept out of its folders (default true: the CLI). */
+  readonly workspaceTrusted?: boolean;
 }
 
 export interface InputDefinition {
@@ -80,6 +82,8 @@ export interface ParseContext extends VariableSources {
   readonly scope: ConfigScope;
   /** The workspace folder the file belongs to. */
   readonly folder?: string;
+  /** See DiscoveryOptions.workspaceTrusted. */
+  readonly workspaceTrusted?: boolean;
 }
 
 export interface ParseOutput {

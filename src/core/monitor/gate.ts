@@ -46,6 +46,10 @@ export function gateFor(config: ServerConfig, inputs: GateInputs): Gate | null {
   if (config.source.scope === 'workspace' && !inputs.workspaceTrusted) {
     return { state: 'untrusted', reason: 'workspace not trusted: servers from workspace files are not started', error: null };
   }
+  // A user-level entry is the user's own, but one that points into the untrusted folder would run the folder's code.
+  if (config.reachesWorkspace && !inputs.workspaceTrusted) {
+    return { state: 'untrusted', reason: 'workspace not trusted: this user-level server names a path in the workspace folder', error: null };
+  }
   if (inputs.mode === 'off') {
     return { state: 'disabled', reason: 'mode off: listed only, never contacted', error: null };
   }
