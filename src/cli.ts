@@ -185,7 +185,7 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
   const { servers, guarded, diagnostics } = await discoverSelection(options);
   const cwd = process.cwd();
   const { ci } = options;
-  const baselines = ci.baselineFile !== undefined ? readBaselineFile(path.resolve(cwd, ci.baselineFile)) : null;
+  const baselines = ci.baselineFile !== undefined ? await readBaselineFile(path.resolve(cwd, ci.baselineFile)) : null;
   const guardStatuses = await guardReportsFor(guarded);
   const monitor = createMonitor(options, fixedGuardReports(guardStatuses));
   const startedAt = new Date();
