@@ -122,6 +122,21 @@ export default tseslint.config(
     },
   },
   {
+    // One writer for everything the CLI prints (src/cli/output.ts): it filters control sequences and GitHub Actions
+    // workflow commands, so a direct write would be a path that forgets to.
+    files: ['src/cli/**/*.ts', 'src/cli.ts', 'src/guardCli.ts', 'src/bin.ts'],
+    ignores: ['src/cli/output.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        {
+          selector: "MemberExpression[object.type='MemberExpression'][object.object.name='process'][object.property.name=/^(stdout|stderr)$/][property.name=/^(write|end)$/]",
+          message: 'Print through src/cli/output.ts (createCliOutput), which filters what reaches the terminal.',
+        },
+        { selector: "MemberExpression[object.name='console']", message: 'Print through src/cli/output.ts (createCliOutput), which filters what reaches the terminal.' },
+      ],
+    },
+  },
+  {
     files: ['src/cli/**/*.ts', 'src/cli.ts'],
     rules: {
       'no-restricted-imports': ['error', {

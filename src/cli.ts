@@ -12,6 +12,7 @@ import { runGuard } from './cli/guard';
 import { runServe } from './cli/serve';
 import { describeGuarded, splitGuarded, type GuardedServer } from './cli/guarded';
 import { junitXml } from './cli/junit';
+import { cliJson, createCliOutput, type CliOutput } from './cli/output';
 import { terminalSafe, terminalSafeJson } from './cli/terminalText';
 import { watchSummary } from './cli/watchSummary';
 import { fixedGuardReports, GuardPoller, type GuardReport, type GuardReports } from './core/guardReport';
@@ -35,15 +36,10 @@ const EXIT_OK = 0;
 const EXIT_UNHEALTHY = 1;
 const EXIT_USAGE = 2;
 
-interface Output {
-  out(text: string): void;
-  err(text: string): void;
-}
+type Output = CliOutput;
 
-const processOutput: Output = {
-  out: (text) => process.stdout.write(text + '\n'),
-  err: (text) => process.stderr.write(text + '\n'),
-};
+/** Every line this CLI prints goes through the one filtering writer (src/cli/output.ts). */
+const processOutput: Output = createCliOutput();
 
 /** A mistyped --config would otherwise read as "no servers configured", the one answer that hides the typo. */
 function requireConfigFiles(files: readonly string[]): void {
@@ -189,7 +185,7 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
   const { servers, guarded, diagnostics } = await discoverSelection(options);
   const cwd = process.cwd();
   const { ci } = options;
-  const baselines = ci.baselineFile !== undefined ? readBaselineFile(path.resolve(cwd, ci.baselineFile)) : null;
+  const baselines = ci.baselineFile !== undefined ? await readBaselineFile(path.resolve(cwd, ci.baselineFile)) : null;
   const guardStatuses = await guardReportsFor(guarded);
   const monitor = createMonitor(options, fixedGuardReports(guardStatuses));
   const startedAt = new Date();
@@ -224,7 +220,7 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
     }
     if (ci.saveBaselineFile !== undefined) {
       const skipped = writeBaselineFile(path.resolve(cwd, ci.saveBaselineFile), statuses, new Date());
-      if (skipped.length) output.err(`mcp-health: left out of the baseline (tools not listed in full): ${skipped.join(', ')}`);
+      if (skipped.length) output.err(`mcp-health: left out of the baseline (tools not listed in full): ${skipped.map((name) => terminalSafe(name.replace(/\s+/g, ' '))).join(', ')}`);
     }
     // Without --fail-on, healthy means what it means in every view: up and not flapping.
     // A slow answer fails a check only through --fail-on slow (ci.ts), as before slow was shown.
@@ -269,12 +265,12 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
   if (event.type === 'tools-changed') {
     const { drift, status } = event;
     if (options.json) {
-      return JSON.stringify({
+      return cliJson({
         ts, server: status.config.name, id: event.id, type: 'tools-changed',
         added: drift.added, removed: drift.removed, changed: drift.changed, baselineHash: drift.baselineHash, hash: drift.currentHash,
       });
     }
-    return `${ts.slice(11, 23)}  ${status.config.name}  tools changed: ${describeDrift(drift)}`;
+    return `${ts.slice(11, 23)}  ${terminalSafe(status.config.name)}  tools changed: ${terminalSafe(describeDrift(drift).replace(/\s+/g, ' '))}`;
   }
   return undefined;
 }

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { UsageError } from './cli/args';
 import { parseGuardArgs, type GuardOptions, type GuardStdioTarget } from './cli/guardArgs';
 import { runSession, stdioUpstreams } from './cli/guardRun';
+import { createCliOutput } from './cli/output';
 import { runEntry } from './cli/runEntry';
 
 type CliMain = (argv: readonly string[]) => Promise<number>;
@@ -23,9 +24,9 @@ export function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
     // The stable copy "Guard This Server" keeps outside the editor's extension folder is this file alone.
-    process.stderr.write(
+    createCliOutput().err(
       `mcp-health guard: this copy of the guard (${__filename}) runs stdio servers only ("guard --name NAME -- COMMAND ..."); ` +
-        'for --url, --print-config or --help use the mcp-health command itself\n',
+        'for --url, --print-config or --help use the mcp-health command itself',
     );
     return Promise.resolve(2);
   }

@@ -1,11 +1,12 @@
 // check for CI pipelines: tool baselines read and written, which conditions fail the run, and the failure text each
 // server gets. Pure except for the two file functions at the end.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { baselineDocument, BaselineFormatError, parseBaselineDocument } from '../core/inventory/baselineFile';
 import { toolsInventory } from '../core/inventory/fingerprint';
 import type { ToolsBaseline } from '../core/inventory/types';
 import type { ServerStatus } from '../core/model';
+import { MAX_BASELINE_FILE_BYTES, readRegularFile } from '../mcp/regularFile';
 import { UsageError } from './args';
 import type { CiOptions, FailCondition } from './ciArgs';
 import type { ServerReport } from './format';
@@ -73,10 +74,11 @@ export function runFails(results: readonly Verdict[]): boolean {
 
 // --- files ------------------------------------------------------------------------------------------------------
 
-export function readBaselineFile(file: string): Map<string, ToolsBaseline> {
+export async function readBaselineFile(file: string): Promise<Map<string, ToolsBaseline>> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // A FIFO or /dev/zero given as --baseline is refused instead of read until memory runs out.
+    text = await readRegularFile(file, MAX_BASELINE_FILE_BYTES);
   } catch (error) {
     throw new UsageError(`cannot read the baseline ${file}: ${(error as Error).message}`);
   }

@@ -7,6 +7,7 @@ import { describeTarget } from '../core/redact';
 import { healthOf, isSlow, type Health } from '../present/states';
 import { slowCount, summarize } from '../present/summary';
 import { depthFields, toolsCell, type DepthFields } from './depthReport';
+import { ANSI } from './output';
 import { terminalSafe } from './terminalText';
 
 export interface ServerReport extends DepthFields {
@@ -104,7 +105,6 @@ export interface Style {
   readonly color: boolean;
 }
 
-const ANSI = { reset: '\x1b[0m', bold: '\x1b[1m', dim: '\x1b[2m', red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', cyan: '\x1b[36m' };
 
 function paint(style: Style, code: keyof typeof ANSI, text: string): string {
   return style.color ? `${ANSI[code]}${text}${ANSI.reset}` : text;

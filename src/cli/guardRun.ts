@@ -12,6 +12,7 @@ import { StdioUpstream } from '../guard/stdioUpstream';
 import { TickWriter } from '../guard/tickWriter';
 import type { UpstreamFactory } from '../guard/upstream';
 import type { GuardOptions, GuardStdioTarget } from './guardArgs';
+import { createCliOutput, relayServerStderr } from './output';
 
 /**
  * The guard's timers (restart backoff, keepalive) are its reason to live while the upstream is down and the client's
@@ -36,13 +37,14 @@ export function stdioUpstreams(target: GuardStdioTarget): UpstreamFactory {
         killGraceMs: 2000,
         stdinCloseGraceMs: 1000,
         stderrTailBytes: 8192,
-        stderr: (text) => process.stderr.write(text),
+        stderr: relayServerStderr,
       },
     );
 }
 
 export function stderrLogger(name: string): Logger {
-  const write = (level: string) => (message: string) => process.stderr.write(`mcp-health guard[${name}] ${level}: ${message}\n`);
+  const output = createCliOutput();
+  const write = (level: string) => (message: string) => output.err(`mcp-health guard[${name}] ${level}: ${message}`);
   const quiet = () => undefined;
   const verbose = process.env.MCP_HEALTH_GUARD_DEBUG === '1';
   return { trace: quiet, debug: verbose ? write('debug') : quiet, info: write('info'), warn: write('warn'), error: write('error') };

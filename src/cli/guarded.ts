@@ -5,6 +5,7 @@ import { guardedName } from '../core/guarded';
 import { guardLine, type GuardReport } from '../core/guardReport';
 import type { ServerConfig } from '../core/model';
 import { readGuardStatuses } from '../guard/statusChannel';
+import { terminalSafe } from './terminalText';
 
 export interface GuardedServer {
   readonly server: ServerConfig;
@@ -29,13 +30,19 @@ export async function describeGuarded(guarded: readonly GuardedServer[], read: (
   const lines = ['', 'Guarded (run by mcp-health guard in your client; not started here):'];
   for (const { server, guardName } of guarded) {
     const running = statuses.filter((status) => status.name === guardName);
+    // The name comes from a config file and the guard's line carries the upstream's own error text: one line each.
+    const name = oneLine(server.name);
     if (running.length === 0) {
-      lines.push(`  ${server.name}  guarded, no running guard (its client has not started it)`);
+      lines.push(`  ${name}  guarded, no running guard (its client has not started it)`);
       continue;
     }
-    for (const status of running) lines.push(`  ${server.name}  ${guardLine(status)}`);
+    for (const status of running) lines.push(`  ${name}  ${oneLine(guardLine(status))}`);
   }
   return lines;
+}
+
+function oneLine(text: string): string {
+  return terminalSafe(text.replace(/\s+/g, ' '));
 }
 
 export { guardLine };

@@ -1,14 +1,10 @@
-// What the CLI prints to a terminal: tables and watch lines through the shared control-text filter, JSON with C1
-// escaped as well.
+// What the CLI puts in a table cell or a watch line: the shared control-text filter. Printing itself (and JSON) goes
+// through src/cli/output.ts, which filters again, whatever the caller did.
 
 import { stripControlSequences } from '../core/controlText';
+import { cliJson } from './output';
 
 export const terminalSafe = stripControlSequences;
 
-/**
- * JSON.stringify escapes C0 but leaves DEL and C1 (U+0080-U+009F) raw, and U+009B is a CSI to many terminals.
- * Escaping them keeps the document's values identical.
- */
-export function terminalSafeJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/** The CLI's --json text: see cliJson. */
+export const terminalSafeJson = cliJson;

@@ -1,6 +1,7 @@
 // Why a server is not up, as a cause the user can act on, with one next step each. A pure table: structured facts
 // (error codes, HTTP status, the WWW-Authenticate challenge, exit code) first, message text only as a last resort.
 
+import { stripControlSequences } from './controlText';
 import type { ServerError, ServerState, TransportKind } from './model';
 
 export type CauseId =
@@ -82,8 +83,9 @@ function baseName(command: string): string {
   return last.replace(/\.(exe|cmd|bat)$/i, '');
 }
 
+/** The server's last words, without its colour codes or other control sequences: the summary is shown everywhere. */
 function lastLine(text: string | undefined): string {
-  const lines = (text ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = stripControlSequences(text ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
   const line = lines[lines.length - 1] ?? '';
   return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }

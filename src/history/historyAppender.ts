@@ -5,6 +5,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Clock, TimerHandle } from '../core/clock';
+import { ensureRegularFileForAppend } from '../mcp/regularFile';
 import { closedMinuteRecords, floorToMinute, jsonLines, MINUTE_MS, type HistoryRecorder } from '../core/history';
 
 export class HistoryAppender {
@@ -20,7 +21,8 @@ export class HistoryAppender {
   async start(): Promise<void> {
     // Fail early (a directory that cannot be created, a read-only file) rather than a minute into the watch.
     await mkdir(path.dirname(path.resolve(this.file)), { recursive: true });
-    await appendFile(this.file, '');
+    // A FIFO or device named as the history file would block the first append forever: refused here instead.
+    await ensureRegularFileForAppend(this.file);
     this.arm();
   }
 

@@ -2,9 +2,10 @@
 // version or far over its cap starts afresh (the old one is kept beside it as `.bad` for a bug report); unreadable
 // entries are dropped; a file over its cap is pruned by the next write. Each case logs one line naming the file.
 
-import { readFile, rename, stat } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { HISTORY_MAX_BYTES, HistoryFormatError, parseHistory, type HistoryRecorder } from '../core/history';
 import type { Logger } from '../core/logger';
+import { readRegularFile, UnreadableFileError } from '../mcp/regularFile';
 
 /** Beyond this many times the cap, the file is not even parsed: reading it would cost more than it is worth. */
 const UNREADABLE_FACTOR = 4;
@@ -12,21 +13,23 @@ const UNREADABLE_FACTOR = 4;
 export type LoadOutcome = 'missing' | 'loaded' | 'repaired' | 'pruned' | 'started-afresh';
 
 export async function loadHistoryFile(file: string, recorder: HistoryRecorder, logger: Logger, maxBytes = HISTORY_MAX_BYTES): Promise<LoadOutcome> {
-  let size: number;
+  let text: string;
   try {
-    size = (await stat(file)).size;
+    // Through the one reader of foreign files: a FIFO or device named as the history file is refused, not read forever.
+    text = await readRegularFile(file, maxBytes * UNREADABLE_FACTOR);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    if (error instanceof UnreadableFileError && error.reason === 'too-large') {
+      logger.warn(`history: ${file} is far over its ${maxBytes}-byte cap; starting afresh`);
+      await setAside(file, logger);
+      return 'started-afresh';
+    }
     logger.warn(`history: cannot read ${file} (${(error as Error).message}); starting afresh`);
     return 'started-afresh';
   }
-  if (size > maxBytes * UNREADABLE_FACTOR) {
-    logger.warn(`history: ${file} is ${size} bytes, far over its ${maxBytes}-byte cap; starting afresh`);
-    await setAside(file, logger);
-    return 'started-afresh';
-  }
+  const size = Buffer.byteLength(text, 'utf8');
   try {
-    const parsed = parseHistory(await readFile(file, 'utf8'));
+    const parsed = parseHistory(text);
     recorder.load(parsed.servers, parsed.minuteFrom);
     if (parsed.skipped > 0) {
       logger.warn(`history: repaired ${file}: ${parsed.skipped} unreadable entr${parsed.skipped === 1 ? 'y' : 'ies'} dropped`);

@@ -1,23 +1,19 @@
 // The ConfigFileSystem discovery reads through, backed by node:fs. Read-only by construction: no write call exists here.
 
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import type { ConfigFileSystem } from '../core/config/types';
+import { MAX_CONFIG_FILE_BYTES, readRegularFile } from './regularFile';
 
-/** A config file this big is a mistake or an attack; refusing it keeps the editor responsive. */
-export const MAX_CONFIG_FILE_BYTES = 20 * 1024 * 1024;
+export { MAX_CONFIG_FILE_BYTES };
 
 const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
 
 export function createNodeFileSystem(maxBytes: number = MAX_CONFIG_FILE_BYTES): ConfigFileSystem {
   return {
-    async readFile(path: string): Promise<string | undefined> {
+    async readFile(path: string, limit?: number): Promise<string | undefined> {
       try {
-        const info = await stat(path);
-        if (info.isDirectory()) throw new Error('is a folder, not a file');
-        if (info.size > maxBytes) {
-          throw new Error(`file is ${formatSize(info.size)}, over the ${formatSize(maxBytes)} limit; not read`);
-        }
-        return await readFile(path, 'utf8');
+        // A FIFO or device behind the name is refused, not read: it would hang discovery or fill memory.
+        return await readRegularFile(path, Math.min(maxBytes, limit ?? maxBytes));
       } catch (error) {
         if (isAbsent(error)) return undefined;
         throw error;
@@ -48,9 +44,4 @@ export const nodeFileSystem: ConfigFileSystem = createNodeFileSystem();
 
 function isAbsent(error: unknown): boolean {
   return typeof error === 'object' && error !== null && ABSENT.has(String((error as { code?: unknown }).code));
-}
-
-function formatSize(bytes: number): string {
-  const megabytes = bytes / (1024 * 1024);
-  return megabytes >= 1 ? `${Number(megabytes.toFixed(1))} MB` : `${bytes} bytes`;
 }

@@ -6,7 +6,7 @@ import { isSecretName } from '../redact';
 import { withConfiguredSecrets } from './configuredSecrets';
 import { candidateFiles } from './candidates';
 import { detectFormat } from './detectFormat';
-import { parseEnvFile, type ParsedEnvFile } from './envFile';
+import { MAX_ENV_FILE_BYTES, parseEnvFile, type ParsedEnvFile } from './envFile';
 import { FILE_START } from './lineIndex';
 import { parseConfigText } from './parse';
 import { pathApi } from './platformPaths';
@@ -136,7 +136,7 @@ async function applyEnvFile(
   if (server.missingInputs?.some((id) => envFile.includes(`\${input:${id}}`))) return server;
   let pending = envFiles.get(envFile);
   if (pending === undefined) {
-    pending = fs.readFile(envFile).then(
+    pending = fs.readFile(envFile, MAX_ENV_FILE_BYTES).then(
       (text) => (text === undefined ? undefined : parseEnvFile(text)),
       (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
     );

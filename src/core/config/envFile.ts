@@ -1,5 +1,8 @@
 // The dotenv subset VS Code's `envFile` accepts: KEY=VALUE lines, `#` comments, optional `export`, quotes.
 
+/** The most of an envFile read: KEY=VALUE lines, a megabyte is thousands of them. */
+export const MAX_ENV_FILE_BYTES = 1024 * 1024;
+
 export interface ParsedEnvFile {
   readonly values: Record<string, string>;
   /** 1-based lines that are neither blank, comment nor KEY=VALUE. */

@@ -3,8 +3,11 @@
 import type { ConfigDiagnostic, ConfigFormat, ConfigScope, ServerConfig } from '../model';
 
 export interface ConfigFileSystem {
-  /** undefined = the file does not exist. Any other failure is thrown and becomes a diagnostic. */
-  readFile(path: string): Promise<string | undefined>;
+  /**
+   * undefined = the file does not exist. Any other failure (a folder, FIFO or device, over `maxBytes` or the file
+   * system's own cap) is thrown and becomes a diagnostic.
+   */
+  readFile(path: string, maxBytes?: number): Promise<string | undefined>;
   /** Entry names; undefined = no such directory. */
   readDir(path: string): Promise<string[] | undefined>;
   /** Whether an absolute path exists (file or folder): a configured value that is an existing path is no secret. */

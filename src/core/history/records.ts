@@ -75,14 +75,16 @@ export function jsonLines(records: readonly HistoryRecord[]): string {
 
 /**
  * RFC 4180 CSV. A cell a spreadsheet would read as a formula (a server named `=HYPERLINK(...)`) is prefixed with an
- * apostrophe: names come from config files, which may come from a cloned repository.
+ * apostrophe: names come from config files, which may come from a cloned repository. Excel in locales whose list
+ * separator is `;` splits a line at every `;`, quotes or not, so a formula right after a `;` inside a cell gets the
+ * apostrophe too, and such a cell is quoted.
  */
 export function csv(records: readonly HistoryRecord[]): string {
   const cell = (value: unknown): string => {
     if (value === null || value === undefined) return '';
     let text = String(value);
-    if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+    if (typeof value === 'string') text = text.replace(/(^|;)(?=[=+\-@\t\r])/g, "$1'");
+    return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
   const lines = [RECORD_COLUMNS.join(',')];
   for (const record of records) lines.push(RECORD_COLUMNS.map((column) => cell(record[column])).join(','));

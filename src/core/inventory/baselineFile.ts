@@ -30,7 +30,8 @@ interface BaselineTool {
 export class BaselineFormatError extends Error {}
 
 export function baselineDocument(servers: ReadonlyMap<string, ToolsBaseline>, savedAt: Date): BaselineDocument {
-  const entries: Record<string, { tools: BaselineTools }> = {};
+  // No prototype: a server named "__proto__" is an entry like any other, not the object's prototype.
+  const entries = Object.create(null) as Record<string, { tools: BaselineTools }>;
   for (const [name, tools] of [...servers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const items = tools.tools.map((tool, index): BaselineTool => ({
       name: tool.name,

@@ -65,12 +65,12 @@ describe('check CI flags', () => {
   });
 
   it('annotates the config file and line, escaping what workflow commands need escaped', () => {
-    const lines = githubAnnotations(verdicts([up, down, suspect], { ...defaults, failOn: ['down'] }), '/ws/app');
+    const lines = githubAnnotations(verdicts([up, down, suspect], { ...defaults, failOn: ['down'] }), '/ws/app').map((annotation) => annotation.line);
     assert.deepEqual(lines, [
       '::error file=.vscode/mcp.json,line=3,col=5,title=MCP server gone%3A down::The server exited with code 3 while starting. Next: Run it in a terminal',
       '::warning file=.vscode/mcp.json,line=3,col=5,title=MCP server odd%3A suspect::protocol-violation: non-empty pong',
     ]);
     const percent = serverReport(status('p', { state: 'down', lastError: { kind: 'timeout', message: '100%\nnext' } }));
-    assert.match(githubAnnotations(verdicts([percent], defaults), '/ws/app')[0], /::timeout: 100%25%0Anext$/);
+    assert.match(githubAnnotations(verdicts([percent], defaults), '/ws/app')[0]!.line, /::timeout: 100%25%0Anext$/);
   });
 });

@@ -128,6 +128,16 @@ void describe('history records (export and watch --history)', () => {
     assert.ok(row.startsWith('history,hour,"\'=HYPERLINK(""http://x"",""a,b"")",k,"/w/a ""b"".json",'), row);
   });
 
+  void it('CSV defuses a formula after a ";" too (Excel splits there in ";" locales, quotes or not), and quotes the cell', () => {
+    let now = T0;
+    const recorder = new HistoryRecorder(() => now);
+    recorder.probe({ key: 'k', name: 'srv;=cmd|"/c calc"!A1;-2;ok', file: '/w/a.json' }, { method: 'ping', outcome: 'ok', rttMs: 1 });
+    now += MINUTE_MS;
+    const row = csv(historyRecords(recorder.servers())).split('\r\n')[1]!;
+    assert.ok(row.startsWith('history,hour,"srv;\'=cmd|""/c calc""!A1;\'-2;ok",k,'), row);
+    for (const piece of row.split(';')) assert.doesNotMatch(piece, /^[=+\-@]/, piece);
+  });
+
   void it('closed minutes: only whole minutes at or after the cursor, in time order', () => {
     const { recorder } = busyRecorder(2, 1);
     const records = closedMinuteRecords(recorder.servers(), T0 + 58 * MINUTE_MS, T0 + 59 * MINUTE_MS + 30_000);

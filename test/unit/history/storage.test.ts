@@ -2,7 +2,8 @@
 // repair path (corrupt, another version, over the cap, far over the cap, broken entries), each with its log line.
 
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -170,6 +171,18 @@ void describe('history store', () => {
     await writeFile(file, JSON.stringify({ format: HISTORY_FORMAT, version: 1, padding: 'x'.repeat(10_000) }));
     assert.equal(await store.load(), 'started-afresh');
     assert.match(logger.lines[0]!, /far over its 1000-byte cap; starting afresh/);
+  });
+
+  void it('a FIFO or /dev/zero as the history file: refused at once with a line naming it, started afresh', async () => {
+    const fifo = path.join(dir, 'history.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const zero = path.join(dir, 'zero.json');
+    await symlink('/dev/zero', zero);
+    for (const [file, kind] of [[fifo, 'a FIFO'], [zero, 'a character device']] as const) {
+      const { store, logger } = setup({ file });
+      assert.equal(await store.load(), 'started-afresh');
+      assert.ok(logger.lines[0]!.includes(`cannot read ${file} (is ${kind}`), logger.lines[0]);
+    }
   });
 
   void it('clear writes an empty history at once', async () => {
