@@ -34,6 +34,13 @@ export interface SourceRef {
   readonly scope: ConfigScope;
   /** The workspace folder the file belongs to (absolute path), for workspace-scoped files. */
   readonly folder?: string;
+  /** Where the entry's `env` and `args` keys are (1-based), so a cause about them can open the file there. */
+  readonly keys?: { readonly env?: KeyPosition; readonly args?: KeyPosition };
+}
+
+export interface KeyPosition {
+  readonly line: number;
+  readonly column: number;
 }
 
 export interface ServerConfig {

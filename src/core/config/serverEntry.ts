@@ -59,19 +59,25 @@ class EntryReader {
 
   read(): ServerWithoutId | undefined {
     let commandNode = getValue(this.node, 'command');
-    let argsNode = getValue(this.node, 'args');
-    let envNode = getValue(this.node, 'env');
+    let argsEntry = getEntry(this.node, 'args');
+    let envEntry = getEntry(this.node, 'env');
     // Zed's older shape nests the process: "command": { "path", "args", "env" }.
     if (this.context.format === 'zed' && commandNode?.kind === 'object') {
       const nested = commandNode;
-      argsNode = getValue(nested, 'args') ?? argsNode;
-      envNode = getValue(nested, 'env') ?? envNode;
+      argsEntry = getEntry(nested, 'args') ?? argsEntry;
+      envEntry = getEntry(nested, 'env') ?? envEntry;
       commandNode = getValue(nested, 'path');
       if (commandNode === undefined) {
         this.fail(nested.pos, `"command" of server "${this.name}" has no "path"`);
         return undefined;
       }
     }
+    const argsNode = argsEntry?.value;
+    const envNode = envEntry?.value;
+    const keys = {
+      ...(envEntry ? { env: envEntry.keyPos } : {}),
+      ...(argsEntry ? { args: argsEntry.keyPos } : {}),
+    };
     const urlChoice = this.dialect.urlKeys
       .map((choice) => ({ ...choice, node: getValue(this.node, choice.key) }))
       .find((choice) => choice.node !== undefined && choice.node.kind !== 'null');
@@ -88,6 +94,7 @@ class EntryReader {
         format: this.context.format,
         scope: this.context.scope,
         ...(this.context.folder !== undefined ? { folder: this.context.folder } : {}),
+        ...(transport === 'stdio' && (keys.env || keys.args) ? { keys } : {}),
       },
       transport,
       ...this.disabled(),

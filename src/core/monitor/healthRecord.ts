@@ -96,7 +96,7 @@ export class HealthRecord {
       pid: this.pid,
       handshakeMs: this.handshakeMs,
       nextRetryAt: this.current === 'down' || this.current === 'auth-required' ? this.retryAt : null,
-      cause: classifyFailure({ state: this.current, error: this.lastError, transport: config.transport, command: config.command, nonConformant }),
+      cause: classifyFailure({ state: this.current, error: this.lastError, transport: config.transport, command: config.command, name: config.name, nonConformant }),
       inventory: extras.inventory,
       drift: extras.drift,
       certificate: extras.certificate,

@@ -34,7 +34,10 @@ void describe('VS Code mcp.json', () => {
     assert.equal(everything.cwd, '/work/proj', 'cwd defaults to the workspace folder');
     assert.deepEqual(everything.missingInputs, ['api-key']);
     assert.equal(everything.secretValues, undefined, 'an unfilled input placeholder is not a secret');
-    assert.deepEqual(everything.source, { file: FILE, line: 7, column: 5, format: 'vscode', scope: 'workspace', folder: '/work/proj' });
+    assert.deepEqual(everything.source, {
+      file: FILE, line: 7, column: 5, format: 'vscode', scope: 'workspace', folder: '/work/proj',
+      keys: { args: { line: 10, column: 7 }, env: { line: 11, column: 7 } },
+    });
     assert.equal(byName(servers, 'remote').url, 'https://example.test/mcp');
     assert.deepEqual(inputs, [{ id: 'api-key', type: 'promptString', description: 'API key', password: true, file: FILE }]);
   });
