@@ -20,7 +20,11 @@ export type ConfigFormat =
   | 'gemini'
   | 'codex'
   | 'continue'
-  | 'zed';
+  | 'zed'
+  | 'kiro'              // .kiro/settings/mcp.json, ~/.kiro/settings/mcp.json
+  | 'opencode'          // opencode.json(c) "mcp", ~/.config/opencode/opencode.json(c)
+  | 'copilot-cli'       // ~/.copilot/mcp-config.json ($COPILOT_HOME)
+  | 'antigravity';      // Antigravity CLI: .agents/mcp_config.json, ~/.gemini/antigravity-cli/mcp_config.json
 
 export type ConfigScope = 'workspace' | 'user';
 

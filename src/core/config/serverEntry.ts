@@ -60,7 +60,7 @@ class EntryReader {
   read(): ServerWithoutId | undefined {
     let commandNode = getValue(this.node, 'command');
     let argsEntry = getEntry(this.node, 'args');
-    let envEntry = getEntry(this.node, 'env');
+    let envEntry = getEntry(this.node, this.dialect.envKey);
     // Zed's older shape nests the process: "command": { "path", "args", "env" }.
     if (this.context.format === 'zed' && commandNode?.kind === 'object') {
       const nested = commandNode;
@@ -72,7 +72,18 @@ class EntryReader {
         return undefined;
       }
     }
-    const argsNode = argsEntry?.value;
+    let argsNode = argsEntry?.value;
+    // opencode: "command": ["npx", "-y", "server"] is the program and its arguments in one array.
+    if (this.context.format === 'opencode' && commandNode?.kind === 'array') {
+      const [program, ...rest] = commandNode.items;
+      if (program === undefined) {
+        this.fail(commandNode.pos, `"command" of server "${this.name}" is an empty array`);
+        return undefined;
+      }
+      argsEntry = getEntry(this.node, 'command');
+      argsNode = { kind: 'array', pos: commandNode.pos, items: rest };
+      commandNode = program;
+    }
     const envNode = envEntry?.value;
     const keys = {
       ...(envEntry ? { env: envEntry.keyPos } : {}),
@@ -168,7 +179,7 @@ class EntryReader {
     const env: Record<string, string> = {};
     if (node !== undefined && node.kind !== 'null') {
       if (node.kind !== 'object') {
-        this.fail(node.pos, `"env" of server "${this.name}" must be an object, found ${describeKind(node)}`);
+        this.fail(node.pos, `"${this.dialect.envKey}" of server "${this.name}" must be an object, found ${describeKind(node)}`);
         return undefined;
       }
       for (const entry of node.entries) {
@@ -313,7 +324,8 @@ class EntryReader {
   }
 
   private disabled(): { disabled?: boolean } {
-    const key = this.dialect.disabledKey;
+    // opencode v2 replaced v1's `enabled` with `disabled`.
+    const key = this.context.format === 'opencode' && getValue(this.node, 'disabled') !== undefined ? 'disabled' : this.dialect.disabledKey;
     if (key === undefined) return {};
     const node = getValue(this.node, key);
     if (node === undefined || node.kind === 'null') return {};
