@@ -109,9 +109,9 @@ function cause(id: CauseId, summary: string, nextStep: string, fix?: CauseFix): 
 function stderrStep(finding: StderrFinding | null, serverName: string | undefined): { nextStep: string; fix: CauseFix } | null {
   if (!finding) return null;
   const entry = serverName ? `"${serverName}"` : 'the server';
-  if (finding.envVar) return { nextStep: `Set ${finding.envVar} in the "env" of ${entry} (Open Config)`, fix: { key: 'env', name: finding.envVar } };
-  if (finding.flag) return { nextStep: `Add ${finding.flag} to the "args" of ${entry} (Open Config)`, fix: { key: 'args', name: finding.flag } };
-  if (finding.file) return { nextStep: `Check that ${finding.file} exists, or fix the path in the "args" or "cwd" of ${entry} (Open Config)`, fix: { key: 'args', name: finding.file } };
+  if (finding.envVar) return { nextStep: `Set ${finding.envVar} in the "env" of ${entry} in its config file`, fix: { key: 'env', name: finding.envVar } };
+  if (finding.flag) return { nextStep: `Add ${finding.flag} to the "args" of ${entry} in its config file`, fix: { key: 'args', name: finding.flag } };
+  if (finding.file) return { nextStep: `Check that ${finding.file} exists, or fix the path in the "args" or "cwd" of ${entry} in its config file`, fix: { key: 'args', name: finding.file } };
   return null;
 }
 
