@@ -1,8 +1,8 @@
 // Why a server is not up, as a cause the user can act on, with one next step each. A pure table: structured facts
 // (error codes, HTTP status, the WWW-Authenticate challenge, exit code) first, message text only as a last resort.
 
-import { stripControlSequences } from './controlText';
 import type { ServerError, ServerState, TransportKind } from './model';
+import { stderrFinding, type StderrFinding } from './stderrCause';
 
 export type CauseId =
   | 'command-not-found'
@@ -36,6 +36,14 @@ export interface FailureCause {
   readonly summary: string;
   /** The one thing to do next. */
   readonly nextStep: string;
+  /** The key of the server's entry the next step is about, so Open Config can go there. */
+  readonly fix?: CauseFix;
+}
+
+export interface CauseFix {
+  readonly key: 'env' | 'args';
+  /** The environment variable, flag or file the server's stderr named. */
+  readonly name: string;
 }
 
 export interface CauseInput {
@@ -43,6 +51,8 @@ export interface CauseInput {
   readonly error: ServerError | null;
   readonly transport: TransportKind;
   readonly command?: string;
+  /** The server's name, for a next step that names what to change in its entry. */
+  readonly name?: string;
   readonly nonConformant?: boolean;
 }
 
@@ -83,20 +93,26 @@ function baseName(command: string): string {
   return last.replace(/\.(exe|cmd|bat)$/i, '');
 }
 
-/** The server's last words, without its colour codes or other control sequences: the summary is shown everywhere. */
-function lastLine(text: string | undefined): string {
-  const lines = stripControlSequences(text ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
-  const line = lines[lines.length - 1] ?? '';
-  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
-}
-
 function exitWords(error: ServerError): string {
   if (error.signal) return `was killed by ${error.signal}`;
   return error.exitCode !== undefined && error.exitCode !== null ? `exited with code ${error.exitCode}` : 'exited';
 }
 
-function cause(id: CauseId, summary: string, nextStep: string): FailureCause {
-  return { id, summary, nextStep };
+function cause(id: CauseId, summary: string, nextStep: string, fix?: CauseFix): FailureCause {
+  return fix ? { id, summary, nextStep, fix } : { id, summary, nextStep };
+}
+
+/**
+ * What the stderr asks for, in the words of this server's entry. An environment variable wins over a flag that
+ * would do the same: a value in "env" is masked in every output, one in "args" is not.
+ */
+function stderrStep(finding: StderrFinding | null, serverName: string | undefined): { nextStep: string; fix: CauseFix } | null {
+  if (!finding) return null;
+  const entry = serverName ? `"${serverName}"` : 'the server';
+  if (finding.envVar) return { nextStep: `Set ${finding.envVar} in the "env" of ${entry} in its config file`, fix: { key: 'env', name: finding.envVar } };
+  if (finding.flag) return { nextStep: `Add ${finding.flag} to the "args" of ${entry} in its config file`, fix: { key: 'args', name: finding.flag } };
+  if (finding.file) return { nextStep: `Check that ${finding.file} exists, or fix the path in the "args" or "cwd" of ${entry} in its config file`, fix: { key: 'args', name: finding.file } };
+  return null;
 }
 
 function tlsCause(id: CauseId, error: ServerError): FailureCause {
@@ -177,12 +193,13 @@ export function classifyFailure(input: CauseInput): FailureCause | null {
     return cause('unauthorized', 'The server asks for credentials', 'Add the credentials it expects to the server\'s "headers"');
   }
   if (error.kind === 'exited') {
-    const said = lastLine(error.stderrTail);
-    const tail = said ? `: ${said}` : '';
+    const finding = stderrFinding(error.stderrTail);
+    const tail = finding ? `: ${finding.line}` : '';
+    const step = stderrStep(finding, input.name);
     if (error.phase === 'connect') {
-      return cause('exits-at-start', `The server ${exitWords(error)} while starting${tail}`, "Run the same command in a terminal to see its full error output");
+      return cause('exits-at-start', `The server ${exitWords(error)} while starting${tail}`, step?.nextStep ?? 'Run the same command in a terminal to see its full error output', step?.fix);
     }
-    return cause('crashed', `The server ${exitWords(error)}${tail}`, "Look at the server's stderr in the log; it is restarted with backoff");
+    return cause('crashed', `The server ${exitWords(error)}${tail}`, step?.nextStep ?? "Look at the server's stderr in the log; it is restarted with backoff", step?.fix);
   }
   if (input.nonConformant && /never answered/.test(text)) {
     return cause('ignores-ping', 'The server ignores ping but answers other requests', 'Nothing to do here: it is watched with tools/list instead; report the bug to the server\'s authors');

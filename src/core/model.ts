@@ -20,7 +20,11 @@ export type ConfigFormat =
   | 'gemini'
   | 'codex'
   | 'continue'
-  | 'zed';
+  | 'zed'
+  | 'kiro'              // .kiro/settings/mcp.json, ~/.kiro/settings/mcp.json
+  | 'opencode'          // opencode.json(c) "mcp", ~/.config/opencode/opencode.json(c)
+  | 'copilot-cli'       // ~/.copilot/mcp-config.json ($COPILOT_HOME)
+  | 'antigravity';      // Antigravity CLI: .agents/mcp_config.json, ~/.gemini/antigravity-cli/mcp_config.json
 
 export type ConfigScope = 'workspace' | 'user';
 
@@ -34,6 +38,13 @@ export interface SourceRef {
   readonly scope: ConfigScope;
   /** The workspace folder the file belongs to (absolute path), for workspace-scoped files. */
   readonly folder?: string;
+  /** Where the entry's `env` and `args` keys are (1-based), so a cause about them can open the file there. */
+  readonly keys?: { readonly env?: KeyPosition; readonly args?: KeyPosition };
+}
+
+export interface KeyPosition {
+  readonly line: number;
+  readonly column: number;
 }
 
 export interface ServerConfig {

@@ -3,6 +3,7 @@
 
 import * as l10n from '@vscode/l10n';
 import type { ServerError, ServerStatus } from '../core/model';
+import { stderrFinding } from '../core/stderrCause';
 import { describeState, healthOf, type Health } from './states';
 import { healthSentence, summarize } from './summary';
 import { hasUptime, uptimeWindowsText, type UptimeOf } from './uptime';
@@ -81,9 +82,9 @@ export function dashboardTexts() {
 export type DashboardTexts = ReturnType<typeof dashboardTexts>;
 
 /** One sentence on what to try for an error, pointing at the card's Open Config / Show Log buttons. */
-export function nextStepFor(error: ServerError, state: ServerStatus['state']): string {
+export function nextStepFor(error: ServerError, state: ServerStatus['state'], serverName?: string): string {
   switch (error.kind) {
-    case 'exited': return l10n.t('The server process exited: Show Log has its stderr; check its command and arguments in Open Config.');
+    case 'exited': return exitedStep(error, serverName);
     case 'timeout': return state === 'down' ? l10n.t('No answer in time: the server may be hung or overloaded. Show Log has the probes; Reconnect to retry now.') : l10n.t('Show Log has the probes.');
     case 'unreachable': return l10n.t('Could not reach the server: check that it runs and that the command or URL in Open Config is right.');
     case 'protocol-violation': return l10n.t('The server answered against the MCP protocol: report it to its authors; Show Log has the exchange.');
@@ -91,6 +92,16 @@ export function nextStepFor(error: ServerError, state: ServerStatus['state']): s
     case 'config': return l10n.t('Fix the entry in Open Config; the problem is marked in the file.');
     case 'input-required': return l10n.t('Supply the missing input (MCP Health: Supply Input…).');
   }
+}
+
+/** What the stderr of an exited server names (a variable, a flag, a file), said for this server. */
+function exitedStep(error: ServerError, serverName: string | undefined): string {
+  const finding = stderrFinding(error.stderrTail);
+  const name = serverName ?? l10n.t('this server');
+  if (finding?.envVar) return l10n.t('The server needs the environment variable {0}: set it in the "env" of {1} in Open Config.', finding.envVar, name);
+  if (finding?.flag) return l10n.t('The server needs the argument {0}: add it to the "args" of {1} in Open Config.', finding.flag, name);
+  if (finding?.file) return l10n.t('The server could not find {0}: fix the path in the "args" or "cwd" of {1} in Open Config.', finding.file, name);
+  return l10n.t('The server process exited: Show Log has its stderr; check its command and arguments in Open Config.');
 }
 
 export function dashboardServers(statuses: readonly ServerStatus[], uptimeOf?: UptimeOf): DashboardServer[] {
@@ -116,7 +127,7 @@ export function dashboardServers(statuses: readonly ServerStatus[], uptimeOf?: U
       history: hasUptime(kept) ? uptimeWindowsText(kept) : null,
       restarts: status.restarts,
       lastError: status.lastError && status.state !== 'up' ? status.lastError.message : null,
-      nextStep: status.lastError && status.state !== 'up' ? nextStepFor(status.lastError, status.state) : null,
+      nextStep: status.lastError && status.state !== 'up' ? nextStepFor(status.lastError, status.state, status.config.name) : null,
       probeable: !['disabled', 'untrusted', 'needs-consent', 'config-error', 'needs-input'].includes(status.state),
       probes,
       beats,

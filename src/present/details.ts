@@ -6,6 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import type { ServerStatus } from '../core/model';
 import { stripControlSequences } from '../core/controlText';
+import { stderrFinding } from '../core/stderrCause';
 import { describeTarget } from '../core/redact';
 import { certificateOf } from './certificate';
 import { exitSummary, formatMs, stateLabels } from './states';
@@ -91,7 +92,10 @@ export function detailRows(status: ServerStatus, nowMs: number = Date.now()): De
   const stderr = status.stderrTail || status.lastError?.stderrTail || '';
   if (stderr.trim()) {
     const tail = lastLines(stderr, STDERR_LINES);
-    rows.push({ key: 'stderr', label: l10n.t('stderr'), value: oneLine(lastLines(tail, 1)), full: tail });
+    // The line that explains the failure, not the runtime's trailer (`Node.js v20.20.2`) that usually ends it.
+    const telling = stderrFinding(stderr)?.line;
+    const full = telling === undefined || stripControlSequences(tail).includes(telling) ? tail : `${telling}\n…\n${tail}`;
+    rows.push({ key: 'stderr', label: l10n.t('stderr'), value: oneLine(telling ?? lastLines(tail, 1)), full });
   }
   // Server-supplied text (serverInfo, errors, stderr) may carry terminal control sequences: no view wants them.
   return rows.map((row) => ({

@@ -47,6 +47,10 @@ export const formatLabels: Readonly<Record<ConfigFormat, string>> = {
   codex: 'Codex',
   continue: 'Continue',
   zed: 'Zed',
+  kiro: 'Kiro',
+  opencode: 'opencode',
+  'copilot-cli': 'Copilot CLI',
+  antigravity: 'Antigravity CLI',
 };
 
 /** A file row's description names its client, unless the label already says it (`.mcp.json` beside `.mcp.json`). */

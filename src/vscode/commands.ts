@@ -7,6 +7,7 @@ import type { ProbeResult, ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { createWorkspaceConfig } from './createConfig';
 import { promptForInputs, type InputStore } from './inputs';
+import { configTarget } from '../present/configTarget';
 import { detailsText } from '../present/details';
 import { statusReportMarkdown } from '../present/report';
 import { formatMs, isMonitored } from '../present/states';
@@ -118,7 +119,8 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       if (!status) {
         return;
       }
-      const position = new vscode.Position(Math.max(0, status.config.source.line - 1), Math.max(0, status.config.source.column - 1));
+      const at = configTarget(status);
+      const position = new vscode.Position(Math.max(0, at.line - 1), Math.max(0, at.column - 1));
       await vscode.window.showTextDocument(vscode.Uri.file(status.config.source.file), { selection: new vscode.Range(position, position) });
     }),
     register(Commands.enableMonitoring, async (element?: unknown) => {

@@ -4,8 +4,11 @@ import type { ConfigFormat } from '../model';
 import {
   claudeDesktopConfigFile,
   codexHomeDir,
+  copilotHomeDir,
   defaultVscodeUserDir,
   isInside,
+  lookupEnv,
+  opencodeConfigDir,
   pathApi,
   zedUserSettingsFile,
   type PlatformDirs,
@@ -37,6 +40,12 @@ export function candidateFiles(options: DiscoveryOptions): CandidateFile[] {
     add('codex', workspace(path.join(folder, '.codex', 'config.toml')));
     add('continue', workspace(path.join(folder, '.continue', 'mcpServers'), true));
     add('zed', workspace(path.join(folder, '.zed', 'settings.json')));
+    add('kiro', workspace(path.join(folder, '.kiro', 'settings', 'mcp.json')));
+    for (const name of ['opencode.json', 'opencode.jsonc']) {
+      add('opencode', workspace(path.join(folder, name)));
+      add('opencode', workspace(path.join(folder, '.opencode', name)));
+    }
+    add('antigravity', workspace(path.join(folder, '.agents', 'mcp_config.json')));
   }
 
   if (options.includeUser) {
@@ -57,6 +66,14 @@ export function candidateFiles(options: DiscoveryOptions): CandidateFile[] {
     add('codex', user(path.join(codexHomeDir(dirs), 'config.toml')));
     add('continue', user(path.join(home, '.continue', 'mcpServers'), true));
     add('zed', user(zedUserSettingsFile(dirs)));
+    add('kiro', user(path.join(home, '.kiro', 'settings', 'mcp.json')));
+    add('opencode', user(path.join(opencodeConfigDir(dirs), 'opencode.json')));
+    add('opencode', user(path.join(opencodeConfigDir(dirs), 'opencode.jsonc')));
+    // OPENCODE_CONFIG names one more file, read after the global one.
+    const opencodeCustom = lookupEnv(options.env, 'OPENCODE_CONFIG', options.platform);
+    if (opencodeCustom && path.isAbsolute(opencodeCustom)) add('opencode', user(path.normalize(opencodeCustom)));
+    add('copilot-cli', user(path.join(copilotHomeDir(dirs), 'mcp-config.json')));
+    add('antigravity', user(path.join(home, '.gemini', 'antigravity-cli', 'mcp_config.json')));
   }
   return dedupe(found);
 }
@@ -72,7 +89,7 @@ function dedupe(candidates: CandidateFile[]): CandidateFile[] {
 }
 
 /** Marker folders whose parent is the project a file configures. */
-const PROJECT_MARKERS = new Set(['.vscode', '.cursor', '.roo', '.gemini', '.codex', '.zed', '.devcontainer']);
+const PROJECT_MARKERS = new Set(['.vscode', '.cursor', '.roo', '.gemini', '.codex', '.zed', '.devcontainer', '.opencode', '.agents']);
 
 function explicitCandidate(file: string, options: DiscoveryOptions): CandidateFile {
   const path = pathApi(options.platform);
@@ -91,6 +108,9 @@ function projectFolderOf(file: string, platform: NodeJS.Platform): string | unde
   const base = path.basename(file);
   if (base === '.mcp.json' || base === '.devcontainer.json') return dir;
   if (PROJECT_MARKERS.has(path.basename(dir))) return path.dirname(dir);
+  // opencode.json at a project's root; ~/.config/opencode/opencode.json is the user's own.
+  if ((base === 'opencode.json' || base === 'opencode.jsonc') && path.basename(dir) !== 'opencode') return dir;
+  if (path.basename(dir) === 'settings' && path.basename(path.dirname(dir)) === '.kiro') return path.dirname(path.dirname(dir));
   if (path.basename(dir) === 'mcpServers' && path.basename(path.dirname(dir)) === '.continue') {
     return path.dirname(path.dirname(dir));
   }

@@ -15,10 +15,14 @@ export function detectFormat(file: string, text: string): ConfigFormat {
   if (base === '.claude.json') return 'claude-code';
   if (base === 'claude_desktop_config.json') return 'claude-desktop';
   if (base === 'mcp_config.json' && parent === 'windsurf') return 'windsurf';
+  if (base === 'mcp_config.json' && (parent === '.agents' || parent === 'antigravity-cli')) return 'antigravity';
+  if (base === 'mcp-config.json') return 'copilot-cli';
+  if (base === 'opencode.json' || base === 'opencode.jsonc') return 'opencode';
   if (base === 'cline_mcp_settings.json') return 'cline';
   if (base === 'mcp_settings.json' && parent === 'settings' && grandParent === 'rooveterinaryinc.roo-cline') return 'roo';
   if (base === 'devcontainer.json' || base === '.devcontainer.json') return 'vscode';
   if (base === 'mcp.json') {
+    if (parent === 'settings' && grandParent === '.kiro') return 'kiro';
     if (parent === '.cursor') return 'cursor';
     if (parent === '.roo') return 'roo';
     if (parent === '.vscode' || parent === 'user') return 'vscode';
@@ -37,10 +41,12 @@ function detectFromContent(text: string): ConfigFormat {
   if (has(/^\s*\[\s*mcp_servers[.\]]/m) || has(/^\s*mcp_servers\s*=/m)) return 'codex';
   if (has(/"context_servers"\s*:/)) return 'zed';
   if (has(/"customizations"\s*:/)) return 'vscode';
+  if (has(/opencode\.ai\/config\.json/) || (has(/"mcp"\s*:\s*\{/) && has(/"type"\s*:\s*"(?:local|remote)"/))) return 'opencode';
   if (has(/"mcp"\s*:\s*\{/) && !has(/"mcpServers"\s*:/)) return 'vscode-settings';
   if (has(/"servers"\s*:/) && !has(/"mcpServers"\s*:/)) return 'vscode';
   if (has(/"mcpServers"\s*:/)) {
     if (has(/"projects"\s*:/)) return 'claude-code';
+    if (has(/"type"\s*:\s*"local"/)) return 'copilot-cli';
     if (has(/"serverUrl"\s*:/)) return 'windsurf';
     if (has(/"httpUrl"\s*:/)) return 'gemini';
     if (has(/"type"\s*:\s*"streamableHttp"/)) return 'cline';

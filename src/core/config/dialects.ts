@@ -11,6 +11,8 @@ export interface Dialect {
   /** URL keys in order of preference; a key may imply its transport (Gemini `httpUrl` vs `url`). */
   readonly urlKeys: readonly { readonly key: string; readonly transport?: TransportKind }[];
   readonly headersKey: string;
+  /** Where the child's environment is (opencode calls it `environment`). */
+  readonly envKey: string;
   readonly hasEnvFile: boolean;
   readonly disabledKey?: 'disabled' | 'enabled';
   /** Where a stdio server runs when `cwd` is not given. */
@@ -25,6 +27,7 @@ const base: Dialect = {
   defaultRemote: 'http',
   urlKeys: [{ key: 'url' }],
   headersKey: 'headers',
+  envKey: 'env',
   hasEnvFile: false,
   defaultCwd: 'folder',
 };
@@ -59,4 +62,18 @@ export const DIALECTS: Readonly<Record<ConfigFormat, Dialect>> = {
     typeValues: { 'stdio': 'stdio', 'sse': 'sse', 'streamable-http': 'http', 'streamableHttp': 'http', 'http': 'http' },
   },
   'zed': { ...base, typeKeys: [], typeValues: {} },
+  // Kiro documents no `type`: a command is stdio, a url is tried as Streamable HTTP (the connector falls back to SSE).
+  'kiro': { ...base, disabledKey: 'disabled' },
+  // opencode: `type` is required, `command` is an array (program and arguments), `enabled` (v1) or `disabled` (v2);
+  // a remote url is tried as Streamable HTTP, then SSE, as opencode does.
+  'opencode': {
+    ...base,
+    typeValues: { local: 'stdio', remote: 'http' },
+    envKey: 'environment',
+    disabledKey: 'enabled',
+  },
+  // Copilot CLI writes `type: "local"` for stdio; `stdio`, `http` and `sse` are accepted too.
+  'copilot-cli': { ...base, typeValues: { local: 'stdio', stdio: 'stdio', http: 'http', sse: 'sse' } },
+  // Antigravity CLI reads `serverUrl` for remote servers (not Gemini CLI's `url`/`httpUrl`).
+  'antigravity': { ...base, urlKeys: [{ key: 'serverUrl' }] },
 };

@@ -157,6 +157,8 @@ function locateJson(request: RewriteRequest): LocatedEntry {
     .filter((node): node is JsonNode => node !== undefined);
   const entry = single(found, fail, name);
   if (entry.type !== 'object') throw fail(entry.offset, `server "${name}" is not an object`);
+  // Its program and arguments are one array: there is no separate command to put the guard in front of.
+  if (format === 'opencode') throw fail(entry.offset, `server "${name}" is an opencode entry; guard it by hand with the entry mcp-health guard --print-config prints`);
   let holder = entry;
   let command = jsonProperty(entry, 'command');
   // Zed's older shape nests the process: "command": { "path", "args" }.
@@ -196,6 +198,8 @@ function jsonEntryPaths(root: JsonNode, format: ConfigFormat, name: string): (st
       return [['mcp', 'servers', name]];
     case 'zed':
       return [['context_servers', name]];
+    case 'opencode':
+      return [['mcp', name], ['mcp', 'servers', name]];
     case 'claude-code': {
       const projects = findNodeAtLocation(root, ['projects']);
       const keys = projects?.type === 'object' ? (projects.children ?? []).map((property) => String(property.children?.[0]?.value)) : [];

@@ -96,6 +96,14 @@ function locateServers(root: ConfigNode, format: ConfigFormat, context: ParseCon
     case 'zed':
       add(getValue(root, 'context_servers'), '"context_servers"');
       break;
+    case 'opencode': {
+      // v1 names servers directly under "mcp"; v2 under "mcp.servers" (a v1 server called "servers" has a "type").
+      const mcp = getValue(root, 'mcp');
+      const v2 = getValue(mcp, 'servers');
+      if (v2?.kind === 'object' && getValue(v2, 'type') === undefined) add(v2, '"mcp.servers"');
+      else add(mcp, '"mcp"');
+      break;
+    }
     default:
       add(getValue(root, 'mcpServers'), '"mcpServers"');
   }

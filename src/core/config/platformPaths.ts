@@ -41,6 +41,10 @@ export function xdgConfigDir(dirs: PlatformDirs): string {
 
 export function defaultVscodeUserDir(dirs: PlatformDirs): string {
   const path = pathApi(dirs.platform);
+  // Portable mode (a `data` folder beside the executable): VS Code sets VSCODE_PORTABLE to it, and keeps the user
+  // folder in <data>/user-data/User.
+  const portable = lookupEnv(dirs.env, 'VSCODE_PORTABLE', dirs.platform);
+  if (portable && path.isAbsolute(portable)) return path.join(portable, 'user-data', 'User');
   if (dirs.platform === 'win32') return path.join(appDataDir(dirs), 'Code', 'User');
   if (dirs.platform === 'darwin') return path.join(dirs.home, 'Library', 'Application Support', 'Code', 'User');
   return path.join(xdgConfigDir(dirs), 'Code', 'User');
@@ -63,6 +67,16 @@ export function zedUserSettingsFile(dirs: PlatformDirs): string {
 export function codexHomeDir(dirs: PlatformDirs): string {
   const fromEnv = lookupEnv(dirs.env, 'CODEX_HOME', dirs.platform);
   return fromEnv && pathApi(dirs.platform).isAbsolute(fromEnv) ? fromEnv : pathApi(dirs.platform).join(dirs.home, '.codex');
+}
+
+/** opencode keeps its global config in the XDG config folder on every platform (xdg-basedir). */
+export function opencodeConfigDir(dirs: PlatformDirs): string {
+  return pathApi(dirs.platform).join(xdgConfigDir(dirs), 'opencode');
+}
+
+export function copilotHomeDir(dirs: PlatformDirs): string {
+  const fromEnv = lookupEnv(dirs.env, 'COPILOT_HOME', dirs.platform);
+  return fromEnv && pathApi(dirs.platform).isAbsolute(fromEnv) ? fromEnv : pathApi(dirs.platform).join(dirs.home, '.copilot');
 }
 
 /** Whether `file` lies below `folder` (not the folder itself), by the path rules of `platform`. */

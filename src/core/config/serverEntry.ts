@@ -60,19 +60,36 @@ class EntryReader {
 
   read(): ServerWithoutId | undefined {
     let commandNode = getValue(this.node, 'command');
-    let argsNode = getValue(this.node, 'args');
-    let envNode = getValue(this.node, 'env');
+    let argsEntry = getEntry(this.node, 'args');
+    let envEntry = getEntry(this.node, this.dialect.envKey);
     // Zed's older shape nests the process: "command": { "path", "args", "env" }.
     if (this.context.format === 'zed' && commandNode?.kind === 'object') {
       const nested = commandNode;
-      argsNode = getValue(nested, 'args') ?? argsNode;
-      envNode = getValue(nested, 'env') ?? envNode;
+      argsEntry = getEntry(nested, 'args') ?? argsEntry;
+      envEntry = getEntry(nested, 'env') ?? envEntry;
       commandNode = getValue(nested, 'path');
       if (commandNode === undefined) {
         this.fail(nested.pos, `"command" of server "${this.name}" has no "path"`);
         return undefined;
       }
     }
+    let argsNode = argsEntry?.value;
+    // opencode: "command": ["npx", "-y", "server"] is the program and its arguments in one array.
+    if (this.context.format === 'opencode' && commandNode?.kind === 'array') {
+      const [program, ...rest] = commandNode.items;
+      if (program === undefined) {
+        this.fail(commandNode.pos, `"command" of server "${this.name}" is an empty array`);
+        return undefined;
+      }
+      argsEntry = getEntry(this.node, 'command');
+      argsNode = { kind: 'array', pos: commandNode.pos, items: rest };
+      commandNode = program;
+    }
+    const envNode = envEntry?.value;
+    const keys = {
+      ...(envEntry ? { env: envEntry.keyPos } : {}),
+      ...(argsEntry ? { args: argsEntry.keyPos } : {}),
+    };
     const urlChoice = this.dialect.urlKeys
       .map((choice) => ({ ...choice, node: getValue(this.node, choice.key) }))
       .find((choice) => choice.node !== undefined && choice.node.kind !== 'null');
@@ -89,6 +106,7 @@ class EntryReader {
         format: this.context.format,
         scope: this.context.scope,
         ...(this.context.folder !== undefined ? { folder: this.context.folder } : {}),
+        ...(transport === 'stdio' && (keys.env || keys.args) ? { keys } : {}),
       },
       transport,
       ...this.disabled(),
@@ -174,7 +192,7 @@ class EntryReader {
     const env: Record<string, string> = {};
     if (node !== undefined && node.kind !== 'null') {
       if (node.kind !== 'object') {
-        this.fail(node.pos, `"env" of server "${this.name}" must be an object, found ${describeKind(node)}`);
+        this.fail(node.pos, `"${this.dialect.envKey}" of server "${this.name}" must be an object, found ${describeKind(node)}`);
         return undefined;
       }
       for (const entry of node.entries) {
@@ -319,7 +337,8 @@ class EntryReader {
   }
 
   private disabled(): { disabled?: boolean } {
-    const key = this.dialect.disabledKey;
+    // opencode v2 replaced v1's `enabled` with `disabled`.
+    const key = this.context.format === 'opencode' && getValue(this.node, 'disabled') !== undefined ? 'disabled' : this.dialect.disabledKey;
     if (key === undefined) return {};
     const node = getValue(this.node, key);
     if (node === undefined || node.kind === 'null') return {};

@@ -12,6 +12,7 @@ export type VariableSyntax =
   | 'shell-default' // ${VAR}, ${VAR:-default}; bare $VAR stays literal
   | 'shell'         // $VAR, ${VAR}
   | 'continue'      // ${{ secrets.X }} / ${{ inputs.X }}: only Continue can fill these
+  | 'opencode'      // {env:X} (unset reads as empty), {file:path} (not read here)
   | 'none';
 
 export const VARIABLE_SYNTAX: Readonly<Record<ConfigFormat, VariableSyntax>> = {
@@ -28,6 +29,10 @@ export const VARIABLE_SYNTAX: Readonly<Record<ConfigFormat, VariableSyntax>> = {
   'codex': 'none',
   'continue': 'continue',
   'zed': 'none',
+  'kiro': 'shell-default',
+  'opencode': 'opencode',
+  'copilot-cli': 'shell-default',
+  'antigravity': 'shell',
 };
 
 export interface VariableContext extends VariableSources {
@@ -53,13 +58,14 @@ const PATTERNS: Readonly<Record<Exclude<VariableSyntax, 'none'>, RegExp>> = {
   'shell-default': /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
   'shell': /\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})/g,
   'continue': /\$\{\{\s*([^}]*?)\s*\}\}/g,
+  'opencode': /\{(env|file):([^{}]*)\}/g,
 };
 
 export function resolveVariables(text: string, context: VariableContext): Resolution {
   const missingInputs: string[] = [];
   const inputValues: string[] = [];
   const problems: string[] = [];
-  if (context.syntax === 'none' || !text.includes('$')) return { value: text, missingInputs, inputValues, problems };
+  if (context.syntax === 'none' || !text.includes(context.syntax === 'opencode' ? '{' : '$')) return { value: text, missingInputs, inputValues, problems };
   const env = (name: string): string | undefined => lookupEnv(context.env, name, context.platform);
   const pattern = new RegExp(PATTERNS[context.syntax].source, 'g');
 
@@ -83,6 +89,18 @@ export function resolveVariables(text: string, context: VariableContext): Resolu
       case 'continue':
         problems.push(`${match} is filled in by Continue itself and cannot be resolved here`);
         return match;
+      case 'opencode': {
+        const name = (second ?? '').trim();
+        if (first === 'file') {
+          problems.push(`${match} is read by opencode from that file; not resolved here, left as written`);
+          return match;
+        }
+        const found = env(name);
+        if (found !== undefined) return found;
+        // opencode substitutes an empty string for an unset variable.
+        problems.push(`environment variable ${name} is not set; it reads as empty`);
+        return '';
+      }
       default:
         return resolveEditorVariable(match, (first ?? '').trim(), context, env, { missingInputs, inputValues, problems });
     }

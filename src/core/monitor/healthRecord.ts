@@ -104,7 +104,7 @@ export class HealthRecord {
       nextRetryAt: this.current === 'down' || this.current === 'auth-required' ? this.retryAt : null,
       startup: this.current === 'starting' && this.startup ? { ...this.startup } : null,
       gaveUp: this.current === 'gave-up' && this.gaveUp ? { ...this.gaveUp } : null,
-      cause: classifyFailure({ state: this.current, error: this.lastError, transport: config.transport, command: config.command, nonConformant }),
+      cause: classifyFailure({ state: this.current, error: this.lastError, transport: config.transport, command: config.command, name: config.name, nonConformant }),
       inventory: extras.inventory,
       drift: extras.drift,
       certificate: extras.certificate,

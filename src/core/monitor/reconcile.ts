@@ -48,7 +48,7 @@ export function desiredServers(servers: readonly ServerConfig[], diagnostics: re
 
 /** Same definition, only its position in the file differs. */
 function movedOnly(a: ServerConfig, b: ServerConfig): boolean {
-  const at = (config: ServerConfig) => ({ ...config, source: { ...config.source, line: 0, column: 0 } });
+  const at = (config: ServerConfig) => ({ ...config, source: { ...config.source, line: 0, column: 0, keys: undefined } });
   return deepEqual(at(a), at(b));
 }
 

@@ -86,6 +86,17 @@ describe('causes produced by real failures', { timeout: 90_000 }, () => {
     assert.match(status.cause!.summary, /exited with code 3 while starting/);
   });
 
+  it('a Node server that throws at start: the thrown message and the variable it names, not "Node.js vX"', async () => {
+    const script = path.join(dir, 'needs-key.cjs');
+    writeFileSync(script, "if (!process.env.STRIPE_SECRET_KEY) throw new Error('Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.');\n");
+    const status = await statusOf(config('stripe', { command: process.execPath, args: [script] }));
+    assert.equal(status.cause?.id, 'exits-at-start', JSON.stringify(status.lastError));
+    assert.match(status.lastError?.stderrTail ?? '', /Node\.js v\d+/, 'the real stderr ends with the runtime trailer');
+    assert.match(status.cause!.summary, /exited with code 1 while starting: Error: Stripe API key not provided\. .*STRIPE_SECRET_KEY environment variable\.$/);
+    assert.match(status.cause!.nextStep, /^Set STRIPE_SECRET_KEY in the "env" of "stripe"/);
+    assert.deepEqual(status.cause!.fix, { key: 'env', name: 'STRIPE_SECRET_KEY' });
+  });
+
   it('a server that ignores ping but answers tools/list', async () => {
     const server = config('ignores-ping', faultStdio('ignore-ping'));
     const registry = createRegistry({

@@ -21,6 +21,12 @@ void describe('candidateFiles', () => {
       `workspace codex ${PROJ}/.codex/config.toml`,
       `workspace continue ${PROJ}/.continue/mcpServers/`,
       `workspace zed ${PROJ}/.zed/settings.json`,
+      `workspace kiro ${PROJ}/.kiro/settings/mcp.json`,
+      `workspace opencode ${PROJ}/opencode.json`,
+      `workspace opencode ${PROJ}/.opencode/opencode.json`,
+      `workspace opencode ${PROJ}/opencode.jsonc`,
+      `workspace opencode ${PROJ}/.opencode/opencode.jsonc`,
+      `workspace antigravity ${PROJ}/.agents/mcp_config.json`,
       `user vscode ${HOME}/.config/Code/User/mcp.json`,
       `user vscode-settings ${HOME}/.config/Code/User/settings.json`,
       `user claude-code ${HOME}/.claude.json`,
@@ -33,7 +39,30 @@ void describe('candidateFiles', () => {
       `user codex ${HOME}/.codex/config.toml`,
       `user continue ${HOME}/.continue/mcpServers/`,
       `user zed ${HOME}/.config/zed/settings.json`,
+      `user kiro ${HOME}/.kiro/settings/mcp.json`,
+      `user opencode ${HOME}/.config/opencode/opencode.json`,
+      `user opencode ${HOME}/.config/opencode/opencode.jsonc`,
+      `user copilot-cli ${HOME}/.copilot/mcp-config.json`,
+      `user antigravity ${HOME}/.gemini/antigravity-cli/mcp_config.json`,
     ]);
+  });
+
+  void it('follows COPILOT_HOME, OPENCODE_CONFIG, XDG_CONFIG_HOME for opencode and VS Code portable mode', () => {
+    const files = candidateFiles(discoveryOptions({
+      workspaceFolders: [],
+      env: { COPILOT_HOME: '/cp', OPENCODE_CONFIG: '/team/opencode.json', XDG_CONFIG_HOME: '/xdg', VSCODE_PORTABLE: '/opt/VSCode/data' },
+    })).map((c) => `${c.format} ${c.file}`);
+    assert.ok(files.includes('copilot-cli /cp/mcp-config.json'), 'COPILOT_HOME replaces ~/.copilot');
+    assert.ok(!files.includes(`copilot-cli ${HOME}/.copilot/mcp-config.json`));
+    assert.ok(files.includes('opencode /xdg/opencode/opencode.json'));
+    assert.ok(files.includes('opencode /team/opencode.json'), 'the file OPENCODE_CONFIG names');
+    assert.ok(files.includes('vscode /opt/VSCode/data/user-data/User/mcp.json'), 'a portable VS Code keeps its user folder in data/user-data/User');
+    assert.ok(files.includes('cline /opt/VSCode/data/user-data/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json'));
+    const win = candidateFiles(discoveryOptions({ platform: 'win32', userHome: 'C:\\Users\\u', workspaceFolders: ['C:\\src\\app'], env: {} })).map((c) => c.file);
+    assert.ok(win.includes('C:\\src\\app\\.kiro\\settings\\mcp.json'));
+    assert.ok(win.includes('C:\\Users\\u\\.copilot\\mcp-config.json'));
+    assert.ok(win.includes('C:\\Users\\u\\.config\\opencode\\opencode.json'), 'opencode uses ~/.config on Windows too');
+    assert.ok(win.includes('C:\\Users\\u\\.gemini\\antigravity-cli\\mcp_config.json'));
   });
 
   void it('uses the per-OS user folders on macOS and Windows', () => {
@@ -84,6 +113,12 @@ void describe('detectFormat', () => {
       ['/p/.continue/mcpServers/a.yaml', 'continue'],
       ['/h/.config/zed/settings.json', 'zed'],
       ['C:\\p\\.cursor\\mcp.json', 'cursor'],
+      ['/p/.kiro/settings/mcp.json', 'kiro'],
+      ['/p/opencode.json', 'opencode'],
+      ['/h/.config/opencode/opencode.jsonc', 'opencode'],
+      ['/h/.copilot/mcp-config.json', 'copilot-cli'],
+      ['/p/.agents/mcp_config.json', 'antigravity'],
+      ['/h/.gemini/antigravity-cli/mcp_config.json', 'antigravity'],
     ];
     for (const [file, format] of cases) assert.equal(detectFormat(file, ''), format, file);
   });
@@ -101,6 +136,9 @@ void describe('detectFormat', () => {
       ['{"context_servers": {}}', 'zed'],
       ['[mcp_servers.a]\ncommand = "x"', 'codex'],
       ['- name: a\n  command: x', 'continue'],
+      ['{"$schema": "https://opencode.ai/config.json", "mcp": {}}', 'opencode'],
+      ['{"mcp": {"a": {"type": "local", "command": ["x"]}}}', 'opencode'],
+      ['{"mcpServers": {"a": {"type": "local", "command": "x"}}}', 'copilot-cli'],
     ];
     for (const [text, format] of cases) assert.equal(detectFormat('/tmp/servers.conf', text), format, text);
   });
@@ -138,6 +176,48 @@ void describe('discover', () => {
     assert.ok(result.sources.some((s) => !s.exists && s.file === `${HOME}/.cursor/mcp.json`));
     assert.deepEqual(result.inputs.map((i) => i.id), ['api-key']);
     assert.ok(!fs.reads.includes(`${PROJ}/.continue/mcpServers/notes.txt`));
+  });
+
+  void it('reads the Kiro, opencode, Copilot CLI and Antigravity CLI files where those clients keep them', async () => {
+    const fs = memoryFs({
+      [`${PROJ}/.kiro/settings/mcp.json`]: fixture('kiro/good.json'),
+      [`${PROJ}/opencode.jsonc`]: fixture('opencode/v1.jsonc'),
+      [`${PROJ}/.agents/mcp_config.json`]: fixture('antigravity/good.json'),
+      [`${HOME}/.kiro/settings/mcp.json`]: '{"mcpServers": {"user-kiro": {"command": "k"}}}',
+      [`${HOME}/.config/opencode/opencode.json`]: fixture('opencode/v2.jsonc'),
+      [`${HOME}/.copilot/mcp-config.json`]: fixture('copilot-cli/good.json'),
+      [`${HOME}/.gemini/antigravity-cli/mcp_config.json`]: '{"mcpServers": {"user-agy": {"serverUrl": "https://agy.example.test/mcp"}}}',
+    });
+    const result = await discover(discoveryOptions(), fs);
+    assert.deepEqual(result.diagnostics.filter((d) => d.severity === 'error'), []);
+    const found = result.servers.map((s) => `${s.source.scope} ${s.source.format} ${s.name}:${s.source.line}`);
+    assert.deepEqual(found, [
+      'workspace kiro web-search:3', 'workspace kiro api-server:10', 'workspace kiro resting:14',
+      'workspace opencode everything:5', 'workspace opencode jira:11', 'workspace opencode parked:17',
+      'workspace antigravity firebase:3', 'workspace antigravity google-developer-knowledge:7',
+      'user kiro user-kiro:1',
+      'user opencode my-server:5', 'user opencode off:9', 'user opencode context7:10',
+      'user copilot-cli playwright:3', 'user copilot-cli azure:10', 'user copilot-cli github:11', 'user copilot-cli docs:17',
+      'user antigravity user-agy:1',
+    ]);
+    assert.ok(result.servers.filter((s) => s.source.scope === 'workspace').every((s) => s.source.folder === PROJ));
+  });
+
+  void it('an explicit Kiro, opencode or Antigravity project file belongs to its project folder', async () => {
+    const fs = memoryFs({
+      '/other/a/.kiro/settings/mcp.json': '{"mcpServers": {"k": {"command": "k"}}}',
+      '/other/b/opencode.json': '{"mcp": {"o": {"type": "local", "command": ["o"]}}}',
+      '/other/c/.agents/mcp_config.json': '{"mcpServers": {"g": {"command": "g"}}}',
+      '/other/d/.opencode/opencode.jsonc': '{"mcp": {"p": {"type": "local", "command": ["p"]}}}',
+    });
+    const files = ['/other/a/.kiro/settings/mcp.json', '/other/b/opencode.json', '/other/c/.agents/mcp_config.json', '/other/d/.opencode/opencode.jsonc'];
+    const { servers } = await discover(discoveryOptions({ workspaceFolders: [], configFiles: files }), fs);
+    assert.deepEqual(servers.map((s) => [s.name, s.source.format, s.source.scope, s.source.folder]), [
+      ['k', 'kiro', 'workspace', '/other/a'],
+      ['o', 'opencode', 'workspace', '/other/b'],
+      ['g', 'antigravity', 'workspace', '/other/c'],
+      ['p', 'opencode', 'workspace', '/other/d'],
+    ]);
   });
 
   void it('keeps the same name in two files as two servers, and numbers repeats within one file', async () => {

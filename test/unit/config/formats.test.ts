@@ -34,7 +34,10 @@ void describe('VS Code mcp.json', () => {
     assert.equal(everything.cwd, '/work/proj', 'cwd defaults to the workspace folder');
     assert.deepEqual(everything.missingInputs, ['api-key']);
     assert.equal(everything.secretValues, undefined, 'an unfilled input placeholder is not a secret');
-    assert.deepEqual(everything.source, { file: FILE, line: 7, column: 5, format: 'vscode', scope: 'workspace', folder: '/work/proj' });
+    assert.deepEqual(everything.source, {
+      file: FILE, line: 7, column: 5, format: 'vscode', scope: 'workspace', folder: '/work/proj',
+      keys: { args: { line: 10, column: 7 }, env: { line: 11, column: 7 } },
+    });
     assert.equal(byName(servers, 'remote').url, 'https://example.test/mcp');
     assert.deepEqual(inputs, [{ id: 'api-key', type: 'promptString', description: 'API key', password: true, file: FILE }]);
   });
@@ -333,5 +336,119 @@ void describe('Zed context_servers', () => {
   void it('names a nested command without a path', () => {
     const { diagnostics } = parse('zed/broken.json', 'zed', {}, 'user');
     assert.deepEqual(brief(diagnostics), ['3:31 error [old-shape] "command" of server "old-shape" has no "path"']);
+  });
+});
+
+void describe('Kiro .kiro/settings/mcp.json', () => {
+  void it('reads stdio and remote servers, ${VAR} and disabled', () => {
+    const { servers, diagnostics } = parse('kiro/good.json', 'kiro', { KIRO_BRAVE_KEY: 'brave-secret', KIRO_API_TOKEN: 'kiro-tok' });
+    assert.deepEqual(brief(diagnostics), []);
+    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.source.line, s.source.column, s.disabled ?? false]), [
+      ['web-search', 'stdio', 3, 5, false],
+      ['api-server', 'http', 10, 5, false],
+      ['resting', 'stdio', 14, 5, true],
+    ]);
+    const search = byName(servers, 'web-search');
+    assert.deepEqual(search.args, ['-y', '@modelcontextprotocol/server-brave-search']);
+    assert.deepEqual(search.env, { BRAVE_API_KEY: 'brave-secret' });
+    assert.ok(search.secretValues?.includes('brave-secret'), 'a key-named env value is a secret');
+    assert.deepEqual(search.source.keys, { args: { line: 5, column: 7 }, env: { line: 6, column: 7 } });
+    assert.equal(byName(servers, 'api-server').url, 'https://kiro.example.test/mcp');
+    assert.equal(byName(servers, 'api-server').headers?.Authorization, 'Bearer kiro-tok');
+  });
+
+  void it('names what is wrong, with its place', () => {
+    const { servers, diagnostics } = parse('kiro/broken.json', 'kiro');
+    assert.equal(servers.length, 0);
+    assert.deepEqual(brief(diagnostics), [
+      '3:5 error [nothing] server "nothing" has neither "command" nor "url"',
+      '4:44 error [bad-env] "env" of server "bad-env" must be an object, found an array',
+    ]);
+  });
+});
+
+void describe('opencode.json "mcp"', () => {
+  void it('v1: local servers with a command array and "environment", remote with headers, {env:X}, enabled', () => {
+    const { servers, diagnostics } = parse('opencode/v1.jsonc', 'opencode', { OPENCODE_API_KEY: 'oc-key', JIRA_TOKEN: 'jira-tok' });
+    assert.deepEqual(brief(diagnostics), []);
+    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.source.line, s.source.column, s.disabled ?? false]), [
+      ['everything', 'stdio', 5, 5, false],
+      ['jira', 'http', 11, 5, false],
+      ['parked', 'stdio', 17, 5, true],
+    ]);
+    const everything = byName(servers, 'everything');
+    assert.equal(everything.command, 'npx');
+    assert.deepEqual(everything.args, ['-y', '@modelcontextprotocol/server-everything']);
+    assert.deepEqual(everything.env, { API_KEY: 'oc-key' });
+    assert.ok(everything.secretValues?.includes('oc-key'));
+    assert.deepEqual(everything.source.keys, { args: { line: 7, column: 7 }, env: { line: 8, column: 7 } }, 'args are in "command"');
+    assert.equal(byName(servers, 'jira').headers?.Authorization, 'Bearer jira-tok');
+  });
+
+  void it('an unset {env:X} reads as empty, as opencode does, with a warning', () => {
+    const { servers, diagnostics } = parse('opencode/v1.jsonc', 'opencode');
+    assert.deepEqual(byName(servers, 'everything').env, { API_KEY: '' });
+    assert.deepEqual(brief(diagnostics), [
+      '8:35 warning [everything] server "everything": environment variable OPENCODE_API_KEY is not set; it reads as empty',
+      '14:37 warning [jira] server "jira": environment variable JIRA_TOKEN is not set; it reads as empty',
+    ]);
+  });
+
+  void it('v2: servers under "mcp.servers", "disabled"', () => {
+    const { servers, diagnostics } = parse('opencode/v2.jsonc', 'opencode');
+    assert.deepEqual(brief(diagnostics), []);
+    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.command ?? s.url, s.source.line, s.disabled ?? false]), [
+      ['my-server', 'stdio', 'npx', 5, false],
+      ['off', 'stdio', 'npx', 9, true],
+      ['context7', 'http', 'https://context7.example.test/mcp', 10, false],
+    ]);
+  });
+
+  void it('refuses an empty command, a type it does not know and a remote server without url', () => {
+    const { servers, diagnostics } = parse('opencode/broken.jsonc', 'opencode');
+    assert.equal(servers.length, 0);
+    assert.deepEqual(brief(diagnostics), [
+      '3:44 error [empty] "command" of server "empty" is an empty array',
+      '4:29 error [wrong-type] server "wrong-type" has unknown type "stdio"; expected "local", "remote"',
+      '5:5 error [no-url] remote server "no-url" has no "url"',
+    ]);
+  });
+});
+
+void describe('Copilot CLI mcp-config.json', () => {
+  void it('reads type local, stdio, http and sse', () => {
+    const { servers, diagnostics } = parse('copilot-cli/good.json', 'copilot-cli', { COPILOT_TEST_TOKEN: 'cp-tok' }, 'user');
+    assert.deepEqual(brief(diagnostics), []);
+    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.source.line, s.source.column]), [
+      ['playwright', 'stdio', 3, 5],
+      ['azure', 'stdio', 10, 5],
+      ['github', 'http', 11, 5],
+      ['docs', 'sse', 17, 5],
+    ]);
+    assert.deepEqual(byName(servers, 'playwright').env, { TOKEN: 'cp-tok' });
+    assert.equal(byName(servers, 'github').headers?.Authorization, 'Bearer cp-tok');
+  });
+
+  void it('refuses a type it does not know', () => {
+    const { diagnostics } = parse('copilot-cli/broken.json', 'copilot-cli', {}, 'user');
+    assert.deepEqual(brief(diagnostics), ['3:22 error [odd] server "odd" has unknown type "streamable"; expected "local", "stdio", "http", "sse"']);
+  });
+});
+
+void describe('Antigravity CLI mcp_config.json', () => {
+  void it('reads command servers and serverUrl servers, $VAR in headers', () => {
+    const { servers, diagnostics } = parse('antigravity/good.json', 'antigravity', { GOOGLE_CLOUD_PROJECT: 'my-project' });
+    assert.deepEqual(brief(diagnostics), []);
+    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.command ?? s.url, s.source.line]), [
+      ['firebase', 'stdio', 'npx', 3],
+      ['google-developer-knowledge', 'http', 'https://knowledge.example.test/mcp', 7],
+    ]);
+    assert.equal(byName(servers, 'google-developer-knowledge').headers?.['X-goog-user-project'], 'my-project');
+  });
+
+  void it('a Gemini CLI entry copied without switching to serverUrl is refused, as Antigravity CLI would', () => {
+    const { servers, diagnostics } = parse('antigravity/broken.json', 'antigravity');
+    assert.equal(servers.length, 0);
+    assert.deepEqual(brief(diagnostics), ['3:5 error [migrated-as-is] server "migrated-as-is" has neither "command" nor "serverUrl"']);
   });
 });

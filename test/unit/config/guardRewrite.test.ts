@@ -143,6 +143,9 @@ describe('Guard This Server / Unguard rewrite: generated configs', () => {
       ['/home/u/.gemini/settings.json', 'gemini', ['mcpServers']],
       ['/home/u/.config/Code/User/settings.json', 'vscode-settings', ['mcp', 'servers']],
       ['/work/proj/.zed/settings.json', 'zed', ['context_servers']],
+      ['/work/proj/.kiro/settings/mcp.json', 'kiro', ['mcpServers']],
+      ['/home/u/.copilot/mcp-config.json', 'copilot-cli', ['mcpServers']],
+      ['/work/proj/.agents/mcp_config.json', 'antigravity', ['mcpServers']],
     ) as fc.Arbitrary<[string, ConfigFormat, string[]]>;
     fc.assert(fc.property(specs(anyText), style, pick, formats, fc.boolean(), (servers, s, index, [file, format, path], nested) => {
       const plain = { ...s, comments: s.comments && format !== 'mcp-json' };
@@ -219,6 +222,8 @@ describe('Guard This Server / Unguard rewrite: fixtures', () => {
     assert.throws(() => guardEntry({ ...request, text: '{ "servers": { "a": { "command": "x" }', name: 'a' }), /JSON error/);
     assert.throws(() => guardEntry({ text: '[mcp_servers.r]\nurl = "https://example.invalid/mcp"\n', file: '/c.toml', format: 'codex', name: 'r' }), /\/c\.toml:2:7: server "r" is a remote/);
     assert.throws(() => guardEntry({ text: 'mcpServers:\n  - name: y\n    command: |\n      node\n', file: '/c.yaml', format: 'continue', name: 'y' }), /\/c\.yaml:3:14: "command" of server "y" is not a one-line value/);
+    assert.throws(() => guardEntry({ text: '{ "mcp": { "o": { "type": "local", "command": ["node", "s.js"] } } }', file: '/p/opencode.json', format: 'opencode', name: 'o' }), /\/p\/opencode\.json:1:\d+: server "o" is an opencode entry; guard it by hand/);
+    assert.throws(() => guardEntry({ text: '{ "mcpServers": { "s": { "serverUrl": "https://example.invalid/mcp" } } }', file: '/p/.agents/mcp_config.json', format: 'antigravity', name: 's' }), /server "s" is a remote/);
   });
 
   it('unguards an entry written by guard --print-config (npx launcher) and a global mcp-health', () => {

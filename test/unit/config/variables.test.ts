@@ -115,3 +115,15 @@ void describe('variables inside a server', () => {
     assert.deepEqual(brief(diagnostics), ['3:39 warning [s] server "s": unknown variable ${nope}; left as written']);
   });
 });
+
+void describe('opencode variables', () => {
+  void it('{env:X} is substituted, an unset one reads as empty; {file:…} and ${X} stay as written', () => {
+    const resolve = (text: string) => resolveVariables(text, context('opencode'));
+    assert.equal(resolve('Bearer {env:TOKEN}').value, 'Bearer abc');
+    assert.deepEqual(resolve('{env:NOPE}x'), { value: 'x', missingInputs: [], inputValues: [], problems: ['environment variable NOPE is not set; it reads as empty'] });
+    const file = resolve('{file:~/.secrets/key}');
+    assert.equal(file.value, '{file:~/.secrets/key}');
+    assert.match(file.problems[0] ?? '', /read by opencode from that file/);
+    assert.equal(resolve('${TOKEN} $TOKEN').value, '${TOKEN} $TOKEN');
+  });
+});

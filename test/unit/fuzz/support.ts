@@ -8,6 +8,7 @@ import type { ConfigDiagnostic, ConfigFormat, ServerConfig } from '../../../src/
 
 export const FORMATS: readonly ConfigFormat[] = [
   'vscode', 'vscode-settings', 'mcp-json', 'claude-code', 'cursor', 'claude-desktop', 'windsurf', 'cline', 'roo', 'gemini', 'codex', 'continue', 'zed',
+  'kiro', 'opencode', 'copilot-cli', 'antigravity',
 ];
 
 export const FOLDER = '/work/proj';

@@ -43,11 +43,14 @@ void describe('registry', () => {
 
   void it('keeps the connection of a server that only moved in its file (an edit above it shifted its line)', async () => {
     const h = harness();
-    const below = server('below');
+    const at = (line: number) => ({ env: { line: line + 2, column: 7 }, args: { line: line + 1, column: 7 } });
+    const plain = server('below');
+    const below = { ...plain, source: { ...plain.source, keys: at(plain.source.line) } };
     h.registry.setServers([below], []);
     h.registry.start();
     await h.clock.advance(0);
-    const moved = { ...below, source: { ...below.source, line: below.source.line + 4 } };
+    // Its env and args keys move with it.
+    const moved = { ...below, source: { ...below.source, line: below.source.line + 4, keys: at(below.source.line + 4) } };
     h.registry.setServers([moved], []);
     await h.clock.advance(0);
     assert.equal(h.connector.attempts.length, 1, 'not reconnected');

@@ -3,6 +3,10 @@ import assert from 'node:assert/strict';
 import { detailRows, detailsText, formatClockTime, formatPercent, lastLines } from '../../../src/present/details';
 import { diffTools, toolDefinition, toolsInventory } from '../../../src/core/inventory';
 import { probes, status } from './fixtures';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+const realStderr = (name: string) => readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'stderr', `${name}.txt`), 'utf8');
 
 const rowMap = (rows: ReturnType<typeof detailRows>) => new Map(rows.map((row) => [row.key, row]));
 
@@ -75,6 +79,13 @@ void describe('detailRows', () => {
     const row = rowMap(detailRows(status('s', { stderrTail }))).get('stderr');
     assert.equal(row?.value, 'l7');
     assert.equal(row?.full, 'l3\nl4\nl5\nl6\nl7');
+  });
+
+  void it('shows the thrown error of a real Node crash, not its Node.js version trailer, and keeps it in the full text', () => {
+    const row = rowMap(detailRows(status('stripe', { state: 'down', stderrTail: realStderr('stripe-no-key-color') }))).get('stderr');
+    assert.match(row?.value ?? '', /^Error: Stripe API key not provided\. .*STRIPE_SECRET_KEY/);
+    assert.ok(row?.full?.startsWith(row.value), 'the line is in the tooltip though the last lines are stack frames');
+    assert.ok(row?.full?.endsWith('Node.js v20.20.2'));
   });
 
   void it('falls back to the stderr kept with the last error and ignores blank stderr', () => {
