@@ -66,6 +66,18 @@ export interface ServerConfig {
   readonly cwdFromWindow?: true;
   /** A user-level entry that names a path in an open workspace folder itself (`${workspaceFolder}` in cwd, command...). */
   readonly reachesWorkspace?: true;
+  /**
+   * Set when a supplied `${input:id}` value went into the fields below: the same fields with `${input:id}` as written.
+   * Consent is given to this form, so typing the input after allowing the server does not ask again.
+   */
+  readonly asWritten?: {
+    readonly command?: string;
+    readonly args?: readonly string[];
+    readonly env?: Readonly<Record<string, string>>;
+    readonly cwd?: string;
+    readonly url?: string;
+    readonly envFile?: string;
+  };
   readonly envFile?: string;
   // http / sse
   readonly url?: string;

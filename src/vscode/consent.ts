@@ -3,13 +3,12 @@
 
 import * as vscode from 'vscode';
 import { ConsentStore } from '../core/consent/consentStore';
-import { definitionHash } from '../core/consent/definitionHash';
 import type { Logger } from '../core/logger';
 import type { ServerConfig, ServerStatus } from '../core/model';
 import type { TrustAwareRegistry } from '../core/monitor';
 import { modeFor } from '../core/monitor/intervals';
 import { MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../core/monitorTypes';
-import { ConsentPromptPolicy, consentMessage, modeLabels, nextMode, whatWouldRun } from '../present/consentModel';
+import { ConsentPromptPolicy, consentMessage, describeChanges, describeEnv, modeLabels, nextMode, whatWouldRun } from '../present/consentModel';
 import { SECTION } from './settings';
 import { displayPath } from '../present/paths';
 
@@ -53,13 +52,13 @@ export class ConsentFlow implements vscode.Disposable {
   offer(): void {
     this.registry.refreshGates();
     const waiting = this.waiting();
-    if (!this.policy.shouldAsk(waiting.map((status) => keyOf(status.config)))) {
+    if (!this.policy.shouldAsk(waiting.map((status) => this.keyOf(status.config)))) {
       return;
     }
     this.policy.opened();
     void (async () => {
       try {
-        const choice = await vscode.window.showInformationMessage(consentMessage(waiting, shortPath), ALLOW, REVIEW, NOT_NOW);
+        const choice = await vscode.window.showInformationMessage(consentMessage(waiting, shortPath, (config) => this.store.changes(config)), ALLOW, REVIEW, NOT_NOW);
         if (choice === ALLOW) {
           await this.allow(this.stillWaiting(waiting).map((status) => status.config));
         } else if (choice === REVIEW) {
@@ -88,7 +87,7 @@ export class ConsentFlow implements vscode.Disposable {
     // Withdrawn on purpose: do not ask again in this window until its definition changes.
     this.policy.dismiss(ids.flatMap((id) => {
       const status = this.registry.get(id);
-      return status ? [keyOf(status.config)] : [];
+      return status ? [this.keyOf(status.config)] : [];
     }));
     this.registry.refreshGates();
   }
@@ -169,19 +168,28 @@ export class ConsentFlow implements vscode.Disposable {
       mode,
       label: status.config.name,
       description: `[${mode}] ${whatWouldRun(status)}`,
-      detail: `${shortPath(status.config.source.file)}:${status.config.source.line} · ${modeLabels[mode]}`,
+      detail: [
+        `${shortPath(status.config.source.file)}:${status.config.source.line} · ${modeLabels[mode]}`,
+        describeChanges(this.store.changes(status.config) ?? []),
+        describeEnv(status.config),
+      ].filter((part) => part.length > 0).join(' · '),
       buttons: [this.modeButton],
     };
   }
 
+  /** A "Not Now" holds for this definition only: the keyed hash, so a changed one asks again. */
+  private keyOf(config: ServerConfig): string {
+    return `${config.id}\n${this.store.hashOf(config)}`;
+  }
+
   private dismiss(statuses: readonly ServerStatus[]): void {
-    this.policy.dismiss(statuses.map((status) => keyOf(status.config)));
+    this.policy.dismiss(statuses.map((status) => this.keyOf(status.config)));
   }
 
   /** Only servers still waiting, with their current definition: the files may have changed while the prompt was open. */
   private stillWaiting(asked: readonly ServerStatus[]): ServerStatus[] {
-    const askedKeys = new Set(asked.map((status) => keyOf(status.config)));
-    return this.waiting().filter((status) => askedKeys.has(keyOf(status.config)));
+    const askedKeys = new Set(asked.map((status) => this.keyOf(status.config)));
+    return this.waiting().filter((status) => askedKeys.has(this.keyOf(status.config)));
   }
 }
 
@@ -189,10 +197,6 @@ export class ConsentFlow implements vscode.Disposable {
 function shortPath(file: string): string {
   const relative = vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
   return relative !== file ? relative : displayPath(file);
-}
-
-function keyOf(config: ServerConfig): string {
-  return `${config.id}\n${definitionHash(config)}`;
 }
 
 /** Writes the mode into the user's `mcpHealth.serverOverrides`, keeping the other per-server settings. */

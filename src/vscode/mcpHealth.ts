@@ -21,6 +21,8 @@ import { findOnPath, StableGuardRuntime } from '../mcp/stableRuntime';
 import { BUNDLED_GUARD_FILE } from '../core/guardLauncher';
 import { registerCommands } from './commands';
 import { ConsentStore } from '../core/consent/consentStore';
+import type { ConsentKey } from '../core/consent/definitionHash';
+import { loadConsentKey } from './consentKey';
 import { ConsentFlow } from './consent';
 import { registerConsentCommands } from './consentCommands';
 import { DashboardPanel } from './dashboard';
@@ -65,6 +67,8 @@ export class McpHealth {
   private readonly history: EditorHistory;
   private readonly configLens: ConfigLensProvider;
   private inputDefinitions: readonly InputDefinition[] = [];
+  private consentKey: ConsentKey | undefined;
+  private consentStore!: ConsentStore;
   private knownSecrets: readonly string[] = [];
   private discovering: Promise<void> | undefined;
   private discoverAgain = false;
@@ -78,7 +82,8 @@ export class McpHealth {
     this.settings = this.own(new SettingsStore());
     // What a bug report needs first: which version ran, with which effective settings.
     this.log.logger.info(`MCP Health ${String(context.extension.packageJSON.version ?? '?')} activating in ${vscode.env.appName} ${vscode.version}; settings: ${JSON.stringify(this.settings.current)}`);
-    const consentStore = new ConsentStore(context.globalState, this.log.logger);
+    // Digests are keyed with a secret loaded before the first discovery hands servers over (discoverOnce).
+    const consentStore = new ConsentStore(context.globalState, this.log.logger, () => this.consentKey);
     // Test-only pre-seed, documented in test/e2e/harness/README.md: the smoke-test driver hides notifications, so the
     // mocha suite cannot click Allow. Never honoured outside ExtensionMode.Test.
     const testConsent = context.extensionMode === vscode.ExtensionMode.Test && process.env.MCP_HEALTH_TEST_CONSENT === 'allow-all';
@@ -99,6 +104,7 @@ export class McpHealth {
       // Entries run through `mcp-health guard` are never started: their guard's socket is read instead.
       guards: new GuardPoller(systemClock, () => readGuardStatuses(undefined, undefined, onceEach(this.log.logger)), GUARD_POLL_MS, channelGuardControl),
     });
+    this.consentStore = consentStore;
     this.consent = this.own(new ConsentFlow(consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
     this.inputs = new InputStore(context.secrets);
     const chatMcp = this.own(new ChatMcpSettingsWatcher());
@@ -257,6 +263,9 @@ export class McpHealth {
       const diagnostics = result.diagnostics.filter((d) => d.serverName === undefined || !settings.excludedServers.includes(d.serverName));
       this.knownSecrets = [...new Set([...servers.flatMap((s) => s.secretValues ?? []), ...Object.values(options.inputs ?? {})])];
       this.inputDefinitions = result.inputs;
+      this.consentKey ??= await loadConsentKey(this.context.secrets, this.log.logger);
+      // Before the gates are computed, so a user-level server allowed before the upgrade is not asked about again.
+      await this.consentStore.adoptLegacy(servers);
       this.registry.setServers(servers, diagnostics);
       for (const id of this.disabledIds()) {
         if (this.registry.get(id)) {

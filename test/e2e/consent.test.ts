@@ -130,7 +130,8 @@ describe('consent before the first start (code-server, Production mode)', { time
     // A changed definition asks again: edit beta's args only.
     fs.writeFileSync(mcpJson, serversJson({ beta: ['--max-lifetime-ms', '600001'] }, record));
     await waitFor('beta waiting for consent again', async () => /^beta\s*waiting for consent/m.test(await treeRows(page)), 60_000);
-    await findNotification(page, /MCP Health found 1 server in \.vscode\/mcp\.json\. Start watching it\?/, 30_000);
+    // The question says what changed, and shows the env names with secret values masked (issue 19 §2).
+    await findNotification(page, /MCP Health found 1 server in \.vscode\/mcp\.json\. Start watching it\? beta: Changed since you allowed it: arguments changed\. Environment: API_TOKEN=\*\*\*/, 30_000);
     const betaBefore = first.find((start) => start.name === 'beta');
     await waitFor('the old beta process gone', () => betaBefore !== undefined && !isAlive(betaBefore.pid), 20_000);
     await sleep(5_000);

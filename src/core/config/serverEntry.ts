@@ -3,7 +3,7 @@
 
 import type { ConfigFormat, ConfigScope, ServerConfig, TransportKind } from '../model';
 import { isSecretName, urlCredential } from '../redact';
-import type { DiagnosticSink } from './diagnosticSink';
+import { DiagnosticSink } from './diagnosticSink';
 import type { VariableSources } from './types';
 import { DIALECTS, type Dialect } from './dialects';
 import type { Position } from './lineIndex';
@@ -37,6 +37,7 @@ class EntryReader {
   private readonly variables: VariableContext;
   private readonly missingInputs = new Set<string>();
   private readonly secrets = new Set<string>();
+  private inputUsed = false;
   private readonly path;
 
   constructor(
@@ -118,8 +119,23 @@ class EntryReader {
     return {
       ...common,
       ...specific,
+      ...(this.inputUsed ? { asWritten: this.asWritten() } : {}),
       ...(this.missingInputs.size > 0 ? { missingInputs: [...this.missingInputs] } : {}),
       ...(this.secrets.size > 0 ? { secretValues: [...this.secrets] } : {}),
+    };
+  }
+
+  /** The entry read again with no input values, so every `${input:id}` stays as written (its diagnostics dropped). */
+  private asWritten(): NonNullable<ServerConfig['asWritten']> {
+    const again = new EntryReader(this.name, this.keyPos, this.node, { ...this.context, inputs: undefined, sink: new DiagnosticSink(this.context.file) }).read();
+    const fields = again as Partial<ServerConfig> | undefined;
+    return {
+      ...(fields?.command !== undefined ? { command: fields.command } : {}),
+      ...(fields?.args !== undefined ? { args: fields.args } : {}),
+      ...(fields?.env !== undefined ? { env: fields.env } : {}),
+      ...(fields?.cwd !== undefined && !fields.cwdFromWindow ? { cwd: fields.cwd } : {}),
+      ...(fields?.url !== undefined ? { url: fields.url } : {}),
+      ...(fields?.envFile !== undefined ? { envFile: fields.envFile } : {}),
     };
   }
 
@@ -377,6 +393,7 @@ class EntryReader {
     const resolution = resolveVariables(text, this.variables);
     for (const id of resolution.missingInputs) this.missingInputs.add(id);
     for (const value of resolution.inputValues) this.addSecret(value);
+    if (resolution.inputValues.length > 0) this.inputUsed = true;
     for (const problem of resolution.problems) this.warn(pos, `server "${this.name}": ${problem}`);
     return resolution.value;
   }

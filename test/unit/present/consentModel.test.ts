@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConsentPromptPolicy, consentMessage, nextMode, whatWouldRun } from '../../../src/present/consentModel';
+import { ConsentPromptPolicy, consentMessage, describeEnv, nextMode, whatWouldRun } from '../../../src/present/consentModel';
 import { status, WORKSPACE } from './fixtures';
 
 const display = (file: string) => file.replace(`${WORKSPACE}/`, '');
@@ -23,6 +23,19 @@ void describe('consent wording', () => {
     const http = status('h', { config: { transport: 'http', url: `https://127.0.0.1:1/mcp?key=${secret}`, secretValues: [secret] } });
     assert.ok(!whatWouldRun(http).includes(secret));
     assert.match(whatWouldRun(http), /^https:\/\/127\.0\.0\.1:1\/mcp/);
+  });
+
+  void it('shows env names, and values only where the secret rule says they are no secret', () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const config = { env: { NODE_OPTIONS: '--max-old-space-size=512', API_TOKEN: secret, OTHER: `x${secret}` }, secretValues: [secret] };
+    const text = describeEnv(status('s', { config }).config);
+    assert.equal(text, 'Environment: API_TOKEN=***, NODE_OPTIONS=--max-old-space-size=512, OTHER=x***');
+    assert.equal(describeEnv(status('s').config), '');
+    // The single-server question carries it, and what changed since the user allowed the server.
+    const one = status('s', { state: 'needs-consent', config });
+    const changed = consentMessage([one], display, () => [{ kind: 'changed', part: 'env', name: 'NODE_OPTIONS' }, { kind: 'changed', part: 'args' }]);
+    assert.equal(changed, `MCP Health found 1 server in .vscode/mcp.json. Start watching it? s: Changed since you allowed it: NODE_OPTIONS changed, arguments changed. ${text}`);
+    assert.ok(!changed.includes(secret));
   });
 
   void it('cycles the modes watch, check, off', () => {
