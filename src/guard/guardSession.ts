@@ -7,8 +7,8 @@ import type { Logger } from '../core/logger';
 import type { ProcessEnd } from '../core/model';
 import { backoffDelay, type BackoffSettings } from '../core/monitor/backoff';
 import { judge, Keepalive, type KeepaliveStats, type ProbeMethod } from './keepalive';
-import { classifyLine, errorResponse, GUARD_ID_PREFIX, isGuardId, isRecord, line, MODERN_VERSION_META, type JsonRpcId } from './messages';
-import { routeLine, type Route } from './routeLine';
+import { classify, classifyLine, clientIdOf, errorResponse, GUARD_ID_PREFIX, hasGuardPrefix, isRecord, line, MODERN_VERSION_META, upstreamId, type JsonRpcId } from './messages';
+import { routeLine, withTopId, type Message, type Route } from './routeLine';
 import type { Upstream, UpstreamEnd, UpstreamFactory } from './upstream';
 
 export type GuardEra = 'unknown' | 'handshake' | 'modern';
@@ -252,7 +252,7 @@ export class GuardSession {
     for (const id of this.inFlight.keys()) this.writeClient(errorResponse(id, UPSTREAM_FAILED_CODE, reason));
     this.inFlight.clear();
     for (const queued of this.queue.splice(0)) {
-      if (queued.route.kind === 'request') this.writeClient(errorResponse(queued.route.id, UPSTREAM_FAILED_CODE, reason));
+      for (const id of requestIds(queued.route)) this.writeClient(errorResponse(id, UPSTREAM_FAILED_CODE, reason));
     }
   }
 
@@ -264,6 +264,9 @@ export class GuardSession {
 
   private forwardFromClient(raw: Buffer, route: Route): void {
     switch (route.kind) {
+      case 'batch':
+        this.forwardClientBatch(raw, route.items);
+        return;
       case 'request': {
         const initialize = route.method === 'initialize' && this.era !== 'modern';
         // Only these need the params: the handshake to replay, and the modern envelope's _meta until the era is known
@@ -280,12 +283,18 @@ export class GuardSession {
           startedAt: this.deps.clock.monotonic(),
           modern: version && meta ? { version, meta } : null,
         });
+        if (hasGuardPrefix(route.id)) raw = withTopId(raw, upstreamId(route.id));
         break;
       }
       case 'notification':
         if (route.method === 'notifications/initialized' && !this.initializedLine) this.initializedLine = Buffer.from(raw);
-        // A cancelled request may never be answered: it must not wait in the books forever.
-        if (route.method === 'notifications/cancelled') forgetCancelled(this.inFlight, paramsOf(raw));
+        if (route.method === 'notifications/cancelled') {
+          const params = paramsOf(raw);
+          // A cancelled request may never be answered: it must not wait in the books forever.
+          forgetCancelled(this.inFlight, params);
+          const cancelled = params?.requestId;
+          if (isId(cancelled) && hasGuardPrefix(cancelled)) raw = line(cancelling(JSON.parse(raw.toString('utf8')), upstreamId));
+        }
         break;
       case 'response':
         // An answer to a server-to-client request of a dead generation: its asker is gone.
@@ -298,6 +307,45 @@ export class GuardSession {
         break;
     }
     this.writeUpstream(raw);
+  }
+
+  /**
+   * A batch from the client: each message is booked as if it came alone. Batches are rare (protocol 2025-03-26 and
+   * older), so this parses the line; it is forwarded as it came unless a message in it must change (a client id that
+   * needs its mark, an answer to a request of a dead upstream), and then re-serialised.
+   */
+  private forwardClientBatch(raw: Buffer, items: readonly Message[]): void {
+    const elements = JSON.parse(raw.toString('utf8')) as unknown[];
+    const kept: unknown[] = [];
+    let changed = false;
+    const now = this.deps.clock.monotonic();
+    items.forEach((item, index) => {
+      let element = elements[index];
+      if (item.kind === 'request') {
+        this.inFlight.set(item.id, { method: item.method, startedAt: now, modern: null });
+        if (hasGuardPrefix(item.id)) {
+          element = { ...(element as Record<string, unknown>), id: upstreamId(item.id) };
+          changed = true;
+        }
+      } else if (item.kind === 'notification') {
+        if (item.method === 'notifications/initialized' && !this.initializedLine) this.initializedLine = line(element);
+        if (item.method === 'notifications/cancelled') {
+          const params = (element as { params?: unknown }).params;
+          forgetCancelled(this.inFlight, isRecord(params) ? params : undefined);
+          if (isRecord(params) && hasGuardPrefix(isId(params.requestId) ? params.requestId : null)) {
+            element = cancelling(element, upstreamId);
+            changed = true;
+          }
+        }
+      } else if (item.kind === 'response' && (item.id === null || !this.serverRequests.delete(item.id))) {
+        this.deps.logger.debug(`dropped the client's answer to request ${JSON.stringify(item.id)} of a previous upstream`);
+        changed = true;
+        return;
+      }
+      kept.push(element);
+    });
+    if (!changed) this.writeUpstream(raw);
+    else if (kept.length > 0) this.writeUpstream(line(kept));
   }
 
   private writeUpstream(raw: Buffer): void {
@@ -330,13 +378,22 @@ export class GuardSession {
         }
         return;
       case 'response':
-        if (isGuardId(route.id)) {
-          const outcome = outcomeOf(raw);
-          if (!this.keepalive.answer(route.id, outcome)) this.answerInternal(route.id, outcome);
-          return;
+        if (hasGuardPrefix(route.id)) {
+          const clientId = clientIdOf(route.id);
+          if (clientId === null) {
+            this.answerOwn(route.id, outcomeOf(raw));
+            return;
+          }
+          // The answer to a client id that travelled with the mark: the client gets its own id back.
+          this.settleInFlight(clientId, route.failed, raw, undefined);
+          raw = withTopId(raw, clientId);
+          break;
         }
-        if (route.id !== null) this.settleInFlight(route.id, route.failed, raw);
+        if (route.id !== null) this.settleInFlight(route.id, route.failed, raw, undefined);
         break;
+      case 'batch':
+        this.fromUpstreamBatch(raw, route.items);
+        return;
       case 'request':
         this.serverRequests.add(route.id);
         break;
@@ -348,14 +405,52 @@ export class GuardSession {
     if (this.clientEnded) this.closeIfDrained();
   }
 
-  private settleInFlight(id: JsonRpcId, failed: boolean, raw: Buffer): void {
+  /** A batch from the upstream: each message is handled as if it came alone; the guard's own answers stay here. */
+  private fromUpstreamBatch(raw: Buffer, items: readonly Message[]): void {
+    const elements = JSON.parse(raw.toString('utf8')) as unknown[];
+    const kept: unknown[] = [];
+    let changed = false;
+    items.forEach((item, index) => {
+      let element = elements[index];
+      if (item.kind === 'response') {
+        if (hasGuardPrefix(item.id)) {
+          const clientId = clientIdOf(item.id);
+          changed = true;
+          if (clientId === null) {
+            this.answerOwn(item.id, outcomeOfMessage(element));
+            return;
+          }
+          element = { ...(element as Record<string, unknown>), id: clientId };
+          this.settleInFlight(clientId, item.failed, null, element);
+        } else if (item.id !== null) {
+          this.settleInFlight(item.id, item.failed, null, element);
+        }
+      } else if (item.kind === 'request') {
+        this.serverRequests.add(item.id);
+      } else if (item.kind === 'notification' && item.method === 'notifications/cancelled') {
+        const params = (element as { params?: unknown }).params;
+        forgetCancelled(this.serverRequests, isRecord(params) ? params : undefined);
+      }
+      kept.push(element);
+    });
+    if (!changed) this.writeClient(raw);
+    else if (kept.length > 0) this.writeClient(line(kept));
+    if (this.clientEnded) this.closeIfDrained();
+  }
+
+  private answerOwn(id: string, outcome: Outcome): void {
+    if (!this.keepalive.answer(id, outcome)) this.answerInternal(id, outcome);
+  }
+
+  /** `raw` is the answer's line, or null when it came in a batch as `element`. */
+  private settleInFlight(id: JsonRpcId, failed: boolean, raw: Buffer | null, element: unknown): void {
     const entry = this.inFlight.get(id);
     if (!entry) return;
     this.inFlight.delete(id);
     this.record(entry.method, this.deps.clock.monotonic() - entry.startedAt, failed);
     if (failed) return;
     // The result is read (parsed) only for the answers the guard keeps something of.
-    const outcome = entry.method === 'initialize' || entry.modern ? outcomeOf(raw) : null;
+    const outcome = entry.method === 'initialize' || entry.modern ? (raw ? outcomeOf(raw) : outcomeOfMessage(element)) : null;
     if (!outcome) return;
     if (entry.method === 'initialize' && this.init && isRecord(outcome.result)) {
       const { protocolVersion, capabilities } = outcome.result;
@@ -583,9 +678,11 @@ export class GuardSession {
     const reason = `${end.message}; restarting`;
     // What the dead upstream never saw goes first to the next one, in its original order.
     const retry: Array<{ raw: Buffer; route: Route }> = [];
-    for (const raw of end.unsent ?? []) {
+    for (const sent of end.unsent ?? []) {
+      // Back to the client's own ids: the line is forwarded (and marked) again like any other.
+      const raw = clientForm(sent);
       const route = routeLine(raw);
-      if (route.kind === 'request') this.inFlight.delete(route.id);
+      for (const id of requestIds(route)) this.inFlight.delete(id);
       retry.push({ raw: Buffer.from(raw), route });
     }
     this.queue.unshift(...retry);
@@ -601,7 +698,7 @@ export class GuardSession {
     if (restartFailed) {
       // Requests that already waited through one restart are not held through a crash loop.
       for (const queued of this.queue.splice(0)) {
-        if (queued.route.kind === 'request') this.writeClient(errorResponse(queued.route.id, UPSTREAM_FAILED_CODE, reason));
+        for (const id of requestIds(queued.route)) this.writeClient(errorResponse(id, UPSTREAM_FAILED_CODE, reason));
       }
     }
     if (this.init && !this.init.result) {
@@ -655,6 +752,53 @@ function paramsOf(raw: Buffer): Record<string, unknown> | undefined {
 function outcomeOf(raw: Buffer): Outcome {
   const message = classifyLine(raw);
   return message.kind === 'response' ? message : {};
+}
+
+function outcomeOfMessage(parsed: unknown): Outcome {
+  const message = classify(parsed);
+  return message.kind === 'response' ? message : {};
+}
+
+/** The ids of the client's requests in a line (one, or those of a batch). */
+function requestIds(route: Route): JsonRpcId[] {
+  if (route.kind === 'request') return [route.id];
+  if (route.kind === 'batch') return route.items.flatMap((item) => (item.kind === 'request' ? [item.id] : []));
+  return [];
+}
+
+/** A notifications/cancelled message with its requestId passed through `map`. */
+function cancelling(message: unknown, map: (id: JsonRpcId) => JsonRpcId): unknown {
+  const record = message as { params: Record<string, unknown> };
+  return { ...record, params: { ...record.params, requestId: map(record.params.requestId as JsonRpcId) } };
+}
+
+/** A line as the client wrote it, from the form the upstream was sent (marked ids unmarked); rare: HTTP resends. */
+function clientForm(raw: Buffer): Buffer {
+  const route = routeLine(raw);
+  const unmark = (id: JsonRpcId): JsonRpcId => (typeof id === 'string' ? (clientIdOf(id) ?? id) : id);
+  const marked = (id: unknown): boolean => typeof id === 'string' && clientIdOf(id) !== null;
+  if (route.kind === 'request') return marked(route.id) ? withTopId(raw, unmark(route.id)) : raw;
+  if (route.kind !== 'notification' && route.kind !== 'batch') return raw;
+  const parsed = JSON.parse(raw.toString('utf8')) as unknown;
+  let changed = false;
+  const restore = (element: unknown): unknown => {
+    const message = classify(element);
+    if (message.kind === 'request' && marked(message.id)) {
+      changed = true;
+      return { ...(element as Record<string, unknown>), id: unmark(message.id) };
+    }
+    if (message.kind === 'notification' && message.method === 'notifications/cancelled' && marked(message.params?.requestId)) {
+      changed = true;
+      return cancelling(element, unmark);
+    }
+    return element;
+  };
+  const restored = Array.isArray(parsed) ? parsed.map(restore) : restore(parsed);
+  return changed ? line(restored) : raw;
+}
+
+function isId(value: unknown): value is JsonRpcId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
 function lostCapabilities(before: Record<string, unknown>, after: unknown): string[] {

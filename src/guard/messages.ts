@@ -8,8 +8,15 @@ export type Classified =
   | { readonly kind: 'response'; readonly id: JsonRpcId | null; readonly result?: unknown; readonly error?: { code?: unknown; message?: unknown } }
   | { readonly kind: 'other' };
 
-/** Ids the guard gives its own requests: a string prefix no client id generator produces, so nothing can collide. */
+/**
+ * Ids the guard gives its own requests begin with this prefix. A client may use any string, this prefix included, so
+ * a client's id that begins with it travels upstream with CLIENT_MARK inserted after the prefix and loses it on the
+ * answer's way back. The guard's own ids never have the mark there: the two sets cannot meet, and every id the client
+ * chooses is answered.
+ */
 export const GUARD_ID_PREFIX = 'mcp-health-guard:';
+const CLIENT_MARK = '~';
+const MARKED_PREFIX = `${GUARD_ID_PREFIX}${CLIENT_MARK}`;
 
 export const MODERN_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 export const MODERN_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
@@ -48,8 +55,23 @@ export function idKey(id: JsonRpcId): string {
   return typeof id === 'number' ? `n${id}` : `s${id}`;
 }
 
-export function isGuardId(id: JsonRpcId | null): id is string {
+/** An id that begins with the guard's prefix: the guard's own, or a client's one marked on its way upstream. */
+export function hasGuardPrefix(id: JsonRpcId | null): id is string {
   return typeof id === 'string' && id.startsWith(GUARD_ID_PREFIX);
+}
+
+export function isGuardId(id: JsonRpcId | null): id is string {
+  return hasGuardPrefix(id) && !id.startsWith(MARKED_PREFIX);
+}
+
+/** The id a client's request travels upstream with (the same id unless it begins with the guard's prefix). */
+export function upstreamId(id: JsonRpcId): JsonRpcId {
+  return hasGuardPrefix(id) ? `${MARKED_PREFIX}${id.slice(GUARD_ID_PREFIX.length)}` : id;
+}
+
+/** The client's own id back from the one upstream saw; null when `id` is not a marked client id. */
+export function clientIdOf(id: string): string | null {
+  return id.startsWith(MARKED_PREFIX) ? `${GUARD_ID_PREFIX}${id.slice(MARKED_PREFIX.length)}` : null;
 }
 
 export function line(message: unknown): Buffer {

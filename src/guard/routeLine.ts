@@ -3,7 +3,9 @@
 // 50 MB message it meant a 50-100 MB string and the whole object tree only to learn the id. The scan validates the
 // whole line by the JSON grammar, so it reaches the same verdict as JSON.parse + classify() on every input (the unit
 // test compares them on every message shape and on mutated and truncated lines); a line that needs more than this
-// (params of initialize, a result the guard keeps) is parsed in full by the caller, as before.
+// (params of initialize, a result the guard keeps) is parsed in full by the caller, as before. A JSON-RPC batch (an
+// array of messages, allowed up to protocol 2025-03-26) is routed by each of its messages; the object case, the one
+// on the hot path, allocates nothing more for it.
 
 import type { JsonRpcId } from './messages';
 
@@ -11,9 +13,13 @@ export type Route =
   | { readonly kind: 'request'; readonly id: JsonRpcId; readonly method: string }
   | { readonly kind: 'notification'; readonly method: string }
   | { readonly kind: 'response'; readonly id: JsonRpcId | null; readonly failed: boolean }
+  | { readonly kind: 'batch'; readonly items: readonly Message[] }
   | { readonly kind: 'other' };
 
-const OTHER: Route = { kind: 'other' };
+/** What one message of a batch can be (a batch inside a batch is not a message). */
+export type Message = Exclude<Route, { kind: 'batch' }>;
+
+const OTHER: Message = { kind: 'other' };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -56,8 +62,53 @@ class Members {
 let escaped = false;
 
 export function routeLine(raw: Buffer): Route {
+  const start = skipWhitespace(raw, 0);
+  if (raw[start] === OPEN_BRACKET) return routeBatch(raw, start);
   const members = new Members();
-  if (!scanTopObject(raw, members)) return OTHER;
+  const end = scanObject(raw, start, members);
+  if (end < 0 || skipWhitespace(raw, end) !== raw.length) return OTHER;
+  return routeOf(raw, members);
+}
+
+/** A batch: a non-empty array; each object in it is routed like a line, anything else in it is 'other'. */
+function routeBatch(raw: Buffer, pos: number): Route {
+  pos = skipWhitespace(raw, pos + 1);
+  // An empty batch is not a valid request: the server answers it with one error, which the guard routes as usual.
+  if (raw[pos] === CLOSE_BRACKET) return OTHER;
+  const items: Message[] = [];
+  for (;;) {
+    let end: number;
+    if (raw[pos] === OPEN_BRACE) {
+      const members = new Members();
+      end = scanObject(raw, pos, members);
+      if (end < 0) return OTHER;
+      items.push(routeOf(raw, members));
+    } else {
+      end = scanValue(raw, pos);
+      if (end < 0) return OTHER;
+      items.push(OTHER);
+    }
+    pos = skipWhitespace(raw, end);
+    if (raw[pos] === COMMA) {
+      pos = skipWhitespace(raw, pos + 1);
+      continue;
+    }
+    if (raw[pos] !== CLOSE_BRACKET) return OTHER;
+    return skipWhitespace(raw, pos + 1) === raw.length ? { kind: 'batch', items } : OTHER;
+  }
+}
+
+/**
+ * The line with the value of its top-level "id" (the last one, the one JSON.parse keeps) replaced by `id`, every other
+ * byte as it was; for a line routeLine() found to be a request or a response.
+ */
+export function withTopId(raw: Buffer, id: JsonRpcId): Buffer {
+  const members = new Members();
+  if (scanObject(raw, skipWhitespace(raw, 0), members) < 0 || members.idType === Value.Absent) return raw;
+  return Buffer.concat([raw.subarray(0, members.idStart), Buffer.from(JSON.stringify(id), 'utf8'), raw.subarray(members.idEnd)]);
+}
+
+function routeOf(raw: Buffer, members: Members): Message {
   if (members.methodType === Value.String) {
     const method = members.methodEscaped ? stringValue(raw, members.methodStart, members.methodEnd, true) : knownMethod(raw, members.methodStart + 1, members.methodEnd - 1);
     if (members.idType === Value.Absent) return { kind: 'notification', method };
@@ -121,26 +172,24 @@ function stringValue(raw: Buffer, start: number, end: number, hasEscapes: boolea
   return hasEscapes ? (JSON.parse(raw.toString('utf8', start, end)) as string) : raw.toString('utf8', start + 1, end - 1);
 }
 
-/** True when `raw` is exactly one JSON object (whitespace around it allowed); fills in the members of interest. */
-function scanTopObject(raw: Buffer, members: Members): boolean {
-  const length = raw.length;
-  let pos = skipWhitespace(raw, 0);
-  if (pos >= length || raw[pos] !== OPEN_BRACE) return false;
+/** One JSON object from pos (its opening brace) to just past it, or -1; fills in the members of interest. */
+function scanObject(raw: Buffer, pos: number, members: Members): number {
+  if (pos >= raw.length || raw[pos] !== OPEN_BRACE) return -1;
   pos = skipWhitespace(raw, pos + 1);
-  if (raw[pos] === CLOSE_BRACE) return skipWhitespace(raw, pos + 1) === length;
+  if (raw[pos] === CLOSE_BRACE) return pos + 1;
   for (;;) {
-    if (raw[pos] !== QUOTE) return false;
+    if (raw[pos] !== QUOTE) return -1;
     const keyStart = pos;
     pos = scanString(raw, pos);
-    if (pos < 0) return false;
+    if (pos < 0) return -1;
     const key = memberOf(raw, keyStart, pos, escaped);
     pos = skipWhitespace(raw, pos);
-    if (raw[pos] !== COLON) return false;
+    if (raw[pos] !== COLON) return -1;
     pos = skipWhitespace(raw, pos + 1);
     const valueStart = pos;
     const first = raw[pos];
     pos = scanValue(raw, pos);
-    if (pos < 0) return false;
+    if (pos < 0) return -1;
     if (key !== Member.None) {
       const type = first === QUOTE ? Value.String : first === OPEN_BRACE ? Value.Object : first === MINUS || (first! >= ZERO && first! <= NINE) ? Value.Number : Value.Other;
       if (key === Member.Id) {
@@ -164,8 +213,8 @@ function scanTopObject(raw: Buffer, members: Members): boolean {
       pos = skipWhitespace(raw, pos + 1);
       continue;
     }
-    if (raw[pos] !== CLOSE_BRACE) return false;
-    return skipWhitespace(raw, pos + 1) === length;
+    if (raw[pos] !== CLOSE_BRACE) return -1;
+    return pos + 1;
   }
 }
 

@@ -275,3 +275,71 @@ void describe('guard session, the client closing its input (half-close)', () => 
     assert.equal(t.upstreams.length, 1);
   });
 });
+
+void describe('guard session, client ids that begin with the guard prefix', () => {
+  void it('answers such a request with its own id while the guard probes with ids of the same shape', async () => {
+    const t = setup();
+    await handshake(t);
+    const upstream = t.upstreams[0]!;
+    // The keepalive's first probe is exactly mcp-health-guard:probe-1; the client picked that id too.
+    t.fromClient({ jsonrpc: '2.0', id: 'mcp-health-guard:probe-1', method: 'tools/list' });
+    const sent = upstream.requests().at(-1)!;
+    assert.equal(sent.id, 'mcp-health-guard:~probe-1');
+    await t.clock.advance(defaultGuardSettings.intervalMs);
+    const probe = upstream.requests().at(-1)!;
+    assert.equal(probe.id, 'mcp-health-guard:probe-1');
+    upstream.say({ jsonrpc: '2.0', id: probe.id, result: {} });
+    upstream.events.line(Buffer.from('{"jsonrpc":"2.0", "id" : "mcp-health-guard:~probe-1","result":{"tools":[]}}\n'));
+    assert.equal(t.toClient.at(-1), '{"jsonrpc":"2.0", "id" : "mcp-health-guard:probe-1","result":{"tools":[]}}\n', 'only the id changed back');
+    assert.equal(t.toClient.length, 2, 'the probe answer stayed in the guard');
+    assert.equal(t.session.status().keepalive.answered, 1);
+    assert.equal(t.session.status().methods['tools/list']?.count, 1);
+  });
+
+  void it('marks the id in a cancellation, and answers such a request with its own id when the upstream dies', async () => {
+    const t = setup();
+    await handshake(t);
+    const upstream = t.upstreams[0]!;
+    t.fromClient({ jsonrpc: '2.0', id: 'mcp-health-guard:a', method: 'tools/call', params: { name: 'slow' } });
+    t.fromClient({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'mcp-health-guard:a', reason: 'x' } });
+    assert.deepEqual(upstream.requests().at(-1)!.params, { requestId: 'mcp-health-guard:~a', reason: 'x' });
+    t.fromClient({ jsonrpc: '2.0', id: 'mcp-health-guard:b', method: 'tools/call', params: { name: 'slow' } });
+    upstream.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: '' });
+    assert.deepEqual(t.clientSaw().filter((message) => message.error).map((message) => message.id), ['mcp-health-guard:b']);
+  });
+});
+
+void describe('guard session, JSON-RPC batches', () => {
+  void it('forwards a batch both ways unchanged and books every request in it', async () => {
+    const t = setup();
+    await handshake(t);
+    const upstream = t.upstreams[0]!;
+    const batch = '[{"jsonrpc":"2.0","id":2,"method":"tools/list"}, {"jsonrpc":"2.0","id":"x","method":"ping"},{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]\n';
+    t.session.fromClient(Buffer.from(batch));
+    assert.equal(upstream.written.at(-1), batch);
+    const answer = '[{"jsonrpc":"2.0","id":"x","result":{}},{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}]\n';
+    upstream.events.line(Buffer.from(answer));
+    assert.equal(t.toClient.at(-1), answer);
+    assert.equal(t.session.status().methods['tools/list']?.count, 1);
+    assert.equal(t.session.status().methods.ping?.count, 1);
+    assert.ok(!t.logLines.some((entry) => /not a JSON-RPC message/.test(entry)));
+  });
+
+  void it('takes its own answers out of a batch, gives marked ids back, and fails the requests of a batch when the upstream dies', async () => {
+    const t = setup();
+    await handshake(t);
+    const upstream = t.upstreams[0]!;
+    t.session.fromClient(Buffer.from('[{"jsonrpc":"2.0","id":"mcp-health-guard:c","method":"tools/list"},{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow"}}]\n'));
+    assert.deepEqual(JSON.parse(upstream.written.at(-1)!).map((message: { id: unknown }) => message.id), ['mcp-health-guard:~c', 5]);
+    await t.clock.advance(defaultGuardSettings.intervalMs);
+    const probe = upstream.requests().at(-1)!;
+    upstream.say([
+      { jsonrpc: '2.0', id: probe.id, result: {} },
+      { jsonrpc: '2.0', id: 'mcp-health-guard:~c', result: { tools: [] } },
+    ]);
+    assert.deepEqual(JSON.parse(t.toClient.at(-1)!), [{ jsonrpc: '2.0', id: 'mcp-health-guard:c', result: { tools: [] } }]);
+    assert.equal(t.session.status().keepalive.answered, 1);
+    upstream.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: '' });
+    assert.deepEqual(t.clientSaw().filter((message) => message.error).map((message) => message.id), [5]);
+  });
+});

@@ -1,14 +1,26 @@
 // The guard routes lines by a scan of the raw bytes instead of JSON.parse: on every input it must reach the verdict
-// JSON.parse + classify() reaches (kind, id, method, failed), including lines that are not JSON at all.
+// JSON.parse + classify() reaches (kind, id, method, failed), including lines that are not JSON at all, and for a
+// batch (a non-empty array) the verdict on each of its elements.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyLine } from '../../../src/guard/messages';
-import { routeLine, type Route } from '../../../src/guard/routeLine';
+import { classify } from '../../../src/guard/messages';
+import { routeLine, withTopId, type Message, type Route } from '../../../src/guard/routeLine';
 
 /** The reference: what the guard routed by when it parsed every line. */
 function expected(raw: Buffer): Route {
-  const message = classifyLine(raw);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { kind: 'other' };
+  }
+  if (Array.isArray(parsed)) return parsed.length === 0 ? { kind: 'other' } : { kind: 'batch', items: parsed.map(routeOf) };
+  return routeOf(parsed);
+}
+
+function routeOf(parsed: unknown): Message {
+  const message = classify(parsed);
   switch (message.kind) {
     case 'request':
       return { kind: 'request', id: message.id, method: message.method };
@@ -27,7 +39,8 @@ function same(text: string | Buffer): void {
   const want = expected(raw);
   assert.deepEqual(got, want, `for ${JSON.stringify(raw.toString('utf8'))}`);
   // -0 and 0 are the same id to the guard's books, but the value forwarded in an error answer must be the same too.
-  if ('id' in got && 'id' in want) assert.ok(Object.is(got.id, want.id), `id of ${raw.toString('utf8')}`);
+  const pairs: Array<[Route, Route]> = got.kind === 'batch' && want.kind === 'batch' ? got.items.map((item, i) => [item, want.items[i]!]) : [[got, want]];
+  for (const [one, other] of pairs) if ('id' in one && 'id' in other) assert.ok(Object.is(one.id, other.id), `id of ${raw.toString('utf8')}`);
 }
 
 const SHAPES = [
@@ -72,8 +85,15 @@ const SHAPES = [
   // whitespace JSON allows, and what it does not
   ' \t\r\n{ "id" : 1 , "method" : "m" } \r\n', '{"id":1,"method":"m"}\r\n', '\u00a0{"id":1,"method":"m"}', '\ufeff{"id":1,"method":"m"}',
   '{"id":1,"method":"m"}\u000b', '{"id":1,"method":"m"}\f',
+  // batches: every kind of message inside, values that are not messages, nesting, spacing, and broken arrays
+  '[{"id":1,"method":"m"}]', '[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":"b","error":{"code":-1,"message":"x"}}]\n',
+  '[ {"id":1,"method":"tools/list"} , {"method":"notifications/initialized"} ,{"id":"mcp-health-guard:probe-1","result":{}}]',
+  '[{"id":1,"method":"m","params":[{"id":2,"method":"inner"}]},{"id":null,"error":{"code":-32600}}]', '[1]', '["x",{"id":2,"method":"m"}]',
+  '[null,true,false,{}]', '[[{"id":1,"method":"m"}]]', '[{"id":1,"method":"m"},[]]', '[]', '[ ]', '[,]', '[{"id":1,"method":"m"},]', '[{"id":1,"method":"m"}',
+  '[{"id":1,"method":"m"}]]', '[{"id":1,"method":"m"}] [1]', ' \t[{"\u0069d":-0,"method":"m"},{"id":1e400,"method":"m"}]\r\n', '[{"id":1 "method":"m"}]',
+  '[{"id":1,"method":"m"}{"id":2,"method":"m"}]', '[{"id":"a","result":1,"error":{"code":1}},{"id":"c","method":5}]',
   // not an object, or not JSON
-  '[{"id":1,"method":"m"}]', '"text"', '42', 'null', 'true', '', '\n', 'hello\n', '{', '}', '{}', '{ }', '{"id":1,"method":"m"}}', '{"id":1,"method":"m"},',
+ '"text"', '42', 'null', 'true', '', '\n', 'hello\n', '{', '}', '{}', '{ }', '{"id":1,"method":"m"}}', '{"id":1,"method":"m"},',
   '{"id":1,"method":"m"} {"id":2}', '{"id":1 "method":"m"}', '{"id":1,,"method":"m"}', '{"id":1,"method":"m",}', '{id:1,"method":"m"}', "{'id':1}",
   '{"id":1,"method":"m","params":[1,2,]}', '{"id":1,"method":"m","params":{"a":}}', '{"id":1,"method":"m","params":{"a":1,}}', '{"id":1,"method":"m","params":[}',
   '{"id":1,"method":"m","params":tru}', '{"id":1,"method":"m","params":nul}', '{"id":1,"method":"m","params":falsey}', '{"id":1,"method":"m","params":NaN}',
@@ -126,6 +146,31 @@ void describe('routing a line without parsing it', () => {
         else bytes.splice(at, 1);
       }
       same(Buffer.from(bytes));
+    }
+  });
+
+  void it('agrees on a batch of 5,000 messages and on one nested deep inside a batch', () => {
+    const messages = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? { jsonrpc: '2.0', id: i, result: { n: i } } : i % 3 === 1 ? { jsonrpc: '2.0', id: `s${i}`, method: 'm' } : { jsonrpc: '2.0', method: 'n' }));
+    same(`${JSON.stringify(messages)}\n`);
+    same(`[{"jsonrpc":"2.0","id":1,"result":${'['.repeat(100_000)}${']'.repeat(100_000)}},{"id":2,"method":"m"}]`);
+  });
+
+  void it('replaces the top-level id and no other byte', () => {
+    // [line, the same line with its top-level id's value written as <ID>]
+    const cases: Array<[string, string]> = [
+      [
+        '{ "jsonrpc":"2.0", "id" : "mcp-health-guard:x", "method":"tools/call","params":{"id":"inner","n":12345678901234567890}}\n',
+        '{ "jsonrpc":"2.0", "id" : <ID>, "method":"tools/call","params":{"id":"inner","n":12345678901234567890}}\n',
+      ],
+      ['{"result":{"id":1},"id":7,"jsonrpc":"2.0"}\r\n', '{"result":{"id":1},"id":<ID>,"jsonrpc":"2.0"}\r\n'],
+      ['{"id":1,"\\u0069d":"last","method":"m"}', '{"id":1,"\\u0069d":<ID>,"method":"m"}'],
+    ];
+    for (const [text, template] of cases) {
+      for (const id of ['mcp-health-guard:~x', 42, 'caf\u00e9 "q"']) {
+        const replaced = withTopId(Buffer.from(text, 'utf8'), id).toString('utf8');
+        assert.equal(replaced, template.replace('<ID>', JSON.stringify(id)));
+        assert.equal((JSON.parse(replaced) as { id: unknown }).id, id);
+      }
     }
   });
 
