@@ -37,5 +37,7 @@ export const STABLE_GUARD_FILE = 'mcp-health-guard.js';
 
 /** The command and the args that go before the upstream's own command line (which follows the `--`). */
 export function guardPrefix(name: string, launcher: GuardLauncher = GUARD_LAUNCHER): { command: string; args: string[] } {
-  return { command: launcher.command, args: [...launcher.args, '--name', name, '--'] };
+  // `--name -x` would read -x as an option of the guard (a usage error, exit 2): such a name is given in one word.
+  const nameWords = name.startsWith('-') ? [`--name=${name}`] : ['--name', name];
+  return { command: launcher.command, args: [...launcher.args, ...nameWords, '--'] };
 }

@@ -13,7 +13,10 @@ export function guardedName(server: Pick<ServerConfig, 'name' | 'transport' | 'c
   const separator = words.indexOf('--', guardAt);
   const own = separator === -1 ? words.slice(guardAt + 1) : words.slice(guardAt + 1, separator);
   const nameAt = own.indexOf('--name');
-  return nameAt !== -1 && own[nameAt + 1] ? own[nameAt + 1]! : server.name;
+  if (nameAt !== -1 && own[nameAt + 1]) return own[nameAt + 1]!;
+  // `--name=-x`: how a name that starts with a dash is written.
+  const joined = own.find((word) => word.startsWith('--name='));
+  return joined !== undefined && joined.length > '--name='.length ? joined.slice('--name='.length) : server.name;
 }
 
 /**
@@ -43,7 +46,7 @@ function guardWordAt(words: readonly string[]): number {
 function isPrintedLauncher(head: readonly string[], guardAt: number): boolean {
   const cli = head[guardAt - 1]!;
   const base = cli.split(/[\\/]/).pop() ?? cli;
-  return (base === 'cli.js' || base === STABLE_GUARD_FILE) && head.indexOf('--name', guardAt) !== -1;
+  return (base === 'cli.js' || base === STABLE_GUARD_FILE) && head.slice(guardAt).some((word) => word === '--name' || word.startsWith('--name='));
 }
 
 /** `mcp-health`, `mcp-health@1.2.3` (npx), or a path to its cli.js / bin. */

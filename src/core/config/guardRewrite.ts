@@ -2,7 +2,7 @@
 // original command's own text moves to the front of args behind the guard's `--`, so comments, commas, quoting,
 // indentation, key order and every other server stay byte for byte, and Unguard moves it back exactly.
 
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
 import { isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Node as YamlNode, type YAMLMap } from 'yaml';
 import { GUARD_LAUNCHER, guardPrefix, type GuardLauncher } from '../guardLauncher';
@@ -47,7 +47,7 @@ export function guardEntry(request: RewriteRequest, launcher: GuardLauncher = GU
     edits.push({ start: command.end, end: command.end, text: entry.newArgs(freshList(items)) });
   } else if (args.block !== undefined) {
     const { indent, dashAt } = args.block;
-    edits.push({ start: dashAt[0]!, end: dashAt[0]!, text: items.map((item) => `- ${item}\n${indent}`).join('') });
+    edits.push({ start: dashAt[0]!, end: dashAt[0]!, text: items.map((item) => `- ${item}${lineEnding(request.text)}${indent}`).join('') });
   } else if (args.items.length === 0) {
     edits.push({ start: args.open, end: args.open, text: items.join(', ') });
   } else {
@@ -153,9 +153,9 @@ function locateJson(request: RewriteRequest): LocatedEntry {
     throw fail(errors[0]?.offset ?? 0, `the file has a JSON error (${printParseErrorCode(errors[0]?.error ?? 0)}); fix it before guarding a server`);
   }
   const found = jsonEntryPaths(root, format, name)
-    .map((path) => findNodeAtLocation(root, path))
+    .map((path) => lastNodeAtLocation(root, path))
     .filter((node): node is JsonNode => node !== undefined);
-  const entry = single(found, fail, name);
+  const entry = single(found, request, name, (node) => node.offset);
   if (entry.type !== 'object') throw fail(entry.offset, `server "${name}" is not an object`);
   // Its program and arguments are one array: there is no separate command to put the guard in front of.
   if (format === 'opencode') throw fail(entry.offset, `server "${name}" is an opencode entry; guard it by hand with the entry mcp-health guard --print-config prints`);
@@ -201,19 +201,32 @@ function jsonEntryPaths(root: JsonNode, format: ConfigFormat, name: string): (st
     case 'opencode':
       return [['mcp', name], ['mcp', 'servers', name]];
     case 'claude-code': {
-      const projects = findNodeAtLocation(root, ['projects']);
+      const projects = lastNodeAtLocation(root, ['projects']);
       const keys = projects?.type === 'object' ? (projects.children ?? []).map((property) => String(property.children?.[0]?.value)) : [];
       return [['mcpServers', name], ...keys.map((key) => ['projects', key, 'mcpServers', name])];
     }
     case 'continue': {
-      const list = root.type === 'array' ? root : findNodeAtLocation(root, ['mcpServers']);
+      const list = root.type === 'array' ? root : lastNodeAtLocation(root, ['mcpServers']);
       const prefix = root.type === 'array' ? [] : ['mcpServers'];
       if (list?.type !== 'array') return [['mcpServers', name]];
-      return (list.children ?? []).flatMap((item, index) => (findNodeAtLocation(item, ['name'])?.value === name ? [[...prefix, index]] : []));
+      return (list.children ?? []).flatMap((item, index) => (lastNodeAtLocation(item, ['name'])?.value === name ? [[...prefix, index]] : []));
     }
     default:
       return [['mcpServers', name]];
   }
+}
+
+/**
+ * Like jsonc-parser's findNodeAtLocation, but a key written twice resolves to its last value, as clients read it
+ * (JSON.parse keeps the last): Guard This Server must rewrite the entry that actually runs.
+ */
+function lastNodeAtLocation(root: JsonNode, path: readonly (string | number)[]): JsonNode | undefined {
+  let node: JsonNode | undefined = root;
+  for (const segment of path) {
+    if (node === undefined) return undefined;
+    node = typeof segment === 'number' ? (node.type === 'array' ? node.children?.[segment] : undefined) : jsonProperty(node, segment);
+  }
+  return node;
 }
 
 function jsonProperty(node: JsonNode, key: string): JsonNode | undefined {
@@ -223,10 +236,21 @@ function jsonProperty(node: JsonNode, key: string): JsonNode | undefined {
   return properties[properties.length - 1]?.children?.[1];
 }
 
-function single<T>(found: readonly T[], fail: (offset: number, message: string) => GuardRewriteError, name: string): T {
+/** The one entry of that name; several (a Continue list, a devcontainer beside mcp.json) are refused, naming each line. */
+function single<T>(found: readonly T[], request: RewriteRequest, name: string, offsetOf: (item: T) => number): T {
+  const fail = failer(request);
   if (found.length === 0) throw fail(0, `no server named "${name}" in this file`);
-  if (found.length > 1) throw fail(0, `${found.length} servers are named "${name}" in this file; rewrite the one you mean by hand`);
+  if (found.length > 1) {
+    const index = new LineIndex(request.text);
+    const lines = found.map((item) => index.positionAt(offsetOf(item)).line);
+    throw fail(offsetOf(found[0]!), `${found.length} servers are named "${name}" in this file (lines ${lines.join(' and ')}); rewrite the one you mean by hand`);
+  }
   return found[0]!;
+}
+
+/** The file's own line ending, so a line the rewrite adds to a CRLF file ends in CRLF too. */
+function lineEnding(text: string): string {
+  return /\r\n/.test(text) ? '\r\n' : '\n';
 }
 
 // ---------------------------------------------------------------------------------------------------------------- TOML
@@ -268,7 +292,7 @@ function locateToml(request: RewriteRequest): LocatedEntry {
   return {
     command,
     ...(args ? { args } : {}),
-    newArgs: (list) => (key.inline ? `, ${prefix}args = ${list}` : `\n${indent}${prefix}args = ${list}`),
+    newArgs: (list) => (key.inline ? `, ${prefix}args = ${list}` : `${lineEnding(text)}${indent}${prefix}args = ${list}`),
     // A TOML basic string escapes what JSON escapes, plus DEL.
     quote: (value) => JSON.stringify(value).replace(/\x7f/g, '\\u007f'),
     itemText: (commandToken) => commandToken.raw,
@@ -329,7 +353,7 @@ function locateYaml(request: RewriteRequest): LocatedEntry {
   const fail = failer(request);
   const doc = parseDocument(text, { keepSourceTokens: false });
   if (doc.errors.length > 0) throw fail(doc.errors[0]!.pos[0], 'the file has a YAML error; fix it before guarding a server');
-  const entry = single(yamlEntries(doc.contents, name), fail, name);
+  const entry = single(yamlEntries(doc.contents, name), request, name, (map) => map.range?.[0] ?? 0);
   const pair = (key: string) => entry.items.filter(isPair).filter((item) => isScalar(item.key) && item.key.value === key).pop();
   const commandPair = pair('command');
   if (commandPair === undefined || commandPair.value === null) {
@@ -352,7 +376,8 @@ function locateYaml(request: RewriteRequest): LocatedEntry {
     if (argsNode.flow) {
       args = { open: text.indexOf('[', argsNode.range[0]) + 1, items };
     } else {
-      const dashAt = items.map((item) => text.lastIndexOf('-', item.start));
+      // Before the item, not at it: a plain item such as `-y` starts with a dash of its own.
+      const dashAt = items.map((item) => text.lastIndexOf('-', item.start - 1));
       const lineStart = text.lastIndexOf('\n', dashAt[0]! - 1) + 1;
       const indent = text.slice(lineStart, dashAt[0]);
       if (!/^[ \t]*$/.test(indent)) throw fail(dashAt[0]!, `"args" of server "${name}" is laid out in a way this rewrite does not handle`);
@@ -364,7 +389,7 @@ function locateYaml(request: RewriteRequest): LocatedEntry {
   return {
     command,
     ...(args ? { args } : {}),
-    newArgs: (list) => (entry.flow ? `, args: ${list}` : `\n${' '.repeat(column)}args: ${list}`),
+    newArgs: (list) => (entry.flow ? `, args: ${list}` : `${lineEnding(text)}${' '.repeat(column)}args: ${list}`),
     quote: (value) => JSON.stringify(value),
     itemText: (commandToken, flow) => {
       // A plain word with a flow indicator would end the list early; a block item can hold it.

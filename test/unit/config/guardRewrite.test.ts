@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { parseConfigText } from '../../../src/core/config/discover';
 import { changedSpan, guardEntry, GuardRewriteError, unguardEntry, type RewriteRequest } from '../../../src/core/config/guardRewrite';
 import { guardedEntry } from '../../../src/cli/guardConfig';
+import { parseGuardArgs } from '../../../src/cli/guardArgs';
 import { GUARD_LAUNCHER, guardPrefix } from '../../../src/core/guardLauncher';
 import { guardedName, guardedUpstreamAt } from '../../../src/core/guarded';
 import type { ConfigFormat, ServerConfig } from '../../../src/core/model';
@@ -270,6 +271,50 @@ describe('Guard This Server / Unguard rewrite: fixtures', () => {
 });
 
 describe('changedSpan', () => {
+  it('a key written twice: the entry clients run (the last) is guarded, the first stays byte for byte', () => {
+    const text = '{ "mcpServers": {\n  "s": { "command": "old-one" },\n  "s": { "command": "node", "args": ["run.js"] }\n} }\n';
+    const guarded = guardEntry({ text, file: '/p/.mcp.json', format: 'mcp-json', name: 's' });
+    assert.ok(guarded.includes('  "s": { "command": "old-one" },\n'), guarded);
+    const run = (JSON.parse(guarded) as { mcpServers: { s: { command: string; args: string[] } } }).mcpServers.s;
+    assert.deepEqual([run.command, ...run.args], [...Object.values(guardPrefix('s')).flat(), 'node', 'run.js']);
+    assert.equal(unguardEntry({ text: guarded, file: '/p/.mcp.json', format: 'mcp-json', name: 's' }), text);
+    // Two list items of one name (Continue): which one runs is the client's business, so both lines are named.
+    const list = 'mcpServers:\n  - name: d\n    command: a\n  - name: d\n    command: b\n';
+    assert.throws(() => guardEntry({ text: list, file: '/c.yaml', format: 'continue', name: 'd' }), /\/c\.yaml:2:\d+: 2 servers are named "d" in this file \(lines 2 and 4\)/);
+  });
+
+  it('a name that starts with a dash is written --name=-x, which the guard parses back as its name', () => {
+    const text = '{ "mcpServers": { "-x": { "command": "node", "args": ["s.js"] } } }';
+    const guarded = roundTrip({ text, file: '/p/.mcp.json', format: 'mcp-json', name: '-x' });
+    const [server] = parsed(guarded, '/p/.mcp.json', 'mcp-json');
+    assert.ok(server!.args!.includes('--name=-x'), JSON.stringify(server!.args));
+    assert.equal(guardedName(server!), '-x');
+    const options = parseGuardArgs(server!.args!.slice(server!.args!.indexOf('guard') + 1));
+    assert.ok(options !== 'help' && !('printConfig' in options));
+    assert.equal(options.name, '-x');
+    assert.equal(options.target.kind === 'stdio' && options.target.command, 'node');
+  });
+
+  it('CRLF files keep CRLF on every line the rewrite adds (TOML and YAML)', () => {
+    const toml = '[mcp_servers.t]\r\ncommand = "node"\r\n';
+    const yamlMap = 'mcpServers:\r\n  - name: y\r\n    command: node\r\n';
+    const yamlBlock = 'mcpServers:\r\n  - name: b\r\n    command: npx\r\n    args:\r\n      - pkg\r\n';
+    for (const request of [
+      { text: toml, file: '/c.toml', format: 'codex' as const, name: 't' },
+      { text: yamlMap, file: '/c.yaml', format: 'continue' as const, name: 'y' },
+      { text: yamlBlock, file: '/c.yaml', format: 'continue' as const, name: 'b' },
+    ]) {
+      const guarded = roundTrip(request);
+      assert.doesNotMatch(guarded, /[^\r]\n/, JSON.stringify(guarded));
+    }
+  });
+
+  it('Continue YAML: block args that start with -y (npx -y pkg) are guarded', () => {
+    const text = 'mcpServers:\n  - name: files\n    command: npx\n    args:\n      - -y\n      - "@scope/server"\n';
+    const guarded = roundTrip({ text, file: '/c.yaml', format: 'continue', name: 'files' });
+    assert.ok(guarded.includes('      - "--"\n      - npx\n      - -y\n'), guarded);
+  });
+
   it('replacing the span it names turns the old text into the new one', () => {
     fc.assert(fc.property(fc.string(), fc.string(), (before, after) => {
       const span = changedSpan(before, after);
