@@ -295,6 +295,33 @@ export function defineExtensionTests(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    it('opens the config of a server whose stderr asks for a variable at its "env" key', async function () {
+      this.timeout(60_000);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-health-e2e-cause-'));
+      const script = path.join(dir, 'needs-key.cjs');
+      fs.writeFileSync(script, "if (!process.env.STRIPE_SECRET_KEY) throw new Error('Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.');\n");
+      try {
+        fs.writeFileSync(portableJson, JSON.stringify({ mcpServers: { stripe: { command: process.execPath, args: [script], env: { OTHER: '1' } } } }, null, 2));
+        const down = await waitFor('the cause naming the variable', () => {
+          const status = byName(api, 'stripe');
+          return status?.state === 'down' && status.cause?.fix ? status : undefined;
+        }, 30_000);
+        assert.match(down.cause?.nextStep ?? '', /^Set STRIPE_SECRET_KEY in the "env" of "stripe"/);
+        const envKey = down.config.source.keys?.env;
+        assert.ok(envKey, 'the env key has a position');
+        assert.notEqual(envKey.line, down.config.source.line);
+        await vscode.commands.executeCommand('mcpHealth.openConfig', `server:${down.config.id}`);
+        const editor = await waitFor('the config in an editor', () => vscode.window.activeTextEditor);
+        assert.equal(editor.document.uri.fsPath, portableJson);
+        assert.equal(editor.selection.active.line, envKey.line - 1, 'at "env", not at the server key');
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      } finally {
+        fs.rmSync(portableJson, { force: true });
+        await waitFor('the crashing server to go', () => !byName(api, 'stripe'), 20_000);
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('disables and re-enables monitoring of one server', async function () {
       this.timeout(60_000);
       const everything = await waitForState(api, 'everything', ['up']);
