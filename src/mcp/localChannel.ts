@@ -30,7 +30,8 @@
 //  - dispose() closes every socket, the listener (Node unlinks the socket file) and any pending reconnect timer.
 
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -187,7 +188,16 @@ export interface ChannelPeer {
   close(): void;
 }
 
+/** Test seams: awaited at the two points of a bind where another process's step can interleave. */
+export interface ChannelBindPauses {
+  /** After reading a lock's holder and finding it dead, before removing that lock. */
+  afterStaleLockRead?(): Promise<void>;
+  /** After a socket file failed to answer, before removing it as stale. */
+  beforeStaleSocketRemoval?(): Promise<void>;
+}
+
 export interface ChannelServerHandlers extends ChannelLimits {
+  readonly pauses?: ChannelBindPauses;
   onConnect?(peer: ChannelPeer): void;
   onMessage?(peer: ChannelPeer, message: ChannelMessage): void;
   onDisconnect?(peer: ChannelPeer): void;
@@ -217,7 +227,7 @@ export async function listenChannel(path: string, handlers: ChannelServerHandler
   ensurePrivateDirectory(dirnameOf(path));
   const lock = `${path}.lock`;
   for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt++) {
-    if (takeLock(lock)) {
+    if (await takeLock(lock, handlers.pauses)) {
       try {
         return await bindOrTakeOver(path, handlers);
       } finally {
@@ -243,8 +253,12 @@ async function bindOrTakeOver(path: string, handlers: ChannelServerHandlers): Pr
       return new Listener(server, path, handlers);
     }
     if (bound !== 'in-use') throw bound;
+    const probed = inodeOf(path);
     if (await answers(path)) return undefined;
-    // Stale: left by a process that died (no one accepts on it), and nobody else may bind while we hold the lock.
+    await handlers.pauses?.beforeStaleSocketRemoval?.();
+    // Stale: left by a process that died (no one accepts on it). Removed only if it is still the very file that did not
+    // answer: should the lock ever be held twice, a live socket bound meanwhile at this path is never taken for it.
+    if (probed === undefined || inodeOf(path) !== probed) continue;
     try {
       unlinkSync(path);
     } catch {
@@ -254,29 +268,69 @@ async function bindOrTakeOver(path: string, handlers: ChannelServerHandlers): Pr
   return undefined;
 }
 
-/** An exclusive lock file holding our pid; one left by a dead process is removed (and the caller retries). */
-function takeLock(lock: string): boolean {
+/**
+ * An exclusive lock file holding our pid. One left by a dead process is broken (and the caller retries): moved aside
+ * atomically and checked, so of several processes that found the same dead holder only one removes it, and a fresh
+ * lock taken meanwhile by a live process is put back rather than deleted (deleting it by name let two processes hold
+ * the lock at once, then remove each other's socket as stale: two leaders).
+ */
+async function takeLock(lock: string, pauses: ChannelBindPauses | undefined): Promise<boolean> {
   try {
     writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  let holder: number;
+  let content: string;
   try {
-    holder = Number(readFileSync(lock, 'utf8'));
+    content = readFileSync(lock, 'utf8');
   } catch {
     return false; // released meanwhile
   }
+  const holder = Number(content);
   // An empty file is a lock being written right now: its holder is alive.
   if (Number.isInteger(holder) && holder > 0 && !processAlive(holder)) {
-    try {
-      unlinkSync(lock);
-    } catch {
-      // Someone else removed it first.
-    }
+    await pauses?.afterStaleLockRead?.();
+    breakStaleLock(lock, content);
   }
   return false;
+}
+
+function breakStaleLock(lock: string, staleContent: string): void {
+  const aside = `${lock}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    renameSync(lock, aside);
+  } catch {
+    return; // another process broke it first
+  }
+  let moved: string | undefined;
+  try {
+    moved = readFileSync(aside, 'utf8');
+  } catch {
+    // Unreadable: treat as what we meant to remove.
+  }
+  if (moved !== undefined && moved !== staleContent) {
+    // A live process's lock, taken after the stale one was already broken: give it back (link fails only if the name
+    // was taken again in between, by a process that then holds it in its own right).
+    try {
+      linkSync(aside, lock);
+    } catch {
+      // Taken again meanwhile.
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // Nothing to clean.
+  }
+}
+
+function inodeOf(path: string): number | undefined {
+  try {
+    return lstatSync(path).ino;
+  } catch {
+    return undefined;
+  }
 }
 
 function releaseLock(lock: string): void {

@@ -11,6 +11,7 @@
 // No config travels: each window reads the same user-level files and matches servers by id.
 
 import { createHash } from 'node:crypto';
+import { array, boolean, either, integer, nullable, number, object, oneOf, optional, parseWith, record, string, unknownValue, type Schema } from '../core/channelSchema';
 import type { Logger } from '../core/logger';
 import type { ProbeResult, ServerConfig, ServerStatus } from '../core/model';
 import type { MonitorEvent, Unsubscribe } from '../core/monitorTypes';
@@ -146,7 +147,7 @@ export class SharedServers {
 
   private async follow(): Promise<boolean> {
     const source = new FollowerSource(this.options.label, this.options.covers, this.options.requestTimeoutMs ?? 30_000, (identity) =>
-      this.leaderChildren.set(identity.pid, identity));
+      this.leaderChildren.set(identity.pid, identity), (problem) => this.options.logger.warn(`shared servers: dropped a message from the leading window that matches no schema (${problem})`));
     let client: ChannelClient;
     try {
       client = await connectChannel(this.options.path, {
@@ -180,9 +181,13 @@ export class SharedServers {
     void this.elect(crashed);
   }
 
-  private async serve(message: ChannelMessage): Promise<ChannelMessage | undefined> {
-    const { t, id, req } = message;
-    if (typeof id !== 'string' || (typeof req !== 'number' && typeof req !== 'string')) return undefined;
+  private async serve(raw: ChannelMessage): Promise<ChannelMessage | undefined> {
+    const parsed = parseWith(FOLLOWER_MESSAGE, raw);
+    if (!parsed.ok) {
+      this.options.logger.debug(`shared servers: dropped a message from a following window that matches no schema (${parsed.problem})`);
+      return undefined;
+    }
+    const { t, id, req } = parsed.value;
     if (t === 'ping') {
       const results = await this.options.registry.pingNow(id);
       const result = results.get(id);
@@ -293,6 +298,7 @@ class FollowerSource implements StatusSource {
     readonly covers: (config: ServerConfig) => boolean,
     private readonly requestTimeoutMs: number,
     private readonly onChild: (identity: ProcessIdentity) => void,
+    private readonly onDrop: (problem: string) => void,
   ) {}
 
   attach(client: ChannelClient): void {
@@ -310,20 +316,17 @@ class FollowerSource implements StatusSource {
     };
   }
 
-  receive(message: ChannelMessage): void {
+  receive(raw: ChannelMessage): void {
+    const parsed = leaderMessage(raw);
+    if (!parsed.ok) return this.onDrop(parsed.problem);
+    const message = parsed.value;
     switch (message.t) {
       case 'snapshot': {
-        const servers = message.servers;
-        if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) return;
-        this.statuses = new Map();
-        for (const [id, status] of Object.entries(servers as Record<string, unknown>)) {
-          if (isRemoteStatus(status)) this.statuses.set(id, status);
-        }
+        this.statuses = new Map(Object.entries(message.servers));
         this.remember();
         return this.changed();
       }
       case 'status':
-        if (typeof message.id !== 'string' || !isRemoteStatus(message.status)) return;
         this.statuses.set(message.id, message.status);
         this.remember();
         return this.changed();
@@ -332,12 +335,10 @@ class FollowerSource implements StatusSource {
         if (!entry) return;
         clearTimeout(entry.timer);
         this.pending.delete(message.req as number);
-        return entry.resolve(message);
+        return entry.resolve(raw);
       }
       case 'bye':
         this.saidBye = true;
-        return;
-      default:
         return;
     }
   }
@@ -388,16 +389,45 @@ class FollowerSource implements StatusSource {
   }
 }
 
-/** Enough shape to render without throwing; a follower trusts its own user's leader, not arbitrary bytes. */
-function isRemoteStatus(value: unknown): value is RemoteStatus {
-  if (value === null || typeof value !== 'object') return false;
-  const status = value as Partial<RemoteStatus>;
-  return (
-    typeof status.state === 'string' &&
-    (status.pid === null || typeof status.pid === 'number') &&
-    status.stats !== null &&
-    typeof status.stats === 'object' &&
-    Array.isArray(status.stats.recent) &&
-    typeof status.restarts === 'number'
-  );
+// One schema per wire message. A status is checked field by field for what every view reads (the rest of a
+// RemoteStatus is optional detail the views test for before use); a message that matches none is dropped, logged once.
+const nullableNumber = nullable(number);
+const remoteStatusSchema: Schema<RemoteStatus> = object<Pick<RemoteStatus, 'state' | 'era' | 'protocolVersion' | 'lastRttMs' | 'lastError' | 'lastProbeAt' | 'lastStateChangeAt' | 'consecutiveFailures' | 'restarts' | 'flapping' | 'nonConformant' | 'stats' | 'stderrTail' | 'pid' | 'serverInfo'>>({
+  state: oneOf('idle', 'connecting', 'verifying', 'up', 'down', 'suspect', 'auth-required', 'needs-input', 'config-error', 'disabled', 'untrusted', 'needs-consent'),
+  era: nullable(oneOf('handshake', 'modern')),
+  protocolVersion: nullable(string),
+  serverInfo: nullable(object({ name: string, version: optional(string) })) as Schema<RemoteStatus['serverInfo']>,
+  lastRttMs: nullableNumber,
+  lastError: nullable(object({ kind: string, message: string })) as Schema<RemoteStatus['lastError']>,
+  lastProbeAt: nullableNumber,
+  lastStateChangeAt: nullableNumber,
+  consecutiveFailures: integer,
+  restarts: integer,
+  flapping: boolean,
+  nonConformant: boolean,
+  stats: object({ recent: array(object({ at: number, outcome: string })), restartTimes: optional(array(number)) }) as unknown as Schema<RemoteStatus['stats']>,
+  stderrTail: string,
+  pid: nullable(integer),
+}) as unknown as Schema<RemoteStatus>;
+
+const requestId = either(integer, string);
+const LEADER_MESSAGES = {
+  snapshot: object<{ t: 'snapshot'; servers: Readonly<Record<string, RemoteStatus>> }>({ t: oneOf('snapshot'), servers: record(remoteStatusSchema) }),
+  status: object<{ t: 'status'; id: string; status: RemoteStatus }>({ t: oneOf('status'), id: string, status: remoteStatusSchema }),
+  result: object<{ t: 'result'; req: number | string; result: unknown }>({ t: oneOf('result'), req: requestId, result: unknownValue }),
+  bye: object<{ t: 'bye' }>({ t: oneOf('bye') }),
+} as const;
+const FOLLOWER_MESSAGE = object<{ t: 'ping' | 'reconnect'; id: string; req: number | string }>({ t: oneOf('ping', 'reconnect'), id: string, req: requestId });
+
+type LeaderMessage =
+  | { t: 'snapshot'; servers: Readonly<Record<string, RemoteStatus>> }
+  | { t: 'status'; id: string; status: RemoteStatus }
+  | { t: 'result'; req: number | string; result: unknown }
+  | { t: 'bye' };
+
+/** The message as one of the leader's, or the reason it is none. */
+function leaderMessage(message: ChannelMessage): { ok: true; value: LeaderMessage } | { ok: false; problem: string } {
+  const t = message.t;
+  if (typeof t !== 'string' || !Object.hasOwn(LEADER_MESSAGES, t)) return { ok: false, problem: `unknown message type ${JSON.stringify(String(t).slice(0, 40))}` };
+  return parseWith(LEADER_MESSAGES[t as keyof typeof LEADER_MESSAGES] as Schema<LeaderMessage>, message);
 }

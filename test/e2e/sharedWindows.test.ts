@@ -143,8 +143,12 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     const after = pids(userPids).filter(isAlive);
     assert.equal(after.length, 2);
     assert.ok(after.every((pid) => !before.includes(pid)), 'the new leader runs its own copies');
-    const texts = await Promise.all(pages.slice(1).map((page) => treeText(page)));
-    assert.equal(texts.filter((text) => /in another window/.test(text)).length, 1, 'one window leads, one follows');
+    // The processes run as soon as the new leader starts them; its tree re-renders a round trip later. Read the views
+    // until they settle (bounded), then require exactly one follower among the two.
+    const followersShown = async () => (await Promise.all(pages.slice(1).map((page) => treeText(page)))).filter((text) => /in another window/.test(text)).length;
+    await waitFor('the views show one leader and one follower', async () => (await followersShown()) === 1, 30_000).catch(() => undefined);
+    assert.equal(await followersShown(), 1, 'one window leads, one follows');
+    assert.equal(pids(userPids).filter(isAlive).length, 2, 'still exactly two processes');
     await pages[1]!.screenshot({ path: path.join(screenshots, 'after-handover.png') });
   });
 

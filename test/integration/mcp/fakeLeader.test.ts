@@ -59,4 +59,32 @@ void describe('taking over from a fake leader', { skip: !linux && 'needs /proc (
       if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     }
   });
+
+  void it("drops a leader's message that matches no schema (a state of `constructor`) with one log line", async () => {
+    const socket = channelPath('user-servers', path.join(root, 'run-schema'));
+    const file = path.join(root, 'User', 'mcp.json');
+    const config = { id: `${file}#beta`, name: 'beta', source: userSource(file), transport: 'stdio' as const, command: process.execPath, args: ['-e', ''] };
+    // What the old check let through: a string state, a pid, restarts and stats.recent.
+    const hostile = { state: 'constructor', pid: null, restarts: 0, stats: { recent: [] } };
+    const fake = await listenChannel(socket, { onConnect: (peer) => peer.send({ t: 'snapshot', servers: { [config.id]: hostile } }) });
+    assert.ok(fake);
+    const warnings: string[] = [];
+    const logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => void warnings.push(m), error: () => undefined };
+    const registry = createRegistry({ connector: createNodeConnector({ logger }), clock: systemClock, logger, settings: defaultMonitorSettings });
+    registry.setServers([config], []);
+    const shared = new SharedServers({ path: socket, registry, covers: () => true, label: 'another window', logger });
+    try {
+      await shared.start();
+      assert.ok(await waitUntil(() => warnings.length > 0, 10_000), 'the dropped message is logged');
+      assert.equal(warnings.length, 1, warnings.join('\n'));
+      assert.match(warnings[0]!, /dropped a message from the leading window that matches no schema \(servers: .*state: expected one of/);
+      const shown = registry.get(config.id);
+      assert.equal(shown?.state, 'idle');
+      assert.match(shown?.watchedElsewhere ?? '', /no status reported yet/);
+    } finally {
+      await registry.dispose();
+      await shared.dispose();
+      await fake.dispose();
+    }
+  });
 });
