@@ -1,6 +1,6 @@
 // `npm run bench` / `npm run bench:quick`: measures the monitor against raw exchanges, protocol bounds and a naive
 // baseline, all in the same run on 127.0.0.1, prints one table and writes bench/results/latest.json.
-// Flags: --quick (under a minute), --only=probe,detection,scale,extension,metrics,guard,deep,history,codelens, --profile (CPU profiles of the scale workers and of the metrics section's scrapes).
+// Flags: --quick (under a minute), --only=probe,detection,scale,extension,metrics,guard,deep,history,codelens,serve, --profile (CPU profiles of the scale workers and of the metrics section's scrapes).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { guardCost } from './sections/guard';
 import { historyCost } from './sections/history';
 import { probeOverhead } from './sections/probeOverhead';
 import { scale } from './sections/scale';
+import { serveProbeCost } from './sections/serveProbe';
 
 /**
  * `expects`: the start of the name of every figure with a target the section must report in both modes. A section that
@@ -53,6 +54,7 @@ const sections: readonly Section[] = [
   { name: 'deep', budgetMs: { quick: 60_000, full: 120_000 }, expects: [], run: deepCheckCost },
   { name: 'history', budgetMs: { quick: 60_000, full: 120_000 }, expects: [], run: historyCost },
   { name: 'codelens', budgetMs: { quick: 30_000, full: 60_000 }, expects: [], run: codeLensCost },
+  { name: 'serve', budgetMs: { quick: 60_000, full: 120_000 }, expects: [], run: serveProbeCost },
 ];
 
 

@@ -4,7 +4,7 @@ import type { Attributes, Counter, Histogram } from '@opentelemetry/api';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AggregationTemporality, InstrumentType, MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { ALL_STATES, MCP_DURATION_BUCKETS, type CounterKind, type ServerLabels } from './series';
+import { ALL_STATES, MCP_DURATION_BUCKETS, type CounterKind, type ProbeContext, type ServerLabels } from './series';
 import type { BuildInfo } from './promSink';
 import { healthValue, type MetricsSink, type ServerSample } from './tracker';
 
@@ -48,14 +48,20 @@ function freshGauges(exporter: PushMetricExporter): PushMetricExporter {
   };
 }
 
+/** `network.transport` always, `mcp.protocol.version` once negotiated; never `mcp.session.id` (see series.ts). */
+export function conventionAttributes(context: ProbeContext): Attributes {
+  return { 'network.transport': context.networkTransport, ...(context.protocolVersion ? { 'mcp.protocol.version': context.protocolVersion } : {}) };
+}
+
 /**
- * OpenTelemetry names: the semantic-convention histogram `mcp.client.operation.duration` (attributes `mcp.method.name`,
- * `error.type`) and `mcp_health.*` for the rest; a collector's Prometheus exporter turns them into the same names
- * `/metrics` serves.
+ * OpenTelemetry names: the semantic-convention histograms `mcp.client.operation.duration` (attributes `mcp.method.name`,
+ * `network.transport`, `mcp.protocol.version`, `error.type`) and `mcp.client.session.duration`, and `mcp_health.*` for the
+ * rest; a collector's Prometheus exporter turns them into the names `/metrics` serves.
  */
 export class OtlpSink implements MetricsSink {
   private readonly provider: MeterProvider;
   private readonly duration: Histogram;
+  private readonly sessionDuration: Histogram;
   private readonly probes: Counter;
   private readonly counters: Record<CounterKind, Counter>;
 
@@ -68,6 +74,11 @@ export class OtlpSink implements MetricsSink {
     this.duration = meter.createHistogram('mcp.client.operation.duration', {
       unit: 's',
       description: 'Duration of MCP probe requests as seen by mcp-health.',
+      advice: { explicitBucketBoundaries: [...MCP_DURATION_BUCKETS] },
+    });
+    this.sessionDuration = meter.createHistogram('mcp.client.session.duration', {
+      unit: 's',
+      description: 'Duration of the MCP sessions (connections) mcp-health held, from open to close.',
       advice: { explicitBucketBoundaries: [...MCP_DURATION_BUCKETS] },
     });
     this.probes = meter.createCounter('mcp_health.probes', { description: 'Keepalive probes by result.' });
@@ -99,11 +110,15 @@ export class OtlpSink implements MetricsSink {
     });
   }
 
-  probe(labels: ServerLabels, method: string, outcome: string, seconds: number | undefined, errorType: string | undefined): void {
+  probe(labels: ServerLabels, method: string, outcome: string, seconds: number | undefined, errorType: string | undefined, context: ProbeContext): void {
     this.probes.add(1, { ...labels, result: outcome });
     if (seconds === undefined) return;
-    const attributes: Attributes = { ...labels, 'mcp.method.name': method, ...(errorType ? { 'error.type': errorType } : {}) };
+    const attributes: Attributes = { ...labels, 'mcp.method.name': method, ...conventionAttributes(context), ...(errorType ? { 'error.type': errorType } : {}) };
     this.duration.record(seconds, attributes);
+  }
+
+  session(labels: ServerLabels, seconds: number, errorType: string | undefined, context: ProbeContext): void {
+    this.sessionDuration.record(seconds, { ...labels, ...conventionAttributes(context), ...(errorType ? { 'error.type': errorType } : {}) });
   }
 
   count(kind: CounterKind, labels: ServerLabels, by: number): void {

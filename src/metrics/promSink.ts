@@ -81,6 +81,7 @@ export class PromSink implements MetricsSink {
     this.exposition = new CachedExposition(this.registry, this.published);
   }
 
+  /** The semantic-convention context (network.transport, mcp.protocol.version) is OTLP's only: /metrics keeps its labels. */
   probe(labels: ServerLabels, method: string, outcome: string, seconds: number | undefined, errorType: string | undefined): void {
     this.probes.inc(labels, outcome);
     if (seconds === undefined) return;

@@ -1,6 +1,6 @@
 // What the exporter publishes: metric names, label sets and bucket boundaries, shared by the Prometheus and OTLP sinks.
 
-import type { ProbeOutcome, ProbeResult, ServerState, ServerStatus } from '../core/model';
+import type { ProbeOutcome, ProbeResult, ServerState, ServerStatus, TransportKind } from '../core/model';
 
 /** Every health series carries these, and nothing more per server: low cardinality, no secret, no session id. */
 export const SERVER_LABEL_NAMES = ['server', 'transport', 'source_file', 'era'] as const;
@@ -63,6 +63,25 @@ export function isViolation(outcome: ProbeOutcome): boolean {
 export function probeSeconds(result: ProbeResult, timeoutMs: number): number | undefined {
   if (result.rttMs !== undefined) return result.rttMs / 1000;
   return result.outcome === 'timeout' ? timeoutMs / 1000 : undefined;
+}
+
+/**
+ * What the OpenTelemetry MCP conventions (now in the GenAI semantic conventions) recommend beside `mcp.method.name` on
+ * `mcp.client.operation.duration` and `mcp.client.session.duration`: `network.transport` (`pipe` for stdio, `tcp` for
+ * HTTP) and `mcp.protocol.version`. OTLP attributes only: /metrics keeps its label set (`transport` and `era` already
+ * say as much), and `mcp.session.id` is never an attribute of a metric (one series per session).
+ */
+export interface ProbeContext {
+  readonly networkTransport: 'pipe' | 'tcp';
+  /** The negotiated version when it has the date form MCP versions take; anything else a server sends is left out. */
+  readonly protocolVersion: string | undefined;
+}
+
+export function probeContext(transport: TransportKind, protocolVersion: string | null): ProbeContext {
+  return {
+    networkTransport: transport === 'stdio' ? 'pipe' : 'tcp',
+    protocolVersion: protocolVersion !== null && /^\d{4}-\d{2}-\d{2}$/.test(protocolVersion) ? protocolVersion : undefined,
+  };
 }
 
 /** `error.type` per the semantic conventions: set if and only if the operation failed. */

@@ -3,11 +3,13 @@
 import type { ServerState, ServerStatus } from '../core/model';
 import type { MonitorEvent, MonitorRegistry, Unsubscribe } from '../core/monitorTypes';
 import { isHealthy } from '../present/states';
-import { errorType, isViolation, labelsKey, probeSeconds, serverLabels, type CounterKind, type ServerLabels } from './series';
+import { errorType, isViolation, labelsKey, probeContext, probeSeconds, serverLabels, type CounterKind, type ProbeContext, type ServerLabels } from './series';
 
 /** A back end (prom-client, OpenTelemetry) fed by the tracker. Gauges are pulled from `samples()` when read. */
 export interface MetricsSink {
-  probe(labels: ServerLabels, method: string, outcome: string, seconds: number | undefined, errorType: string | undefined): void;
+  probe(labels: ServerLabels, method: string, outcome: string, seconds: number | undefined, errorType: string | undefined, context: ProbeContext): void;
+  /** A connection (an MCP session) ended after `seconds`; `errorType` when it ended by a failure. */
+  session?(labels: ServerLabels, seconds: number, errorType: string | undefined, context: ProbeContext): void;
   count(kind: CounterKind, labels: ServerLabels, by: number): void;
   /** The server is gone or its labels changed (era learned): drop every series of the old label set. */
   forget(labels: ServerLabels): void;
@@ -50,7 +52,13 @@ interface Entry {
   lastProbeAt: number | null;
   restartsSeen: number;
   connects: number;
+  context: ProbeContext;
+  /** Wall clock when the current connection opened; null while there is none. */
+  sessionStartedAt: number | null;
 }
+
+/** States in which the server holds an open connection (a session). */
+const CONNECTED: ReadonlySet<ServerState> = new Set(['up', 'verifying', 'suspect']);
 
 export interface TrackerOptions {
   /** Wall-clock milliseconds, for the last-probe timestamp. */
@@ -118,7 +126,7 @@ export class HealthTracker implements SampleSource {
         entry.lastProbeAt = this.options.wall();
         this.probes += 1;
         const seconds = probeSeconds(result, this.options.timeoutMs);
-        for (const sink of this.sinks) sink.probe(entry.labels, result.method, result.outcome, seconds, errorType(result.outcome));
+        for (const sink of this.sinks) sink.probe(entry.labels, result.method, result.outcome, seconds, errorType(result.outcome), entry.context);
         if (isViolation(result.outcome)) this.count('violations', entry.labels, 1);
         return;
       }
@@ -143,6 +151,8 @@ export class HealthTracker implements SampleSource {
   private onState(id: string, from: ServerState, to: ServerState, status: ServerStatus): void {
     const entry = this.entries.get(id) ?? this.add(status);
     this.relabel(entry, status);
+    entry.context = probeContext(status.config.transport, status.protocolVersion);
+    this.sessionChange(entry, from, to, status);
     entry.state = to;
     entry.flapping = status.flapping;
     entry.slow = status.slow === true;
@@ -183,6 +193,7 @@ export class HealthTracker implements SampleSource {
     }
     for (const [id, entry] of this.entries) {
       if (!current.has(id)) {
+        this.endSession(entry, undefined);
         this.entries.delete(id);
         this.membershipChanged();
         for (const sink of this.sinks) sink.forget(entry.labels);
@@ -201,10 +212,37 @@ export class HealthTracker implements SampleSource {
       lastProbeAt: status.lastProbeAt,
       restartsSeen: status.restarts,
       connects: status.state === 'idle' ? 0 : 1,
+      context: probeContext(status.config.transport, status.protocolVersion),
+      // A server already connected when the tracker starts: its session is timed from now, not from before.
+      sessionStartedAt: CONNECTED.has(status.state) ? this.options.wall() : null,
     };
     this.entries.set(status.config.id, entry);
     this.membershipChanged();
     return entry;
+  }
+
+  /**
+   * `mcp.client.session.duration`: a session starts when a connection opens (connecting -> up, verifying or suspect)
+   * and ends when the server leaves those states; it ended with an error unless it was closed on purpose (disabled,
+   * removed, consent withdrawn).
+   */
+  private sessionChange(entry: Entry, from: ServerState, to: ServerState, status: ServerStatus): void {
+    if (CONNECTED.has(to)) {
+      // verifying -> up, up -> suspect: the same connection.
+      entry.sessionStartedAt ??= this.options.wall();
+      return;
+    }
+    if (!CONNECTED.has(from)) return;
+    if (entry.sessionStartedAt === null) return;
+    const onPurpose = to === 'disabled' || to === 'untrusted' || to === 'needs-consent' || to === 'idle';
+    this.endSession(entry, onPurpose ? undefined : status.lastError?.kind ?? to);
+  }
+
+  private endSession(entry: Entry, errorType: string | undefined): void {
+    if (entry.sessionStartedAt === null) return;
+    const seconds = Math.max(0, (this.options.wall() - entry.sessionStartedAt) / 1000);
+    entry.sessionStartedAt = null;
+    for (const sink of this.sinks) sink.session?.(entry.labels, seconds, errorType, entry.context);
   }
 
   /** A config edit or a learned era changes the label set: the old series go, the new ones start from zero. */

@@ -1,10 +1,10 @@
 // Which targets /probe may reach. Whoever can reach the endpoint names the target, so the target is checked twice:
 // it must be an http(s) URL (never a command: stdio targets are refused outright), and when the config has an
 // allow-list, its host must be on it, by name (`mcp.example.internal`, `*.example.internal`) or by address
-// (`10.0.0.0/8`, `::1`). A host name on no name entry is allowed by the ranges only when every address it resolves to
-// lies in them.
+// (`10.0.0.0/8`, `::1`). Ranges match targets written as addresses; a host name must be on a name entry. Nothing is
+// resolved here: a name checked against ranges could resolve elsewhere a moment later when the probe connects.
+// node:net is used for its address parsing and BlockList only; no socket is opened here.
 
-import * as dns from 'node:dns';
 import * as net from 'node:net';
 
 export interface AllowList {
@@ -13,19 +13,13 @@ export interface AllowList {
   /** `*.example.internal` as `.example.internal`: any name below it, not the name itself. */
   readonly suffixes: readonly string[];
   readonly ranges: net.BlockList;
-  readonly hasRanges: boolean;
 }
-
-export type Lookup = (host: string) => Promise<readonly { address: string; family: number }[]>;
-
-const systemLookup: Lookup = (host) => dns.promises.lookup(host, { all: true, verbatim: true });
 
 /** Parses the `allow` entries; a string names the first entry that is none of a host name, an address or a range. */
 export function parseAllowList(entries: readonly string[]): AllowList | string {
   const hosts = new Set<string>();
   const suffixes: string[] = [];
   const ranges = new net.BlockList();
-  let hasRanges = false;
   for (const raw of entries) {
     const entry = raw.trim().toLowerCase();
     const cidr = /^(.+)\/(\d{1,3})$/.exec(entry);
@@ -34,11 +28,9 @@ export function parseAllowList(entries: readonly string[]): AllowList | string {
       const prefix = Number(cidr[2]);
       if (family === 0 || prefix > (family === 4 ? 32 : 128)) return `"${raw}" is not a CIDR range (e.g. 10.0.0.0/8, fd00::/8)`;
       ranges.addSubnet(cidr[1]!, prefix, family === 4 ? 'ipv4' : 'ipv6');
-      hasRanges = true;
     } else if (net.isIP(unbracket(entry))) {
       const address = unbracket(entry);
       ranges.addAddress(address, net.isIPv4(address) ? 'ipv4' : 'ipv6');
-      hasRanges = true;
     } else if (/^\*\.[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(entry)) {
       suffixes.push(entry.slice(1));
     } else if (/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(entry)) {
@@ -47,7 +39,7 @@ export function parseAllowList(entries: readonly string[]): AllowList | string {
       return `"${raw}" is not a host name, an IP address or a CIDR range`;
     }
   }
-  return { hosts, suffixes, ranges, hasRanges };
+  return { hosts, suffixes, ranges };
 }
 
 /** Why a target may not be probed, or undefined when it may be; the URL is parsed here, once. */
@@ -70,20 +62,12 @@ export function parseTarget(target: string | null): TargetVerdict {
   return { ok: true, url };
 }
 
-export async function hostAllowed(url: URL, allow: AllowList | null, lookup: Lookup = systemLookup): Promise<boolean> {
+export function hostAllowed(url: URL, allow: AllowList | null): boolean {
   if (allow === null) return true;
   const host = unbracket(url.hostname.toLowerCase()).replace(/\.$/, '');
   const family = net.isIP(host);
   if (family !== 0) return allow.ranges.check(host, family === 4 ? 'ipv4' : 'ipv6');
-  if (allow.hosts.has(host) || allow.suffixes.some((suffix) => host.endsWith(suffix))) return true;
-  if (!allow.hasRanges) return false;
-  let addresses: readonly { address: string; family: number }[];
-  try {
-    addresses = await lookup(host);
-  } catch {
-    return false;
-  }
-  return addresses.length > 0 && addresses.every(({ address, family: f }) => allow.ranges.check(address, f === 6 ? 'ipv6' : 'ipv4'));
+  return allow.hosts.has(host) || allow.suffixes.some((suffix) => host.endsWith(suffix));
 }
 
 function unbracket(host: string): string {

@@ -9,7 +9,7 @@ import type { Clock } from '../../core/clock';
 import type { Connector } from '../../core/connection';
 import { MetricsListenError } from '../httpServer';
 import { formatListenAddress, type ListenAddress } from '../listenAddress';
-import { hostAllowed, parseTarget, type Lookup } from './allowList';
+import { hostAllowed, parseTarget } from './allowList';
 import { DEFAULT_MODULE_NAME, MAX_PROBE_TIMEOUT_MS, type ServeConfig } from './modules';
 import { renderProbe } from './probeMetrics';
 import { probeTarget } from './probeTarget';
@@ -26,7 +26,6 @@ export interface ServeOptions {
   readonly connectors: ReadonlyMap<string, Connector>;
   readonly clock: Clock;
   readonly version: string;
-  readonly lookup?: Lookup;
 }
 
 export interface ProbeServer {
@@ -99,7 +98,7 @@ export function serveProbes(options: ServeOptions): Promise<ProbeServer> {
     };
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, 'method not allowed\n');
     if (closing) return send(503, 'mcp-health is shutting down\n');
-    const url = new URL(request.url ?? '/', 'http://exporter.invalid');
+    const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname === '/healthz') return send(200, 'ok\n');
     if (url.pathname === '/metrics') {
       void own.render(request.headers.accept).then(({ contentType, body }) => send(200, body, contentType), () => send(500, 'metrics failed\n'));
@@ -129,7 +128,7 @@ export function serveProbes(options: ServeOptions): Promise<ProbeServer> {
     const budget = probeBudget(module.timeoutMs, header(request.headers['x-prometheus-scrape-timeout-seconds']));
     const work = (async () => {
       try {
-        if (!(await hostAllowed(target.url, config.allow, options.lookup))) {
+        if (!hostAllowed(target.url, config.allow)) {
           own.rejected.inc({ reason: 'forbidden' });
           send(403, 'the target\'s host is not on the allow-list of the modules file\n');
           return;

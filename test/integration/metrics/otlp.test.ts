@@ -109,6 +109,10 @@ describe('OTLP export to a collector named by OTEL_EXPORTER_OTLP_ENDPOINT', () =
     assert.ok(ping && Number(ping.count) >= 2, JSON.stringify(duration));
     assert.deepEqual(ping.explicitBounds, [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
     assert.equal(attributes(ping)['error.type'], undefined, 'no error.type on success');
+    // The conventions' recommended attributes: stdio is a pipe; the version negotiated in the handshake.
+    assert.equal(attributes(ping)['network.transport'], 'pipe');
+    assert.match(attributes(ping)['mcp.protocol.version'] ?? '', /^\d{4}-\d{2}-\d{2}$/);
+    assert.equal(attributes(ping)['mcp.session.id'], undefined, 'a session id is never a metric attribute');
 
     const probes = metrics.get('mcp_health.probes')?.sum;
     assert.equal(probes?.isMonotonic, true);

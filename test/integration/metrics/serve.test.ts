@@ -50,7 +50,10 @@ describe('mcp-health serve', { timeout: 180_000 }, () => {
   let toolsHash: string;
   const bodies: string[] = [];
 
+  const inFlight = async () => sampleValue(await (await fetch(`${serve.base}/metrics`)).text(), 'mcp_health_serve_probes_in_flight');
+  /** One probe at a time: with max_concurrent 1 the slot is held until the last probe's connection is closed. */
   const probe = async (target: string, module?: string) => {
+    await waitFor('the probe slot to be free', async () => (await inFlight()) === 0);
     const response = await fetch(`${serve.base}/probe?target=${encodeURIComponent(target)}${module ? `&module=${module}` : ''}`);
     const body = await response.text();
     bodies.push(body);
@@ -100,7 +103,7 @@ describe('mcp-health serve', { timeout: 180_000 }, () => {
 
   it('a probe over max_concurrent is answered 503 while the first still runs, and counted as busy', async () => {
     const first = probe(hung.url);
-    await waitFor('the hung probe to be in flight', async () => sampleValue(await (await fetch(`${serve.base}/metrics`)).text(), 'mcp_health_serve_probes_in_flight') === 1);
+    await waitFor('the hung probe to be in flight', async () => (await inFlight()) === 1);
     const second = await fetch(`${serve.base}/probe?target=${encodeURIComponent(healthy.url)}`);
     assert.equal(second.status, 503);
     assert.match(await second.text(), /max_concurrent/);
@@ -124,6 +127,7 @@ describe('mcp-health serve', { timeout: 180_000 }, () => {
     const withSecrets = await probe(front.url, 'secret');
     assert.equal(sampleValue(withSecrets.body, 'mcp_health_probe_success'), 1, withSecrets.body);
     // A query string cannot add headers: only target and module are read.
+    await waitFor('the probe slot to be free', async () => (await inFlight()) === 0);
     const smuggled = await fetch(`${serve.base}/probe?target=${encodeURIComponent(front.url)}&headers=Authorization%3A%20Bearer%20${TOKEN}&Authorization=Bearer%20${TOKEN}`);
     const smuggledBody = await smuggled.text();
     bodies.push(smuggledBody);

@@ -46,15 +46,19 @@ void describe('code audit', () => {
     assert.match(certificate, /const port = url\.port \?/);
     assert.doesNotMatch(certificate, /\.(write|end)\(/);
     // node:net only for the local channel, and only on a filesystem path (Unix socket or named pipe): no host, no port.
-    assert.deepEqual(hits(/from ['"](node:)?net['"]/), ['src/mcp/localChannel.ts']);
+    // And in the /probe allow-list, for address parsing and BlockList only: no socket, no name resolved.
+    assert.deepEqual(hits(/from ['"](node:)?net['"]/), ['src/mcp/localChannel.ts', 'src/metrics/probe/allowList.ts']);
+    assert.deepEqual([...new Set(code(path.join(SRC, 'metrics', 'probe', 'allowList.ts')).match(/\bnet\.\w+/g))].sort(), ['net.BlockList', 'net.isIP', 'net.isIPv4']);
     const channel = code(path.join(SRC, 'mcp', 'localChannel.ts'));
     assert.doesNotMatch(channel, /\b(port|host)\b/i);
     assert.deepEqual(channel.match(/\b(listen|createConnection)\([^)]*\)/g), ['listen(path)', 'createConnection(path)', 'createConnection(this.path)']);
     // No second HTTP client: a probe's verdict is the one the SDK transport (what real clients use) gets.
-    // The metrics endpoint is the one listening socket: a server on the address the user gave, never a client.
-    assert.deepEqual(hits(/from ['"](node:)?(http|https)['"]/), ['src/metrics/httpServer.ts']);
-    const metricsServer = code(path.join(SRC, 'metrics', 'httpServer.ts'));
-    assert.deepEqual(metricsServer.match(/\bhttp\.\w+\(/g), ['http.createServer(']);
+    // The metrics endpoints (watch's /metrics, serve's /probe) are the listening sockets: servers on the address the
+    // user gave, never clients; a /probe reaches its target through the same SDK transports as check.
+    assert.deepEqual(hits(/from ['"](node:)?(http|https)['"]/), ['src/metrics/httpServer.ts', 'src/metrics/probe/serveHttp.ts']);
+    for (const file of [['metrics', 'httpServer.ts'], ['metrics', 'probe', 'serveHttp.ts']]) {
+      assert.deepEqual(code(path.join(SRC, ...file)).match(/\bhttp\.\w+\(/g), ['http.createServer('], file.join('/'));
+    }
     // Two fetch wrappers, both handed to the SDK transports and forwarding their request unchanged: the CLI's
     // proxy-aware fetch, and the one that keeps a 401's WWW-Authenticate for the cause table.
     assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), ['src/mcp/failureFacts.ts', 'src/mcp/httpProxy.ts']);
