@@ -2,6 +2,7 @@
 // (error codes, HTTP status, the WWW-Authenticate challenge, exit code) first, message text only as a last resort.
 
 import type { ServerError, ServerState, TransportKind } from './model';
+import { sandboxNextStep } from './sandbox';
 
 export type CauseId =
   | 'command-not-found'
@@ -27,6 +28,7 @@ export type CauseId =
   | 'timeout'
   | 'needs-input'
   | 'config'
+  | 'sandbox-unavailable'
   | 'unreachable';
 
 export interface FailureCause {
@@ -141,6 +143,9 @@ export function classifyFailure(input: CauseInput): FailureCause | null {
   if (QUIET_STATES.has(state)) return null;
   if (state === 'needs-input') return cause('needs-input', 'A ${input:} variable has no value yet', 'Supply the value (MCP Health: Supply Input…) or set it in your MCP client');
   if (!error) return null;
+  if (state === 'sandbox-unavailable' || error.kind === 'sandbox') {
+    return cause('sandbox-unavailable', error.message, sandboxNextStep(error.code));
+  }
   if (state === 'config-error' || error.kind === 'config') {
     return cause('config', 'The server entry in the config file is invalid', 'Fix the entry at the line shown');
   }

@@ -12,6 +12,8 @@ export interface Dialect {
   readonly urlKeys: readonly { readonly key: string; readonly transport?: TransportKind }[];
   readonly headersKey: string;
   readonly hasEnvFile: boolean;
+  /** VS Code's `sandboxEnabled` / `sandbox` keys (src/core/config/sandboxBlock.ts). */
+  readonly hasSandbox?: boolean;
   readonly disabledKey?: 'disabled' | 'enabled';
   /** Where a stdio server runs when `cwd` is not given. */
   readonly defaultCwd: 'folder' | 'home' | 'none';
@@ -30,8 +32,8 @@ const base: Dialect = {
 };
 
 export const DIALECTS: Readonly<Record<ConfigFormat, Dialect>> = {
-  'vscode': { ...base, hasEnvFile: true },
-  'vscode-settings': { ...base, hasEnvFile: true },
+  'vscode': { ...base, hasEnvFile: true, hasSandbox: true },
+  'vscode-settings': { ...base, hasEnvFile: true, hasSandbox: true },
   'mcp-json': base,
   'claude-code': base,
   // Cursor has no `type`; a URL is tried as Streamable HTTP first, with the connector's SSE fallback.

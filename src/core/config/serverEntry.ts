@@ -10,6 +10,7 @@ import type { Position } from './lineIndex';
 import { lookupEnv, pathApi } from './platformPaths';
 import { describeKind, getEntry, getValue, type ConfigNode } from './tree';
 import { resolveVariables, VARIABLE_SYNTAX, type VariableContext } from './variables';
+import { readSandbox } from './sandboxBlock';
 
 export interface EntryContext extends VariableSources {
   readonly file: string;
@@ -18,6 +19,8 @@ export interface EntryContext extends VariableSources {
   /** The workspace folder this declaration belongs to (a project entry of ~/.claude.json has one too). */
   readonly folder?: string;
   readonly sink: DiagnosticSink;
+  /** VS Code formats: the file's top-level `"sandbox"`, the policy of a sandboxed server that has no block of its own. */
+  readonly fileSandbox?: ConfigNode;
 }
 
 export type ServerWithoutId = Omit<ServerConfig, 'id'>;
@@ -137,6 +140,10 @@ class EntryReader {
     const cwd = this.cwd();
     const cwdFromWindow = cwd !== undefined && this.context.folder === undefined && getValue(this.node, 'cwd') === undefined && this.dialect.defaultCwd === 'folder';
     const envFile = this.dialect.hasEnvFile ? this.optionalPath(getValue(this.node, 'envFile'), 'envFile') : undefined;
+    // Only VS Code defines the sandbox keys; other clients run such an entry unsandboxed, and so its meaning there.
+    const sandbox = this.dialect.hasSandbox
+      ? readSandbox(this.node, this.context.fileSandbox, { name: this.name, fail: (pos, message) => this.fail(pos, message), resolve: (text, pos) => this.resolve(text, pos) })
+      : undefined;
     if (command === undefined) return undefined;
     return {
       command,
@@ -145,6 +152,7 @@ class EntryReader {
       ...(cwd !== undefined ? { cwd } : {}),
       ...(cwdFromWindow ? { cwdFromWindow: true as const } : {}),
       ...(envFile !== undefined ? { envFile } : {}),
+      ...(sandbox !== undefined ? { sandbox } : {}),
     };
   }
 

@@ -3,7 +3,7 @@
 // function of secrets. Everything that changes what is started or contacted is in.
 
 import { createHash } from 'node:crypto';
-import type { ServerConfig } from '../model';
+import type { SandboxPolicy, ServerConfig } from '../model';
 
 /** Bumped when the fields below change, so stored hashes of an older shape no longer match. */
 export const DEFINITION_HASH_VERSION = 1;
@@ -18,6 +18,8 @@ export interface Definition {
   readonly cwd: string | null;
   readonly url: string | null;
   readonly headerNames: readonly string[];
+  /** Only when sandboxed, so the hashes of every other definition stay as they were: turning it off asks again. */
+  readonly sandbox?: SandboxPolicy;
 }
 
 export function definitionOf(config: ServerConfig): Definition {
@@ -32,6 +34,7 @@ export function definitionOf(config: ServerConfig): Definition {
     url: config.url ?? null,
     // HTTP header names are case-insensitive: "Authorization" and "authorization" are one definition.
     headerNames: [...new Set(Object.keys(config.headers ?? {}).map((name) => name.toLowerCase()))].sort(),
+    ...(config.sandbox ? { sandbox: config.sandbox } : {}),
   };
 }
 
