@@ -37,6 +37,7 @@ export function stdioUpstreams(target: GuardStdioTarget): UpstreamFactory {
         stdinCloseGraceMs: 1000,
         stderrTailBytes: 8192,
         stderr: (text) => process.stderr.write(text),
+        ...(target.sandbox ? { sandbox: target.sandbox } : {}),
       },
     );
 }

@@ -68,3 +68,33 @@ export function sandboxNextStep(problem: string | undefined): string {
       return 'Read the sandbox runtime\'s message in the log and fix what it names; the server is not started without its sandbox';
   }
 }
+
+/** A policy given as JSON (the guard's `--sandbox`): the same shape as the block, every list optional; else why not. */
+export function policyFromJson(text: string): SandboxPolicy | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'is not JSON';
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be a JSON object';
+  const lists = (key: string, names: readonly string[]): Record<string, string[]> | string => {
+    const section = (value as Record<string, unknown>)[key] ?? {};
+    if (typeof section !== 'object' || section === null || Array.isArray(section)) return `"${key}" must be an object`;
+    const result: Record<string, string[]> = {};
+    for (const name of names) {
+      const list = (section as Record<string, unknown>)[name] ?? [];
+      if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) return `"${key}.${name}" must be an array of strings`;
+      result[name] = list;
+    }
+    return result;
+  };
+  const filesystem = lists('filesystem', ['allowWrite', 'denyRead', 'denyWrite']);
+  const network = lists('network', ['allowedDomains', 'deniedDomains']);
+  if (typeof filesystem === 'string') return filesystem;
+  if (typeof network === 'string') return network;
+  return {
+    filesystem: { allowWrite: filesystem.allowWrite!, denyRead: filesystem.denyRead!, denyWrite: filesystem.denyWrite! },
+    network: { allowedDomains: network.allowedDomains!, deniedDomains: network.deniedDomains! },
+  };
+}

@@ -143,6 +143,9 @@ export function describeState(status: ServerStatus, nowMs: number = Date.now()):
   if (isSlow(status)) {
     parts.push(l10n.t('slow'));
   }
+  if (status.config.sandbox && status.state !== 'sandbox-unavailable') {
+    parts.push(l10n.t({ message: 'sandboxed', comment: ['the server runs inside VS Code\'s MCP sandbox (sandboxEnabled)'] }));
+  }
   // Only when it needs attention: the full date is in the details and the tooltip.
   const certificate = certificateOf(status, nowMs);
   if (certificate?.warning) {
