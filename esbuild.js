@@ -57,7 +57,30 @@ if (fs.existsSync(path.join(__dirname, 'src/extension.ts'))) {
   entries.push({ entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' });
 }
 
+// VS Code's MCP sandbox runtime (@vscode/sandbox-runtime's `srt`), run as its own process for each sandboxed server.
+// It is ESM and finds its seccomp helper beside itself (vendor/seccomp/<arch>), so both are copied into dist/sandbox.
+const sandboxRuntime = path.join(__dirname, 'node_modules/@vscode/sandbox-runtime');
+async function buildSandboxRuntime() {
+  if (!fs.existsSync(sandboxRuntime)) return;
+  await esbuild.build({
+    ...bundleOptions({ production }),
+    entryPoints: [path.join(sandboxRuntime, 'dist/cli.js')],
+    outfile: 'dist/sandbox/srt.mjs',
+    format: 'esm',
+    sourcemap: false,
+    alias: {},
+    define: {},
+    // CommonJS dependencies (commander) still call require() for Node's own modules.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+  fs.cpSync(path.join(sandboxRuntime, 'vendor/seccomp'), path.join(__dirname, 'dist/sandbox/vendor/seccomp'), {
+    recursive: true,
+    filter: (source) => !/\.(ts|c)$/.test(source),
+  });
+}
+
 async function main() {
+  if (!watch) await buildSandboxRuntime();
   const contexts = await Promise.all(entries.map((entry) => esbuild.context({ ...common, ...entry })));
   if (watch) {
     await Promise.all(contexts.map((ctx) => ctx.watch()));

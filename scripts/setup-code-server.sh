@@ -16,7 +16,8 @@ cs_prefix="$cache/code-server-$CODE_SERVER_VERSION"
 cs_pkg="$cs_prefix/lib/node_modules/code-server"
 cs_entry="$cs_pkg/out/node/entry.js"
 ok_marker="$cs_prefix/.verified"
-apt_packages=(chromium build-essential python3 pkg-config libkrb5-dev curl)
+# bubblewrap, socat and ripgrep: what @vscode/sandbox-runtime needs for servers with "sandboxEnabled" (test/integration/mcp/sandbox.test.ts).
+apt_packages=(chromium build-essential python3 pkg-config libkrb5-dev curl bubblewrap socat ripgrep)
 
 export CI=true DEBIAN_FRONTEND=noninteractive
 exec </dev/null

@@ -32,6 +32,8 @@ export interface ServerReport extends DepthFields {
   readonly missingInputs?: readonly string[];
   /** Entries run through `mcp-health guard`: not started here; the running guard's figures (running false: none). */
   readonly guarded?: GuardedFigures;
+  /** VS Code's "sandboxEnabled": MCP Health runs it only inside that sandbox. */
+  readonly sandboxed?: true;
 }
 
 /** Enough of a failed server's stderr for its last messages, short enough to read in a JSON document. */
@@ -85,6 +87,7 @@ export function serverReport(status: ServerStatus): ServerReport {
     ...(config.missingInputs?.length ? { missingInputs: config.missingInputs } : {}),
     ...depthFields(status),
     ...(status.guarded ? { guarded: status.guarded } : {}),
+    ...(config.sandbox ? { sandboxed: true as const } : {}),
   };
 }
 
@@ -180,7 +183,8 @@ export function formatServerTable(reports: readonly ServerReport[], style: Style
   const rows = reports.map((report) => {
     const source = plain(relativeSource(report.source.file, report.source.line, cwd));
     if (!withHealth) return { cells: [plain(report.name), plain(report.transport), plain(report.target), source] };
-    const state = report.flapping ? `${report.state} (flapping)` : isSlow(report) ? `${report.state} (slow)` : report.state;
+    const flagged = report.flapping ? `${report.state} (flapping)` : isSlow(report) ? `${report.state} (slow)` : report.state;
+    const state = report.sandboxed && report.state !== 'sandbox-unavailable' ? `${flagged} (sandboxed)` : flagged;
     const detail = report.guarded
       ? guardedDetail(report.guarded)
       : report.cause && report.nextStep
@@ -194,7 +198,7 @@ export function formatServerTable(reports: readonly ServerReport[], style: Style
               : certificateNote(report).replace(/^ · /, '');
     const cells = [
       plain(report.name),
-      { text: state, painted: stateLabel(report, style) },
+      { text: state, painted: stateLabel(report, style) + state.slice(flagged.length) },
       plain(report.rttMs === null ? '-' : `${report.rttMs.toFixed(1)} ms`),
       plain(report.era ?? '-'),
       plain(toolsCell(report)),

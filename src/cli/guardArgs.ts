@@ -1,12 +1,16 @@
 // Parses `mcp-health guard ...`. Pure: returns a description of the run or throws a UsageError.
 
 import { parseArgs } from 'node:util';
+import type { SandboxPolicy } from '../core/model';
+import { policyFromJson } from '../core/sandbox';
 import { UsageError } from './args';
 
 export interface GuardStdioTarget {
   readonly kind: 'stdio';
   readonly command: string;
   readonly args: readonly string[];
+  /** `--sandbox JSON`: the server is started only inside VS Code's sandbox with this policy (src/mcp/sandboxLaunch.ts). */
+  readonly sandbox?: SandboxPolicy;
 }
 
 export interface GuardHttpTarget {
@@ -30,7 +34,7 @@ export interface PrintConfigOptions {
 }
 
 export const GUARD_USAGE = `Usage:
-  mcp-health guard [--name NAME] [--interval-ms N] [--timeout-ms N] -- <command> [args...]
+  mcp-health guard [--name NAME] [--interval-ms N] [--timeout-ms N] [--sandbox JSON] -- <command> [args...]
   mcp-health guard [--name NAME] [--interval-ms N] [--timeout-ms N] --url URL [--header 'K: V']... [--sse]
   mcp-health guard --print-config NAME [--workspace DIR]... [--config FILE]... [--no-user]
 
@@ -39,6 +43,8 @@ export const GUARD_USAGE = `Usage:
   --name NAME       the name used in diagnostics (default: the command's or the URL's base name)
   --interval-ms N   idle time before a keepalive probe (default ${30_000}, minimum ${1000})
   --timeout-ms N    time a probe may take; no answer means the upstream is dead (default ${5000}, minimum ${100})
+  --sandbox JSON    start the command only inside VS Code's MCP sandbox with this policy (the "sandbox" block of
+                    a VS Code entry with "sandboxEnabled"); never without it
   --url URL         a Streamable HTTP upstream (legacy HTTP+SSE with --sse)
   --header 'K: V'   a request header for the HTTP upstream (repeatable); its value is never printed
   --print-config NAME
@@ -72,6 +78,7 @@ export function parseGuardArgs(argv: readonly string[]): GuardOptions | PrintCon
         url: { type: 'string' },
         header: { type: 'string', multiple: true },
         sse: { type: 'boolean' },
+        sandbox: { type: 'string' },
         'print-config': { type: 'string' },
         workspace: { type: 'string', multiple: true },
         config: { type: 'string', multiple: true },
@@ -107,12 +114,14 @@ export function parseGuardArgs(argv: readonly string[]): GuardOptions | PrintCon
     };
   }
   if (values.header !== undefined || values.sse) throw new UsageError('guard: --header and --sse apply to --url only');
+  const sandbox = values.sandbox === undefined ? undefined : policyFromJson(values.sandbox);
+  if (typeof sandbox === 'string') throw new UsageError(`guard: --sandbox ${sandbox}`);
   if (command.length === 0 || command[0] === '') throw new UsageError('guard: missing the server command after --');
   return {
     name: values.name ?? baseName(command[0]!),
     intervalMs,
     timeoutMs,
-    target: { kind: 'stdio', command: command[0]!, args: command.slice(1) },
+    target: { kind: 'stdio', command: command[0]!, args: command.slice(1), ...(sandbox ? { sandbox } : {}) },
   };
 }
 

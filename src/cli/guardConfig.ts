@@ -10,7 +10,10 @@ export { GUARD_LAUNCHER } from '../core/guardLauncher';
 export function guardedEntry(server: ServerConfig, launcher: GuardLauncher = GUARD_LAUNCHER): { command: string; args: string[]; env?: Record<string, string> } {
   const args: string[] = [];
   if (server.transport === 'stdio') {
-    args.push(...guardPrefix(server.name, launcher).args, server.command ?? '', ...(server.args ?? []));
+    const prefix = guardPrefix(server.name, launcher).args;
+    // A sandboxed server keeps its sandbox: the guard starts it inside, so the guard itself (its status socket) is not.
+    if (server.sandbox) prefix.splice(prefix.length - 1, 0, '--sandbox', JSON.stringify(server.sandbox));
+    args.push(...prefix, server.command ?? '', ...(server.args ?? []));
   } else {
     args.push(...launcher.args, '--name', server.name, '--url', server.url ?? '');
     if (server.transport === 'sse') args.push('--sse');

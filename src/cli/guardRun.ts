@@ -38,6 +38,7 @@ export function stdioUpstreams(target: GuardStdioTarget): UpstreamFactory {
         stdinCloseGraceMs: 1000,
         stderrTailBytes: 8192,
         stderr: relayServerStderr,
+        ...(target.sandbox ? { sandbox: target.sandbox } : {}),
       },
     );
 }

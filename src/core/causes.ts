@@ -3,6 +3,7 @@
 
 import type { ServerError, ServerState, TransportKind } from './model';
 import { stderrFinding, type StderrFinding } from './stderrCause';
+import { sandboxNextStep } from './sandbox';
 
 export type CauseId =
   | 'command-not-found'
@@ -28,6 +29,7 @@ export type CauseId =
   | 'timeout'
   | 'needs-input'
   | 'config'
+  | 'sandbox-unavailable'
   | 'unreachable';
 
 export interface FailureCause {
@@ -159,6 +161,9 @@ export function classifyFailure(input: CauseInput): FailureCause | null {
   if (QUIET_STATES.has(state)) return null;
   if (state === 'needs-input') return cause('needs-input', 'A ${input:} variable has no value yet', 'Supply the value (MCP Health: Supply Input…) or set it in your MCP client');
   if (!error) return null;
+  if (state === 'sandbox-unavailable' || error.kind === 'sandbox') {
+    return cause('sandbox-unavailable', error.message, sandboxNextStep(error.code));
+  }
   if (state === 'config-error' || error.kind === 'config') {
     return cause('config', 'The server entry in the config file is invalid', 'Fix the entry at the line shown');
   }

@@ -79,6 +79,11 @@ export interface ServerConfig {
     readonly envFile?: string;
   };
   readonly envFile?: string;
+  /**
+   * VS Code's `"sandboxEnabled": true` with its `"sandbox"` policy: the server may only be started through
+   * @vscode/sandbox-runtime under this policy (src/core/sandbox.ts), never without it.
+   */
+  readonly sandbox?: SandboxPolicy;
   // http / sse
   readonly url?: string;
   readonly headers?: Readonly<Record<string, string>>;
@@ -88,6 +93,19 @@ export interface ServerConfig {
   readonly missingInputs?: readonly string[];
   /** Values that came from secrets (`${input:}` with password, env/header values judged secret) for redaction. */
   readonly secretValues?: readonly string[];
+}
+
+/** The `sandbox` block of a VS Code stdio server as written (variables resolved); empty lists where it says nothing. */
+export interface SandboxPolicy {
+  readonly filesystem: {
+    readonly allowWrite: readonly string[];
+    readonly denyRead: readonly string[];
+    readonly denyWrite: readonly string[];
+  };
+  readonly network: {
+    readonly allowedDomains: readonly string[];
+    readonly deniedDomains: readonly string[];
+  };
 }
 
 export type Severity = 'error' | 'warning';
@@ -119,7 +137,8 @@ export type ServerState =
   | 'config-error'
   | 'disabled'      // monitoring turned off, or the server is disabled in its own file
   | 'untrusted'     // workspace not trusted: listed, never started
-  | 'needs-consent'; // the user has not allowed this definition yet: listed, never started
+  | 'needs-consent' // the user has not allowed this definition yet: listed, never started
+  | 'sandbox-unavailable'; // sandboxEnabled, but the sandbox cannot be set up here: never started without it
 
 export type ErrorKind =
   | 'timeout'
@@ -128,7 +147,8 @@ export type ErrorKind =
   | 'protocol-violation'
   | 'auth'
   | 'config'
-  | 'input-required';
+  | 'input-required'
+  | 'sandbox';      // the sandbox the definition asks for cannot be set up: nothing was started
 
 export type Era = 'handshake' | 'modern';
 

@@ -2,6 +2,8 @@
 // helpers it started; its stderr is passed through to the guard's stderr and kept as a tail for exit reports.
 
 import type { ChildProcess } from 'node:child_process';
+import type { SandboxPolicy } from '../core/model';
+import { sandboxedLaunch } from '../mcp/sandboxLaunch';
 import { describeExit, drained, spawnServer, stopServer, type StdioLaunch } from '../mcp/serverProcess';
 import { terminateGroup, trackGroup, untrackGroup } from '../mcp/processGroup';
 import { StderrTail } from '../mcp/stderrTail';
@@ -16,6 +18,8 @@ export interface StdioUpstreamOptions {
   readonly stderrTailBytes: number;
   /** Where the child's stderr goes as it arrives (the guard's own stderr). */
   readonly stderr: (text: string) => void;
+  /** Started only inside this sandbox; when it cannot be set up, start() rejects and nothing is spawned. */
+  readonly sandbox?: SandboxPolicy;
 }
 
 const STDERR_DRAIN_MS = 50;
@@ -41,9 +45,10 @@ export class StdioUpstream implements Upstream {
     return this.child?.pid ?? null;
   }
 
-  start(events: UpstreamEvents): Promise<void> {
+  async start(events: UpstreamEvents): Promise<void> {
     const { command } = this.launch;
-    const child = spawnServer(this.launch);
+    const launch = this.options.sandbox ? await sandboxedLaunch(this.launch, this.options.sandbox) : this.launch;
+    const child = spawnServer(launch);
     this.child = child;
     return new Promise<void>((resolve, reject) => {
       child.once('spawn', () => {

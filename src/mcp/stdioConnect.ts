@@ -9,6 +9,7 @@ import { ConnectDeadline } from './connectDeadline';
 import type { ConnectorSettings } from './connectorSettings';
 import { isProtocolFailure, isTimeout, messageOf } from './errors';
 import { McpConnection, type SessionDriver } from './mcpConnection';
+import { sandboxedLaunch } from './sandboxLaunch';
 import { connectClient, createClient, sdkConnectOptions, type Session } from './session';
 
 /** Share of the connect budget a silent server gets before it is taken for a handshake-era one. */
@@ -16,7 +17,7 @@ const DISCOVER_SHARE = 0.4;
 const DISCOVER_MAX_MS = 5000;
 
 export async function connectStdio(server: ServerConfig, options: ConnectOptions, settings: ConnectorSettings): Promise<Connection> {
-  const launch = stdioLaunch(server);
+  const launch = await stdioLaunch(server);
   const deadline = new ConnectDeadline(options.timeoutMs, options.signal);
   try {
     const hint = options.eraHint ?? null;
@@ -36,17 +37,19 @@ export async function connectStdio(server: ServerConfig, options: ConnectOptions
   }
 }
 
-function stdioLaunch(server: ServerConfig): StdioLaunch {
+async function stdioLaunch(server: ServerConfig): Promise<StdioLaunch> {
   if (!server.command) throw new ConnectError('config', `Server "${server.name}" has no command to start`);
   if (server.cwd !== undefined && server.cwd !== '' && !existsSync(server.cwd)) {
     throw new ConnectError('config', `Working directory of "${server.name}" does not exist: ${server.cwd}`);
   }
-  return {
+  const launch: StdioLaunch = {
     command: server.command,
     args: server.args ?? [],
     env: { ...process.env, ...server.env },
     cwd: server.cwd || undefined,
   };
+  // The user chose to sandbox this server: it runs inside that sandbox or not at all (sandboxedLaunch throws).
+  return server.sandbox ? sandboxedLaunch(launch, server.sandbox) : launch;
 }
 
 async function attempt(

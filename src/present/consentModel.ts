@@ -57,6 +57,7 @@ function partLabel(part: string): string {
     case 'cwd': return l10n.t('working directory');
     case 'url': return l10n.t('URL');
     case 'transport': return l10n.t('transport');
+    case 'sandbox': return l10n.t('sandbox policy');
     default: return part;
   }
 }

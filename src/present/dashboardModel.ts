@@ -91,6 +91,7 @@ export function nextStepFor(error: ServerError, state: ServerStatus['state'], se
     case 'auth': return l10n.t('The server wants credentials: add the header or token in Open Config.');
     case 'config': return l10n.t('Fix the entry in Open Config; the problem is marked in the file.');
     case 'input-required': return l10n.t('Supply the missing input (MCP Health: Supply Input…).');
+    case 'sandbox': return l10n.t('The server asks for VS Code\'s sandbox, which cannot be set up here: install what the message names; it is never started without it.');
   }
 }
 
@@ -128,7 +129,7 @@ export function dashboardServers(statuses: readonly ServerStatus[], uptimeOf?: U
       restarts: status.restarts,
       lastError: status.lastError && status.state !== 'up' ? status.lastError.message : null,
       nextStep: status.lastError && status.state !== 'up' ? nextStepFor(status.lastError, status.state, status.config.name) : null,
-      probeable: !['disabled', 'untrusted', 'needs-consent', 'config-error', 'needs-input'].includes(status.state),
+      probeable: !['disabled', 'untrusted', 'needs-consent', 'config-error', 'needs-input', 'sandbox-unavailable'].includes(status.state),
       probes,
       beats,
     };

@@ -41,6 +41,16 @@ export function detailRows(status: ServerStatus, nowMs: number = Date.now()): De
   if (status.state === 'untrusted') {
     rows.push({ key: 'trust', label: l10n.t('why'), value: l10n.t('Restricted Mode: servers from workspace files are not started until you trust the workspace') });
   }
+  if (config.sandbox) {
+    const { filesystem, network } = config.sandbox;
+    const value = status.state === 'sandbox-unavailable'
+      ? l10n.t('sandboxed: not started: {0}', status.cause?.nextStep ?? status.lastError?.message ?? '')
+      : l10n.t('runs inside VS Code\'s sandbox: writes only to {0}; {1} unreadable; network to {2}',
+        [...filesystem.allowWrite, '~/.npm', config.cwd ?? ''].filter(Boolean).join(', '),
+        filesystem.denyRead.length ? filesystem.denyRead.join(', ') : l10n.t('nothing'),
+        network.allowedDomains.length ? network.allowedDomains.join(', ') : l10n.t('npm\'s registry only'));
+    rows.push({ key: 'sandbox', label: l10n.t('sandbox'), value, ...(status.state === 'sandbox-unavailable' ? { warning: true } : {}) });
+  }
   if (status.vscodeWontStart) {
     const block = status.vscodeWontStart;
     rows.push({ key: 'vscode', label: 'VS Code', value: `${block.summary}. ${l10n.t('Next: {0}', block.nextStep)}`, warning: true });

@@ -24,6 +24,8 @@ const healthByState: Readonly<Record<ServerState, Health>> = {
   disabled: 'inactive',
   untrusted: 'inactive',
   'needs-consent': 'inactive',
+  // The user asked for the sandbox and it is missing here: something to act on, not a server fault.
+  'sandbox-unavailable': 'warning',
 };
 
 /** What each state reads as. Getters, so the text is translated when read, after the extension configured the bundle. */
@@ -42,6 +44,7 @@ export const stateLabels: Readonly<Record<ServerState, string>> = {
   get disabled() { return l10n.t({ message: 'disabled', comment: ['server state: monitoring turned off by the user'] }); },
   get untrusted() { return l10n.t({ message: 'not started (Restricted Mode)', comment: ['server state'] }); },
   get 'needs-consent'() { return l10n.t({ message: 'waiting for consent', comment: ['server state'] }); },
+  get 'sandbox-unavailable'() { return l10n.t({ message: 'sandboxed: not started', comment: ['server state: sandboxEnabled, but the sandbox cannot be set up on this machine'] }); },
 };
 
 /** The fields health is judged by: a ServerStatus, or the CLI's report of one. */
@@ -112,6 +115,7 @@ export function stateIcon(status: ServerStatus): StateIcon {
     case 'disabled': return { id: 'circle-slash', color: 'disabledForeground' };
     case 'untrusted': return { id: 'workspace-untrusted', color: 'disabledForeground' };
     case 'needs-consent': return { id: 'shield', color: 'list.warningForeground' };
+    case 'sandbox-unavailable': return { id: 'lock', color: 'list.warningForeground' };
   }
 }
 
@@ -148,6 +152,9 @@ export function describeState(status: ServerStatus, nowMs: number = Date.now()):
   }
   if (isSlow(status)) {
     parts.push(l10n.t('slow'));
+  }
+  if (status.config.sandbox && status.state !== 'sandbox-unavailable') {
+    parts.push(l10n.t({ message: 'sandboxed', comment: ['the server runs inside VS Code\'s MCP sandbox (sandboxEnabled)'] }));
   }
   // Only when it needs attention: the full date is in the details and the tooltip.
   const certificate = certificateOf(status, nowMs);
@@ -239,6 +246,7 @@ function shortError(status: ServerStatus): string {
     case 'auth': return error.httpStatus ? l10n.t('HTTP {0}', error.httpStatus) : l10n.t('unauthorised');
     case 'config': return l10n.t('bad config');
     case 'input-required': return l10n.t('input required');
+    case 'sandbox': return l10n.t('no sandbox');
   }
 }
 

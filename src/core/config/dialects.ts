@@ -14,6 +14,8 @@ export interface Dialect {
   /** Where the child's environment is (opencode calls it `environment`). */
   readonly envKey: string;
   readonly hasEnvFile: boolean;
+  /** VS Code's `sandboxEnabled` / `sandbox` keys (src/core/config/sandboxBlock.ts). */
+  readonly hasSandbox?: boolean;
   readonly disabledKey?: 'disabled' | 'enabled';
   /** Where a stdio server runs when `cwd` is not given. */
   readonly defaultCwd: 'folder' | 'home' | 'none';
@@ -33,8 +35,8 @@ const base: Dialect = {
 };
 
 export const DIALECTS: Readonly<Record<ConfigFormat, Dialect>> = {
-  'vscode': { ...base, hasEnvFile: true },
-  'vscode-settings': { ...base, hasEnvFile: true },
+  'vscode': { ...base, hasEnvFile: true, hasSandbox: true },
+  'vscode-settings': { ...base, hasEnvFile: true, hasSandbox: true },
   'mcp-json': base,
   'claude-code': base,
   // Cursor has no `type`; a URL is tried as Streamable HTTP first, with the connector's SSE fallback.

@@ -26,11 +26,11 @@ export function parseConfigText(text: string, file: string, format: ConfigFormat
   const root = parseTree(body, file, format, sink);
   if (root === undefined || root.kind === 'null') return { servers: [], diagnostics: sink.diagnostics, inputs: [] };
 
-  const { groups, inputsNode } = locateServers(root, format, context, sink);
+  const { groups, inputsNode, sandboxNode } = locateServers(root, format, context, sink);
   const inputs = parseInputs(inputsNode, file, sink);
   const declared: ServerWithoutId[] = [];
   for (const group of groups) {
-    const entryContext: EntryContext = { ...context, file, format, folder: group.folder ?? context.folder, sink };
+    const entryContext: EntryContext = { ...context, file, format, folder: group.folder ?? context.folder, sink, ...(sandboxNode ? { fileSandbox: sandboxNode } : {}) };
     for (const { name, keyPos, node } of entriesOf(group, format, sink)) {
       const server = normalizeServer(name, keyPos, node, entryContext);
       if (server) declared.push(server);
@@ -49,6 +49,7 @@ function parseTree(text: string, file: string, format: ConfigFormat, sink: Diagn
 function locateServers(root: ConfigNode, format: ConfigFormat, context: ParseContext, sink: DiagnosticSink) {
   const groups: ServerGroup[] = [];
   let inputsNode: ConfigNode | undefined;
+  let sandboxNode: ConfigNode | undefined;
   if (format === 'continue') {
     // A block file is a list of servers, `mcpServers:` (list or map), or one server object.
     const nested = getValue(root, 'mcpServers');
@@ -71,12 +72,14 @@ function locateServers(root: ConfigNode, format: ConfigFormat, context: ParseCon
       const holder = getEntry(root, 'servers') === undefined && devcontainer !== undefined ? devcontainer : root;
       add(getValue(holder, 'servers'), '"servers"');
       inputsNode = getValue(holder, 'inputs');
+      sandboxNode = getValue(holder, 'sandbox');
       break;
     }
     case 'vscode-settings': {
       const mcp = getValue(root, 'mcp');
       add(getValue(mcp, 'servers'), '"mcp.servers"');
       inputsNode = getValue(mcp, 'inputs');
+      sandboxNode = getValue(mcp, 'sandbox');
       break;
     }
     case 'claude-code': {
@@ -107,7 +110,7 @@ function locateServers(root: ConfigNode, format: ConfigFormat, context: ParseCon
     default:
       add(getValue(root, 'mcpServers'), '"mcpServers"');
   }
-  return { groups, inputsNode };
+  return { groups, inputsNode, sandboxNode };
 }
 
 interface RawEntry {

@@ -10,6 +10,7 @@ import type { Position } from './lineIndex';
 import { lookupEnv, pathApi } from './platformPaths';
 import { describeKind, getEntry, getValue, type ConfigNode } from './tree';
 import { resolveVariables, VARIABLE_SYNTAX, type VariableContext } from './variables';
+import { readSandbox } from './sandboxBlock';
 
 export interface EntryContext extends VariableSources {
   readonly file: string;
@@ -19,6 +20,8 @@ export interface EntryContext extends VariableSources {
   readonly folder?: string;
   readonly sink: DiagnosticSink;
   readonly workspaceTrusted?: boolean;
+  /** VS Code formats: the file's top-level `"sandbox"`, the policy of a sandboxed server that has no block of its own. */
+  readonly fileSandbox?: ConfigNode;
 }
 
 export type ServerWithoutId = Omit<ServerConfig, 'id'>;
@@ -173,6 +176,10 @@ class EntryReader {
     let cwd = this.cwd();
     let cwdFromWindow = cwd !== undefined && this.context.folder === undefined && !named && this.dialect.defaultCwd === 'folder';
     const envFile = this.dialect.hasEnvFile ? this.optionalPath(getValue(this.node, 'envFile'), 'envFile') : undefined;
+    // Only VS Code defines the sandbox keys; other clients run such an entry unsandboxed, and so its meaning there.
+    const sandbox = this.dialect.hasSandbox
+      ? readSandbox(this.node, this.context.fileSandbox, { name: this.name, fail: (pos, message) => this.fail(pos, message), resolve: (text, pos) => this.resolve(text, pos) })
+      : undefined;
     if (command === undefined) return undefined;
     const userLevel = this.context.scope === 'user' && this.context.folder === undefined;
     // Restricted Mode: a user-level server the entry gives no cwd would run in (or inherit) the window's untrusted
@@ -192,6 +199,7 @@ class EntryReader {
       ...(cwdFromWindow ? { cwdFromWindow: true as const } : {}),
       ...(reachesWorkspace ? { reachesWorkspace: true as const } : {}),
       ...(envFile !== undefined ? { envFile } : {}),
+      ...(sandbox !== undefined ? { sandbox } : {}),
     };
   }
 

@@ -3,7 +3,8 @@
 // secret storage, so what is stored says nothing about a value (a plain hash of a short secret can be guessed
 // offline), yet a changed value is still seen, and named: "NODE_OPTIONS changed".
 // What is in:
-// - transport, command, args, cwd (unless the window gave it), URL, envFile path, env names, header names;
+// - transport, command, args, cwd (unless the window gave it), URL, envFile path, env names, header names, and the
+//   sandbox policy of a server with `sandboxEnabled`;
 // - env VALUES: they choose code (`NODE_OPTIONS=--require ./x.js`, `PATH`, `PYTHONPATH`, `LD_PRELOAD`,
 //   `npm_config_registry`...). For a user-level server a value whose NAME is secret (token, key, password...) is left
 //   out: your own file is written by you, a secret-named variable is a credential handed to the server you chose,
@@ -27,7 +28,7 @@ export type DefinitionParts = Readonly<Record<string, string>>;
 
 export interface DefinitionChange {
   readonly kind: 'changed' | 'added' | 'removed';
-  /** `command`, `args`, `cwd`, `url`, `envFile`, `transport`, `env` or `header`. */
+  /** `command`, `args`, `cwd`, `url`, `envFile`, `transport`, `sandbox`, `env` or `header`. */
   readonly part: string;
   /** The variable or header name for `env` / `header`. */
   readonly name?: string;
@@ -57,6 +58,9 @@ export function definitionParts(config: ServerConfig, key: ConsentKey): Definiti
     url: digest('url', form.url ?? null),
     envFile: digest('envFile', form.envFile ?? null),
   };
+  // Only when sandboxed, so every other definition keeps its parts: turning the sandbox off, or changing its policy,
+  // asks again.
+  if (config.sandbox) parts.sandbox = digest('sandbox', config.sandbox);
   const userLevel = config.source.scope === 'user';
   for (const [name, value] of Object.entries(form.env)) {
     parts[`env:${name}`] = digest(`env:${name}`, userLevel && isSecretName(name) ? null : value);
@@ -93,7 +97,7 @@ export function changedParts(allowed: DefinitionParts, current: DefinitionParts)
   return changes;
 }
 
-const MAIN_PARTS = ['transport', 'command', 'args', 'cwd', 'url', 'envFile'];
+const MAIN_PARTS = ['transport', 'command', 'args', 'cwd', 'url', 'envFile', 'sandbox'];
 
 /**
  * The hash consent records of version 1 stored (SHA-256 of names only, no values): read once, to carry a user-level

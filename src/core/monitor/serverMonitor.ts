@@ -337,6 +337,14 @@ export class ServerMonitor {
 
   /** Every failure but a first protocol violation ends here: counted, logged, shown, and the next attempt planned. */
   private fail(error: ServerError, log: string, reason: string, auth: boolean): void {
+    if (error.kind === 'sandbox') {
+      // Nothing was started, so nothing failed: the server is shown as not started, and tried again only rarely
+      // (what is missing does not appear by itself; a Reconnect tries at once).
+      say(this.scope, 'warn', log);
+      this.record.transition('sandbox-unavailable', reason, error);
+      this.retries.afterAuthFailure();
+      return;
+    }
     this.record.noteFailure();
     say(this.scope, 'error', log);
     if (this.record.takeEndedStable()) {

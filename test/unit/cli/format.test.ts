@@ -79,6 +79,7 @@ void describe('stateLabel colours', () => {
     disabled: 'dim',
     untrusted: 'dim',
     'needs-consent': 'dim',
+    'sandbox-unavailable': 'yellow',
   };
 
   void it('paints every state, and the raw state name stays the label', () => {

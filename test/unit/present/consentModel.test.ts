@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConsentPromptPolicy, consentMessage, describeEnv, nextMode, whatWouldRun } from '../../../src/present/consentModel';
+import { ConsentPromptPolicy, consentMessage, describeChanges, describeEnv, nextMode, whatWouldRun } from '../../../src/present/consentModel';
 import { status, WORKSPACE } from './fixtures';
 
 const display = (file: string) => file.replace(`${WORKSPACE}/`, '');
@@ -36,6 +36,11 @@ void describe('consent wording', () => {
     const changed = consentMessage([one], display, () => [{ kind: 'changed', part: 'env', name: 'NODE_OPTIONS' }, { kind: 'changed', part: 'args' }]);
     assert.equal(changed, `MCP Health found 1 server in .vscode/mcp.json. Start watching it? s: Changed since you allowed it: NODE_OPTIONS changed, arguments changed. ${text}`);
     assert.ok(!changed.includes(secret));
+  });
+
+  void it('names a changed or dropped sandbox policy', () => {
+    assert.equal(describeChanges([{ kind: 'changed', part: 'sandbox' }]), 'Changed since you allowed it: sandbox policy changed.');
+    assert.equal(describeChanges([{ kind: 'removed', part: 'sandbox' }]), 'Changed since you allowed it: sandbox policy removed.');
   });
 
   void it('cycles the modes watch, check, off', () => {

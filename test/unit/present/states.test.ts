@@ -12,6 +12,7 @@ void describe('healthOf', () => {
       up: 'ok', idle: 'pending', starting: 'pending', connecting: 'pending', 'gave-up': 'error',
       verifying: 'pending', suspect: 'warning', 'auth-required': 'warning', 'needs-input': 'warning',
       down: 'error', 'config-error': 'error', disabled: 'inactive', untrusted: 'inactive', 'needs-consent': 'inactive',
+      'sandbox-unavailable': 'warning',
     };
     for (const state of allStates) {
       assert.equal(healthOf(status('s', { state })), expected[state], state);
