@@ -59,7 +59,7 @@ export interface CauseInput {
 }
 
 /** States that need no explanation: healthy, or not contacted by choice. */
-const QUIET_STATES: ReadonlySet<ServerState> = new Set(['up', 'idle', 'connecting', 'disabled', 'untrusted']);
+const QUIET_STATES: ReadonlySet<ServerState> = new Set(['up', 'idle', 'starting', 'connecting', 'disabled', 'untrusted']);
 
 const LAUNCHERS: Readonly<Record<string, string>> = {
   npx: 'Node.js (npx comes with npm)',

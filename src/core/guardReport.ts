@@ -14,7 +14,7 @@ export interface GuardReport {
   readonly name: string;
   readonly guardPid: number;
   readonly target: string;
-  readonly state: 'starting' | 'ready' | 'restarting' | 'closed';
+  readonly state: 'starting' | 'ready' | 'restarting' | 'gave-up' | 'closed';
   readonly era: 'unknown' | 'handshake' | 'modern';
   readonly protocolVersion: string | null;
   readonly upstreamPid: number | null;
@@ -107,6 +107,8 @@ const STATE_OF: Readonly<Record<GuardReport['state'], ServerState>> = {
   ready: 'up',
   // The guard is bringing a dead or hung upstream back: the client's requests fail until it is ready again.
   restarting: 'down',
+  // Crashed too often (the monitor's crash-loop rule): not restarted until Reconnect asks the guard to.
+  'gave-up': 'gave-up',
   closed: 'down',
 };
 

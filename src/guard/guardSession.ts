@@ -6,13 +6,15 @@ import type { Clock, TimerHandle } from '../core/clock';
 import type { Logger } from '../core/logger';
 import type { ProcessEnd } from '../core/model';
 import { backoffDelay, type BackoffSettings } from '../core/monitor/backoff';
+import { CrashLoop, crashLoopSettings, defaultCrashLoopSettings, gaveUpReason, type CrashLoopSettings } from '../core/monitor/crashLoop';
 import { judge, Keepalive, type KeepaliveStats, type ProbeMethod } from './keepalive';
 import { classify, classifyLine, clientIdOf, errorResponse, GUARD_ID_PREFIX, hasGuardPrefix, isRecord, line, MODERN_VERSION_META, upstreamId, type JsonRpcId } from './messages';
 import { routeLine, withTopId, type Message, type Route } from './routeLine';
 import type { Upstream, UpstreamEnd, UpstreamFactory } from './upstream';
 
 export type GuardEra = 'unknown' | 'handshake' | 'modern';
-export type GuardState = 'starting' | 'ready' | 'restarting' | 'closed';
+/** `gave-up`: the upstream crashed too often (the monitor's crash-loop rule); requests are answered with that error. */
+export type GuardState = 'starting' | 'ready' | 'restarting' | 'gave-up' | 'closed';
 
 export interface GuardSettings {
   readonly intervalMs: number;
@@ -22,6 +24,8 @@ export interface GuardSettings {
   readonly backoff: BackoffSettings;
   /** A generation that lived this long resets the backoff: its death is a fresh incident, not part of a crash loop. */
   readonly healthyResetMs: number;
+  /** Stop restarting after this many deaths in the window, as the monitor does (absent: 5 in 3 minutes). */
+  readonly crashLoop?: CrashLoopSettings;
 }
 
 export const defaultGuardSettings: GuardSettings = {
@@ -30,6 +34,7 @@ export const defaultGuardSettings: GuardSettings = {
   handshakeTimeoutMs: 30_000,
   backoff: { initialMs: 500, maxMs: 30_000 },
   healthyResetMs: 60_000,
+  crashLoop: defaultCrashLoopSettings,
 };
 
 /** The client's end: the guard's own stdin/stdout in the CLI. */
@@ -126,6 +131,11 @@ export class GuardSession {
   private lastError: GuardStatus['lastError'] = null;
   private readonly methods: Record<string, MethodStats> = {};
   private readonly keepalive: Keepalive;
+  private readonly crashes = new CrashLoop();
+  /** Why the guard stopped restarting; what every request of the client is answered with meanwhile. */
+  private gaveUp: string | null = null;
+  /** The next death is the restart asked for from outside: not a crash. */
+  private restartRequested = false;
 
   constructor(
     private readonly settings: GuardSettings,
@@ -180,9 +190,20 @@ export class GuardSession {
    * list_changed sent), but only while none of the client's requests is in flight, so that the click fails none.
    */
   restartNow(): { readonly restarting: boolean; readonly detail: string } {
+    if (this.state === 'gave-up') {
+      // Restart after a give-up starts afresh: no crashes counted, the shortest back-off.
+      this.crashes.reset();
+      this.attempt = 0;
+      this.gaveUp = null;
+      this.state = 'restarting';
+      this.updateClientFlow();
+      void this.startGeneration();
+      return { restarting: true, detail: 'starting the upstream afresh after giving up on its crash loop' };
+    }
     if (this.state !== 'ready') return { restarting: false, detail: `the guard is ${this.state}` };
     const busy = this.inFlight.size + this.serverRequests.size + this.queue.length;
     if (busy > 0) return { restarting: false, detail: `${busy} message(s) of the client are in flight; a restart now would fail them` };
+    this.restartRequested = true;
     this.fail({ message: 'restart requested from MCP Health', exitCode: null, signal: null, stderrTail: '' });
     return { restarting: true, detail: 'restarting the upstream; the client keeps its connection' };
   }
@@ -198,6 +219,11 @@ export class GuardSession {
   fromClient(raw: Buffer): void {
     if (this.state === 'closed') return;
     const route = routeLine(raw);
+    if (this.gaveUp !== null) {
+      // Nothing would ever answer: say why at once rather than leave the client waiting on a server given up on.
+      if (route.kind === 'request') this.writeClient(errorResponse(route.id, UPSTREAM_FAILED_CODE, this.gaveUp));
+      return;
+    }
     if (this.state !== 'ready' || this.queue.length > 0) {
       // A line in a chunk shares that chunk's memory: a queued one gets its own copy.
       this.queue.push({ raw: Buffer.from(raw), route });
@@ -356,7 +382,8 @@ export class GuardSession {
   }
 
   private updateClientFlow(): void {
-    const pause = this.state !== 'ready' || this.upstreamBlocked || this.queue.length > 0;
+    // Given up: the client is read, so that each request gets its error.
+    const pause = this.state !== 'ready' && this.state !== 'gave-up' ? true : this.upstreamBlocked || this.queue.length > 0;
     if (pause === this.clientPaused) return;
     this.clientPaused = pause;
     if (pause) this.deps.client.pause();
@@ -710,9 +737,30 @@ export class GuardSession {
     this.upstreamBlocked = false;
     this.state = 'restarting';
     this.updateClientFlow();
-    if (this.deps.clock.monotonic() - this.generationStartedAt >= this.settings.healthyResetMs) this.attempt = 0;
+    const requested = this.restartRequested;
+    this.restartRequested = false;
+    if (this.deps.clock.monotonic() - this.generationStartedAt >= this.settings.healthyResetMs) {
+      this.attempt = 0;
+      this.crashes.reset();
+    }
+    if (!requested && this.crashLoopEnds(end)) return;
     const delay = backoffDelay(this.attempt++, this.settings.backoff, this.deps.random);
     this.restartTimer = this.deps.clock.setTimeout(() => void this.startGeneration(), delay);
+  }
+
+  /** The monitor's crash-loop rule (src/core/monitor/crashLoop.ts): true when the guard gave up on the upstream. */
+  private crashLoopEnds(end: UpstreamEnd): boolean {
+    const rule = crashLoopSettings(this.settings.crashLoop);
+    if (!this.crashes.recordCrash(this.deps.clock.monotonic(), rule)) return false;
+    const exit = end.exitCode !== null ? ` (exit code ${end.exitCode})` : end.signal ? ` (${end.signal})` : '';
+    this.gaveUp = `${gaveUpReason(rule)}; last: ${end.message}${exit}; not restarted until a restart from MCP Health`;
+    this.deps.logger.error(this.gaveUp);
+    this.state = 'gave-up';
+    for (const queued of this.queue.splice(0)) {
+      if (queued.route.kind === 'request') this.writeClient(errorResponse(queued.route.id, UPSTREAM_FAILED_CODE, this.gaveUp));
+    }
+    this.updateClientFlow();
+    return true;
   }
 
   private isClosed(): boolean {

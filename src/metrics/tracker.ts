@@ -166,7 +166,7 @@ export class HealthTracker implements SampleSource {
       if (entry.connects > 1) this.count('reconnects', entry.labels, 1);
     }
     // A handshake or discover answered against the protocol never reaches a probe: count it here.
-    if (from === 'connecting' && to === 'suspect' && status.lastError?.kind === 'protocol-violation') {
+    if ((from === 'connecting' || from === 'starting') && to === 'suspect' && status.lastError?.kind === 'protocol-violation') {
       this.count('violations', entry.labels, 1);
     }
   }

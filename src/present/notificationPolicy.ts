@@ -22,7 +22,7 @@ export interface Notice {
   readonly recovery: boolean;
 }
 
-const failureStates: ReadonlySet<ServerState> = new Set<ServerState>(['down', 'suspect', 'auth-required']);
+const failureStates: ReadonlySet<ServerState> = new Set<ServerState>(['down', 'gave-up', 'suspect', 'auth-required']);
 
 /** At most one failure notice per server in this window; later failures go only to the log and the views. */
 export const DEFAULT_QUIET_MS = 5 * 60_000;
@@ -51,19 +51,21 @@ export class NotificationPolicy {
       return undefined;
     }
     const fromUp = change.from === 'up';
-    const firstFailure = level === 'all' && (change.from === 'connecting' || change.from === 'idle');
-    if (!fromUp && !firstFailure) {
+    const firstFailure = level === 'all' && (change.from === 'connecting' || change.from === 'idle' || change.from === 'starting');
+    // Giving up on a crash loop is said once, whatever came before: nothing restarts it until the user does.
+    const gaveUp = change.to === 'gave-up';
+    if (!fromUp && !firstFailure && !gaveUp) {
       return undefined;
     }
     const last = this.lastFailureNoticeAt.get(change.id);
-    if (last !== undefined && nowMs - last < this.quietMs) {
+    if (!gaveUp && last !== undefined && nowMs - last < this.quietMs) {
       return undefined;
     }
     this.lastFailureNoticeAt.set(change.id, nowMs);
     this.announcedFailures.add(change.id);
     if (!this.failingSince.has(change.id)) this.failingSince.set(change.id, nowMs);
     return {
-      severity: change.to === 'down' ? 'error' : 'warning',
+      severity: change.to === 'down' || change.to === 'gave-up' ? 'error' : 'warning',
       message: failureMessage(name, change),
       recovery: false,
     };
@@ -112,6 +114,7 @@ function failureMessage(name: string, change: StateChange): string {
   const { reason } = change;
   switch (change.to) {
     case 'down': return reason ? l10n.t('MCP server "{0}" is down: {1}', name, reason) : l10n.t('MCP server "{0}" is down', name);
+    case 'gave-up': return l10n.t('MCP server "{0}" keeps crashing: {1}; it is not restarted until you reconnect it', name, reason);
     case 'suspect': return reason ? l10n.t('MCP server "{0}" answered against the protocol: {1}', name, reason) : l10n.t('MCP server "{0}" answered against the protocol', name);
     default: return reason ? l10n.t('MCP server "{0}" needs authentication: {1}', name, reason) : l10n.t('MCP server "{0}" needs authentication', name);
   }
@@ -192,5 +195,6 @@ function nameList(shown: readonly string[], total: number): string {
 }
 
 function problemWord(state: ServerState): string {
+  if (state === 'gave-up') return l10n.t('given up on after repeated crashes');
   return state === 'down' ? l10n.t('down') : state === 'suspect' ? l10n.t('suspect') : l10n.t('needs authentication');
 }

@@ -49,7 +49,7 @@ export function summarize(statuses: readonly SummaryInput[]): HealthSummary {
     }
     if (isHealthy(status)) {
       healthy++;
-    } else if ((status.state === 'connecting' || status.state === 'idle') && status.lastError === null && status.restarts === 0) {
+    } else if (status.state === 'starting' || ((status.state === 'connecting' || status.state === 'idle') && status.lastError === null && status.restarts === 0)) {
       starting++;
     }
     const health = healthOf(status);

@@ -12,10 +12,12 @@ export function classOf(state: ServerState, consecutiveFailures: number): TimeCl
     case 'up':
       return 'pending';
     case 'down':
+    case 'gave-up':
     case 'suspect':
     case 'auth-required':
     case 'verifying':
       return 'down';
+    case 'starting':
     case 'connecting':
       // The first connect says nothing yet; a reconnect after a failure is part of that outage.
       return consecutiveFailures > 0 ? 'down' : 'none';

@@ -60,7 +60,7 @@ describe('mcp-health CLI against real servers', () => {
     const timeoutMs = 2000;
     // Thirteen servers start at once on a two-core machine: a cold server-everything can take seconds to answer.
     const connectTimeoutMs = 10_000;
-    const run = await runCli(['check', '--config', file, '--json', '--timeout-ms', String(timeoutMs), '--connect-timeout-ms', String(connectTimeoutMs)]);
+    const run = await runCli(['check', '--config', file, '--json', '--timeout-ms', String(timeoutMs), '--connect-timeout-ms', String(connectTimeoutMs), '--startup-timeout-ms', String(connectTimeoutMs)]);
     assert.equal(run.code, 1, run.stderr);
     const doc = JSON.parse(run.stdout) as CheckDoc;
     const byName = new Map(doc.servers.map((server) => [server.name, server]));
@@ -98,7 +98,7 @@ describe('mcp-health CLI against real servers', () => {
     // takes depends on the machine; that figure belongs to the benchmarks (bench: scale, connect all), not to a test.
     assert.equal(byName.get('hang-ping')!.error?.message, `no answer to ping within ${timeoutMs} ms`);
     // The connect deadline and the transport's own abort race at the same instant; either names the wait.
-    assert.match(byName.get('silent')!.error?.message ?? '', new RegExp(`did not answer in time|No answer within ${connectTimeoutMs} ms while connecting`));
+    assert.match(byName.get('silent')!.error?.message ?? '', new RegExp(`did not start within ${connectTimeoutMs / 1000} s|did not answer in time|No answer within ${connectTimeoutMs} ms while connecting`));
   });
 
   it('check exits 0 when all selected servers are up, and redacts secrets in its table', async () => {

@@ -87,9 +87,9 @@ describe('mcp-health CLI verdicts', () => {
       if (json) {
         const doc = JSON.parse(run.stdout) as { interrupted?: boolean; servers: Array<{ name: string; state: string }> };
         assert.equal(doc.interrupted, true);
-        assert.deepEqual(doc.servers.map((server) => [server.name, server.state]), [['slow', 'connecting']]);
+        assert.deepEqual(doc.servers.map((server) => [server.name, server.state]), [['slow', 'starting']]);
       } else {
-        assert.match(run.stdout, /^slow\s+connecting\b/m);
+        assert.match(run.stdout, /^slow\s+starting\b/m);
         assert.match(run.stdout, /interrupted: partial result, 0\/1 healthy so far/);
       }
       assert.ok(await waitUntil(() => !isAlive(serverPid), 5_000), `server ${serverPid} outlived the CLI`);

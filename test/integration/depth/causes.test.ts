@@ -29,7 +29,7 @@ async function statusOf(server: ServerConfig): Promise<ServerStatus> {
     connector: createNodeConnector(),
     clock: systemClock,
     logger: silentLogger,
-    settings: { ...defaultMonitorSettings, connectTimeoutMs: 10_000 },
+    settings: { ...defaultMonitorSettings, connectTimeoutMs: 10_000, startupTimeoutMs: 10_000 },
   });
   try {
     registry.setServers([server], []);
@@ -103,7 +103,7 @@ describe('causes produced by real failures', { timeout: 90_000 }, () => {
       connector: createNodeConnector(),
       clock: systemClock,
       logger: silentLogger,
-      settings: { ...defaultMonitorSettings, timeoutMs: 300, connectTimeoutMs: 10_000, backoff: { initialMs: 50, maxMs: 100 }, intervalMs: { stdio: 1_000, http: 1_000, sse: 1_000 } },
+      settings: { ...defaultMonitorSettings, timeoutMs: 300, connectTimeoutMs: 10_000, startupTimeoutMs: 10_000, backoff: { initialMs: 50, maxMs: 100 }, intervalMs: { stdio: 1_000, http: 1_000, sse: 1_000 } },
     });
     try {
       registry.setServers([server], []);

@@ -21,6 +21,8 @@ export const FAST_SETTINGS: MonitorSettings = {
   timeoutMs: 1_000,
   // A cold node child on a loaded 2-core machine can take seconds to answer initialize.
   connectTimeoutMs: 6_000,
+  // These rows are about faults, not slow first starts (test/integration/cli/startup.test.ts): one bound for both.
+  startupTimeoutMs: 6_000,
   backoff: { initialMs: 200, maxMs: 2_000 },
   flapping: { windowMs: 60_000, restarts: 3, stableMs: 30_000 },
 };

@@ -63,7 +63,7 @@ describe('mcp-health watch --metrics scraped by a real Prometheus', { skip }, ()
     }));
     watch = await startWatch([
       '--config', config, '--metrics', `127.0.0.1:${await freePort()}`,
-      '--interval-ms', '1000', '--timeout-ms', '1000', '--connect-timeout-ms', '1500', '--json',
+      '--interval-ms', '1000', '--timeout-ms', '1000', '--connect-timeout-ms', '1500', '--startup-timeout-ms', '20000', '--json',
     ]);
     // The shipped rules, with `for:` shortened so the test need not wait two minutes.
     const rules = fs.readFileSync(path.join(SHIPPED, 'alerts.yml'), 'utf8').replace(/^(\s+)for: \S+$/gm, '$1for: 3s');
@@ -99,10 +99,12 @@ describe('mcp-health watch --metrics scraped by a real Prometheus', { skip }, ()
     assert.deepEqual(byServer(samples), expected, `watch stderr:\n${watch!.stderr()}`);
     const state = byServer(await query(prometheus!, 'mcp_health_state == 1'));
     assert.equal(state.up, 1);
-    // Between its restarts the exiting server is down or connecting again; never up.
+    // Between its restarts the exiting server is starting, down or connecting again, until it is given up on; never up.
     const states = await query(prometheus!, 'mcp_health_state{server="exits"} == 1');
     assert.equal(states.length, 1, 'one-hot');
-    assert.ok(['down', 'connecting'].includes(states[0]!.metric.state!), JSON.stringify(states));
+    assert.ok(['starting', 'down', 'connecting', 'gave-up'].includes(states[0]!.metric.state!), JSON.stringify(states));
+    const healthy = byServer(await query(prometheus!, 'mcp_health_healthy'));
+    assert.deepEqual(healthy, expected, 'healthy only where up, not flapping, not slow');
   });
 
   it('the probe duration histogram of the answering server grows, with the semantic-convention labels', async () => {
@@ -134,14 +136,16 @@ describe('mcp-health watch --metrics scraped by a real Prometheus', { skip }, ()
     assert.deepEqual([...labelNames].filter((name) => !allowed.has(name)), []);
   });
 
-  it('the shipped MCPServerDown alert fires for the hung server', async () => {
+  it('the shipped MCPServerUnhealthy alert fires for the hung server, MCPServerGaveUp for the crash loop', async () => {
     const firing = await waitFor(
       () => alerts(prometheus!),
-      (read) => read.some((alert) => alert.labels.alertname === 'MCPServerDown' && alert.labels.server === 'hung' && alert.state === 'firing'),
+      (read) => read.some((alert) => alert.labels.alertname === 'MCPServerUnhealthy' && alert.labels.server === 'hung' && alert.state === 'firing')
+        && read.some((alert) => alert.labels.alertname === 'MCPServerGaveUp' && alert.labels.server === 'exits' && alert.state === 'firing'),
       CONDITION_LIMIT_MS,
     );
-    const hung = firing.find((alert) => alert.labels.alertname === 'MCPServerDown' && alert.labels.server === 'hung');
+    const hung = firing.find((alert) => alert.labels.alertname === 'MCPServerUnhealthy' && alert.labels.server === 'hung');
     assert.equal(hung?.state, 'firing', JSON.stringify(firing));
-    assert.ok(!firing.some((alert) => alert.labels.alertname === 'MCPServerDown' && alert.labels.server === 'up'), 'the answering server raises no alert');
+    assert.ok(firing.some((alert) => alert.labels.alertname === 'MCPServerGaveUp' && alert.labels.server === 'exits'), JSON.stringify(firing));
+    assert.ok(!firing.some((alert) => alert.labels.alertname === 'MCPServerUnhealthy' && alert.labels.server === 'up'), 'the answering server raises no alert');
   });
 });

@@ -178,6 +178,53 @@ void describe('guard session', () => {
   });
 });
 
+void describe('guard session, crash loops', () => {
+  void it('gives up after 5 crashes in 3 minutes: no more restarts, each request answered with the cause, state gave-up; a restart from MCP Health starts afresh', async () => {
+    const t = setup();
+    await handshake(t);
+    for (let crash = 0; crash < 5; crash++) {
+      const upstream = t.upstreams.at(-1)!;
+      if (crash > 0) {
+        // The restarted upstream comes up (its replayed initialize answered), then dies again.
+        const replay = upstream.requests()[0]!;
+        upstream.say({ jsonrpc: '2.0', id: replay.id, result: INIT_RESULT });
+        await flushPromises();
+      }
+      upstream.events.ended({ message: 'upstream exited with code 3', exitCode: 3, signal: null, stderrTail: 'Error: API_KEY is not set' });
+      await t.clock.advance(20_000);
+    }
+    assert.equal(t.upstreams.length, 5, 'five generations, no sixth');
+    assert.equal(t.session.status().state, 'gave-up');
+    assert.equal(t.clock.pendingTimers(), 0, 'no restart planned');
+    t.fromClient({ jsonrpc: '2.0', id: 42, method: 'tools/list' });
+    const answer = t.clientSaw().find((message) => message.id === 42) as { error: { code: number; message: string } };
+    assert.equal(answer.error.code, -32000);
+    assert.match(answer.error.message, /^gave up after 5 crashes in 3 min; last: upstream exited with code 3 \(exit code 3\)/);
+    assert.ok(t.logLines.some((line) => /gave up after 5 crashes in 3 min/.test(line)));
+
+    assert.equal(t.session.restartNow().restarting, true);
+    await flushPromises();
+    assert.equal(t.upstreams.length, 6, 'started afresh');
+    const replay = t.upstreams[5]!.requests()[0]!;
+    t.upstreams[5]!.say({ jsonrpc: '2.0', id: replay.id, result: INIT_RESULT });
+    await flushPromises();
+    assert.equal(t.session.status().state, 'ready');
+  });
+
+  void it('a restart asked for from MCP Health is not counted as a crash', async () => {
+    const t = setup();
+    await handshake(t);
+    for (let restart = 0; restart < 6; restart++) {
+      assert.equal(t.session.restartNow().restarting, true, `restart ${restart}`);
+      await t.clock.advance(20_000);
+      const upstream = t.upstreams.at(-1)!;
+      upstream.say({ jsonrpc: '2.0', id: upstream.requests()[0]!.id, result: INIT_RESULT });
+      await flushPromises();
+    }
+    assert.equal(t.session.status().state, 'ready');
+  });
+});
+
 void describe('guard session, Ping and Reconnect asked for from MCP Health', () => {
   void it('probeNow: nothing before the era is known, then a ping with the real round trip, a timeout without a restart', async () => {
     const t = setup();

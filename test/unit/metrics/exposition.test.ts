@@ -15,8 +15,9 @@ import { serverConfig } from '../../helpers/serverConfig';
 
 const OPEN_METRICS = 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5';
 
-function status(cfg: ServerConfig, state: ServerState, era: string | null, restarts: number, flapping: boolean): ServerStatus {
+function status(cfg: ServerConfig, state: ServerState, era: string | null, restarts: number, flapping: boolean, slow = false): ServerStatus {
   return {
+    slow,
     config: cfg, state, era: era as ServerStatus['era'], protocolVersion: null, serverInfo: null, lastRttMs: null, lastError: null,
     lastProbeAt: null, lastStateChangeAt: null, consecutiveFailures: 0, restarts, flapping, nonConformant: false,
     stats: EMPTY_PROBE_STATS,
@@ -40,6 +41,8 @@ const event = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('state' as const), server: fc.nat(), to: fc.constantFrom(...ALL_STATES), restarts: fc.nat({ max: 3 }), flapping: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('era' as const), server: fc.nat(), era: fc.constantFrom('handshake', 'modern') }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reconnecting' as const), server: fc.nat() }) },
+  // The slow and flapping flags change without a state change (mcp_health_healthy follows them).
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('flags' as const), server: fc.nat(), flapping: fc.boolean(), slow: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('tools' as const), server: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), server: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('add' as const), name: labelText }) },
@@ -103,16 +106,23 @@ void describe('exposition: what a scrape serves equals prom-client Registry#metr
               break;
             case 'state':
               if (target) {
-                const next = status(target.config, step.to, target.era, target.restarts + step.restarts, step.flapping);
+                const next = status(target.config, step.to, target.era, target.restarts + step.restarts, step.flapping, target.slow);
                 fleet.statuses.set(target.config.id, next);
                 fleet.emit({ type: 'state', id: target.config.id, from: target.state, to: step.to, reason: '', status: next });
               }
               break;
             case 'era':
               if (target) {
-                const next = status(target.config, target.state, step.era, target.restarts, target.flapping);
+                const next = status(target.config, target.state, step.era, target.restarts, target.flapping, target.slow);
                 fleet.statuses.set(target.config.id, next);
                 fleet.emit({ type: 'state', id: target.config.id, from: target.state, to: target.state, reason: '', status: next });
+              }
+              break;
+            case 'flags':
+              if (target) {
+                const next = status(target.config, target.state, target.era, target.restarts, step.flapping, step.slow);
+                fleet.statuses.set(target.config.id, next);
+                fleet.emit({ type: 'status', id: target.config.id, status: next });
               }
               break;
             case 'reconnecting':

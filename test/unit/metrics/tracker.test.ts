@@ -72,6 +72,26 @@ void describe('metrics tracker', () => {
     assert.doesNotMatch(body, /era=""/, 'the series of the unknown era went when the era was learned');
   });
 
+  void it('publishes mcp_health_healthy: 1 only when up, not flapping and not slow, following the flags between states', async () => {
+    const a = config('a');
+    const { source, text } = setup([status(a, 'idle', { era: 'handshake' })]);
+    const labels = 'server="a",transport="stdio",source_file="/work/.vscode/mcp.json",era="handshake"';
+    const read = async () => ({ up: line(await text(), `mcp_health_up{${labels}}`)?.split(' ')[1], healthy: line(await text(), `mcp_health_healthy{${labels}}`)?.split(' ')[1] });
+    source.emit({ type: 'state', id: a.id, from: 'idle', to: 'up', reason: '', status: status(a, 'up', { era: 'handshake' }) });
+    assert.deepEqual(await read(), { up: '1', healthy: '1' });
+    // A crash loop between two crashes: up, and flapping. mcp_health_up reads 1; healthy does not.
+    source.emit({ type: 'state', id: a.id, from: 'up', to: 'starting', reason: '', status: status(a, 'starting', { era: 'handshake', flapping: true, restarts: 3 }) });
+    source.emit({ type: 'state', id: a.id, from: 'starting', to: 'up', reason: '', status: status(a, 'up', { era: 'handshake', flapping: true, restarts: 3 }) });
+    assert.deepEqual(await read(), { up: '1', healthy: '0' });
+    // The flag clears without a state change: a status event.
+    source.emit({ type: 'status', id: a.id, status: status(a, 'up', { era: 'handshake', restarts: 3 }) });
+    assert.deepEqual(await read(), { up: '1', healthy: '1' });
+    source.emit({ type: 'status', id: a.id, status: status(a, 'up', { era: 'handshake', restarts: 3, slow: true }) });
+    assert.deepEqual(await read(), { up: '1', healthy: '0' });
+    source.emit({ type: 'state', id: a.id, from: 'up', to: 'gave-up', reason: '', status: status(a, 'gave-up', { era: 'handshake', restarts: 3 }) });
+    assert.deepEqual(await read(), { up: '0', healthy: '0' });
+  });
+
   void it('keeps the state one-hot in every state of the model, verifying and needs-consent included', async () => {
     const a = config('a');
     const { source, text } = setup([status(a, 'idle', { era: 'modern' })]);

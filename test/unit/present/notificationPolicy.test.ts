@@ -25,6 +25,13 @@ void describe('NotificationPolicy', () => {
     assert.deepEqual(auth, { severity: 'warning', message: 'MCP server "b" needs authentication', recovery: false });
   });
 
+  void it('says once, as an error, that it gave up on a crash loop, even inside the quiet period of the down notice', () => {
+    const policy = new NotificationPolicy(QUIET_MS);
+    assert.ok(policy.decide(change('loop', 'up', 'down', 'exited (code 1)'), 'errors', 0));
+    const notice = policy.decide(change('loop', 'down', 'gave-up', 'gave up after 5 crashes in 3 min'), 'errors', 1_000);
+    assert.deepEqual(notice, { severity: 'error', message: 'MCP server "loop" keeps crashing: gave up after 5 crashes in 3 min; it is not restarted until you reconnect it', recovery: false });
+  });
+
   void it('stays silent for states that are not failures', () => {
     const policy = new NotificationPolicy(QUIET_MS);
     for (const to of ['connecting', 'idle', 'disabled', 'untrusted', 'needs-input', 'config-error'] as const) {
