@@ -11,8 +11,10 @@ const mayImport = {
   core: [],
   mcp: ['core'],
   present: ['core'],
-  history: ['core'],
-  metrics: ['core'],
+  // History persistence and the exporters are front ends on the core that do Node I/O (the one file reader, the
+  // connector that /probe shares with check) through src/mcp.
+  history: ['core', 'mcp'],
+  metrics: ['core', 'mcp'],
   guard: ['core', 'mcp'],
   cli: ['core', 'mcp', 'present', 'history', 'metrics', 'guard'],
   vscode: ['core', 'mcp', 'present', 'history', 'metrics', 'guard'],

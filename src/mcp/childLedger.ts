@@ -5,7 +5,22 @@
 
 import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { array, integer, object, parseWith, string } from '../core/channelSchema';
-import { processStartTime } from './orphans';
+
+/** Start time of a process in clock ticks since boot (Linux /proc), or undefined where it cannot be read. */
+export function processStartTime(pid: number): string | undefined {
+  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 1) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime
+    //  priority nice threads itrealvalue starttime ...": comm may hold spaces, so count after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const state = fields[0];
+    if (state === 'Z' || state === 'X') return undefined;
+    return fields[19];
+  } catch {
+    return undefined;
+  }
+}
 
 export interface SpawnRecord {
   readonly pid: number;

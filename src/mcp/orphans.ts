@@ -4,25 +4,8 @@
 // leader recorded starting (childLedger.ts) and reported, still with the same start time and command line, so neither
 // a reused pid nor a pid a peer merely names is ever hit.
 
-import { readFileSync } from 'node:fs';
 import { stillRunning, type SpawnRecord } from './childLedger';
 import { signalGroup } from './processGroup';
-
-/** Start time of a process in clock ticks since boot (Linux /proc), or undefined where it cannot be read. */
-export function processStartTime(pid: number): string | undefined {
-  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 1) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime
-    //  priority nice threads itrealvalue starttime ...": comm may hold spaces, so count after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const state = fields[0];
-    if (state === 'Z' || state === 'X') return undefined;
-    return fields[19];
-  } catch {
-    return undefined;
-  }
-}
 
 export interface ProcessIdentity {
   readonly pid: number;

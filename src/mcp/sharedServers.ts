@@ -17,8 +17,8 @@ import type { ProbeResult, ServerConfig, ServerStatus } from '../core/model';
 import type { MonitorEvent, Unsubscribe } from '../core/monitorTypes';
 import { toRemote, type RemoteStatus, type StatusSource } from '../core/monitor/statusSource';
 import { ChannelRefusedError, connectChannel, listenChannel, type ChannelClient, type ChannelMessage, type ChannelServer } from './localChannel';
-import { ledgerPath, readLedger, spawnRecordOf, stillRunning, writeLedger, type SpawnRecord } from './childLedger';
-import { processStartTime, reapOrphans, type ProcessIdentity } from './orphans';
+import { ledgerPath, processStartTime, readLedger, spawnRecordOf, stillRunning, writeLedger, type SpawnRecord } from './childLedger';
+import { reapOrphans, type ProcessIdentity } from './orphans';
 
 export interface SharedRegistry {
   list(): readonly ServerStatus[];

@@ -2,7 +2,7 @@
 
 import type { ServerState, ServerStatus } from '../core/model';
 import type { MonitorEvent, MonitorRegistry, Unsubscribe } from '../core/monitorTypes';
-import { isHealthy } from '../present/states';
+import { isHealthy } from '../core/healthy';
 import { errorType, isViolation, labelsKey, probeContext, probeSeconds, serverLabels, type CounterKind, type ProbeContext, type ServerLabels } from './series';
 
 /** A back end (prom-client, OpenTelemetry) fed by the tracker. Gauges are pulled from `samples()` when read. */

@@ -2,6 +2,7 @@
 // agree and it can be unit-tested. Display text goes through @vscode/l10n (the editor's bundle once the extension has
 // configured it, the English source in the CLI); state identifiers stay as they are for JSON and metrics.
 
+import { isHealthy, type HealthInput } from '../core/healthy';
 import * as l10n from '@vscode/l10n';
 import type { ServerState, ServerStatus } from '../core/model';
 import { certificateOf } from './certificate';
@@ -48,7 +49,7 @@ export const stateLabels: Readonly<Record<ServerState, string>> = {
 };
 
 /** The fields health is judged by: a ServerStatus, or the CLI's report of one. */
-export type HealthInput = Pick<ServerStatus, 'state' | 'flapping'> & { readonly slow?: boolean };
+export type { HealthInput };
 
 /**
  * A crash-looping server is never "ok", even while its latest probe succeeded; nor is one whose answers keep taking
@@ -65,12 +66,11 @@ export function isSlow(status: HealthInput): boolean {
 }
 
 /**
- * The one definition of healthy that every view counts (status bar, tree badge, dashboard, notifications, CLI):
- * up, and not crash-looping. `verifying` (reconnected, no probe answered yet) is not healthy.
+ * The one definition of healthy that every view counts (status bar, tree badge, dashboard, notifications, CLI), from
+ * the core (src/core/healthy.ts), where the metrics exporter reads it too. `verifying` (reconnected, no probe answered
+ * yet) is not healthy.
  */
-export function isHealthy(status: HealthInput): boolean {
-  return healthOf(status) === 'ok';
-}
+export { isHealthy };
 
 export function isMonitored(status: Pick<ServerStatus, 'state'>): boolean {
   return status.state !== 'disabled' && status.state !== 'untrusted' && status.state !== 'needs-consent';
