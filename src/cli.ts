@@ -21,6 +21,7 @@ import { HistoryRecorder, recordHistory } from './core/history';
 import { HistoryAppender } from './history/historyAppender';
 import { readGuardStatuses } from './guard/statusChannel';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
+import { untilStopped } from './cli/untilStopped';
 import { systemClock } from './core/clock';
 import type { DiscoveryResult } from './core/config/discover';
 import { silentLogger } from './core/logger';
@@ -356,18 +357,7 @@ async function runWatch(options: CliOptions, output: Output): Promise<number> {
   const metrics = await startWatchMetrics(monitor, options, output);
   monitor.start();
 
-  await new Promise<void>((resolve) => {
-    // The monitor's own timers are unref'd; this one keeps the process alive until the duration ends or Ctrl-C.
-    const keepAlive = setTimeout(stop, options.durationMs ?? 2 ** 31 - 1);
-    function stop() {
-      clearTimeout(keepAlive);
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    }
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await untilStopped(options.durationMs);
 
   const statuses = monitor.list();
   unsubscribe();

@@ -6,6 +6,7 @@ import { formatListenAddress, parseListenAddress, type ListenAddress } from '../
 import { DEFAULT_SERVE_CONFIG, ModulesError, parseServeConfig, startServe, type ServeConfig } from '../metrics/probe';
 import { MetricsListenError } from '../metrics/httpServer';
 import { terminalSafe } from './terminalText';
+import { untilStopped } from './untilStopped';
 
 export const SERVE_USAGE = `Usage: mcp-health serve [--listen HOST:PORT] [--modules FILE]
 
@@ -72,17 +73,7 @@ export async function runServe(argv: readonly string[], version: string, out: (t
     throw error;
   }
   err(`mcp-health: serving probes on http://${formatListenAddress(server.address)}/probe?target=URL (and /metrics, /healthz)`);
-  await new Promise<void>((resolve) => {
-    const keepAlive = setInterval(() => undefined, 2 ** 31 - 1);
-    const stop = () => {
-      clearInterval(keepAlive);
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await untilStopped();
   await server.close();
   return EXIT_OK;
 }

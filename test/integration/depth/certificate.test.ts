@@ -4,15 +4,12 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as net from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import * as tls from 'node:tls';
 import { readPeerCertificate } from '../../../src/mcp/peerCertificate';
 import { runCli } from '../../helpers/cli';
-import { startFaultHttp, type RunningServer } from '../../helpers/servers';
+import { startTlsFront, type TlsFront } from '../../helpers/tlsFront';
 
 interface Report {
   name: string;
@@ -21,44 +18,18 @@ interface Report {
 }
 
 describe('certificate expiry of an HTTPS server that is up', { timeout: 120_000 }, () => {
+  let front: TlsFront;
   let dir: string;
   let certFile: string;
-  let backend: RunningServer;
-  let front: tls.Server;
   let frontPort: number;
-  const sockets = new Set<net.Socket>();
-  /** TCP connections the TLS front accepted, refused handshakes included. */
-  let handshakes = 0;
 
   before(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'mcp-health-cert-'));
-    const key = path.join(dir, 'key.pem');
-    certFile = path.join(dir, 'cert.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', certFile, '-days', '10', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-    backend = await startFaultHttp('http');
-    // TLS ends here; the bytes go on to the real server unchanged, so the session is a real MCP session over HTTPS.
-    front = tls.createServer({ key: readFileSync(key), cert: readFileSync(certFile) }, (socket) => {
-      const upstream = net.connect(backend.port, '127.0.0.1');
-      sockets.add(socket).add(upstream);
-      socket.pipe(upstream).pipe(socket);
-      const drop = () => {
-        socket.destroy();
-        upstream.destroy();
-      };
-      socket.on('error', drop).on('close', drop);
-      upstream.on('error', drop).on('close', drop);
-    });
-    front.on('connection', () => (handshakes += 1));
-    front.on('tlsClientError', () => undefined);
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    frontPort = (front.address() as net.AddressInfo).port;
+    front = await startTlsFront(10, 'mcp-health-cert-');
+    ({ dir, certFile, port: frontPort } = front);
   });
 
   after(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => front.close(() => resolve()));
-    await backend.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await front.stop();
   });
 
   function writeConfig(name: string): string {
@@ -87,13 +58,13 @@ describe('certificate expiry of an HTTPS server that is up', { timeout: 120_000 
 
   it('reads with the session\'s trust only, skips a proxied URL, and never throws', async () => {
     const url = new URL(`https://127.0.0.1:${frontPort}/mcp`);
-    const before = handshakes;
+    const before = front.handshakes();
     // This test process was not started with the certificate in NODE_EXTRA_CA_CERTS: the session would refuse it.
     assert.equal(await readPeerCertificate(url), null);
-    assert.equal(handshakes, before + 1, 'it did try, once');
+    assert.equal(front.handshakes(), before + 1, 'it did try, once');
     assert.equal(await readPeerCertificate(url, { proxied: true }), null);
-    assert.equal(await readPeerCertificate(new URL(`http://127.0.0.1:${backend.port}/mcp`)), null);
-    assert.equal(handshakes, before + 1, 'no handshake for a proxied or plain-HTTP URL');
+    assert.equal(await readPeerCertificate(new URL(`http://127.0.0.1:${front.backendPort}/mcp`)), null);
+    assert.equal(front.handshakes(), before + 1, 'no handshake for a proxied or plain-HTTP URL');
     const aborted = new AbortController();
     aborted.abort();
     assert.equal(await readPeerCertificate(url, { signal: aborted.signal }), null);
