@@ -42,21 +42,50 @@ export interface MetricsHttpServer {
   close(): Promise<void>;
 }
 
-function listenErrorMessage(error: NodeJS.ErrnoException, where: string): string {
+function listenErrorMessage(error: NodeJS.ErrnoException, what: string): string {
   switch (error.code) {
     case 'EADDRINUSE':
-      return `cannot serve metrics on ${where}: the port is already in use`;
+      return `${what}: the port is already in use`;
     case 'EADDRNOTAVAIL':
-      return `cannot serve metrics on ${where}: that address does not belong to this machine`;
+      return `${what}: that address does not belong to this machine`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_NONAME':
-      return `cannot serve metrics on ${where}: the host name does not resolve`;
+      return `${what}: the host name does not resolve`;
     case 'EACCES':
-      return `cannot serve metrics on ${where}: permission denied (ports below 1024 need privileges)`;
+      return `${what}: permission denied (ports below 1024 need privileges)`;
     default:
-      return `cannot serve metrics on ${where}: ${error.message}`;
+      return `${what}: ${error.message}`;
   }
+}
+
+/**
+ * Binds `server` (the /metrics endpoint, or serve's /probe endpoint) and gives it the one way both close: stop
+ * accepting, end idle keep-alive sockets at once (a scraper's, between scrapes, would hold close() open), and cut what
+ * is still running after CLOSE_GRACE_MS. `serving` names the endpoint in a bind error ("cannot serve metrics on ...").
+ */
+export function listenHttp(server: http.Server, listen: ListenAddress, serving: string): Promise<MetricsHttpServer> {
+  const what = `cannot serve ${serving} on ${formatListenAddress(listen)}`;
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => reject(new MetricsListenError(listenErrorMessage(error, what)));
+    server.once('error', onError);
+    server.listen(listen.port, listen.host, () => {
+      server.off('error', onError);
+      const bound = server.address() as { address: string; port: number };
+      resolve({
+        address: { host: bound.address, port: bound.port },
+        close: () =>
+          new Promise<void>((done) => {
+            const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+            server.close(() => {
+              clearTimeout(force);
+              done();
+            });
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
 }
 
 export function serveMetrics(
@@ -112,28 +141,12 @@ export function serveMetrics(
   // 'timeout' listener, Node destroys a socket idle this long).
   server.maxConnections = limits.maxConnections;
   server.timeout = limits.idleTimeoutMs;
-  const where = formatListenAddress(listen);
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => reject(new MetricsListenError(listenErrorMessage(error, where)));
-    server.once('error', onError);
-    server.listen(listen.port, listen.host, () => {
-      server.off('error', onError);
-      const bound = server.address() as { address: string; port: number };
-      resolve({
-        address: { host: bound.address, port: bound.port },
-        close: () => {
-          closing = true;
-          return new Promise<void>((done) => {
-            const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-            server.close(() => {
-              clearTimeout(force);
-              done();
-            });
-            // Keep-alive sockets of a scraper between scrapes would hold close() open.
-            server.closeIdleConnections();
-          });
-        },
-      });
-    });
-  });
+  const bound = listenHttp(server, listen, 'metrics');
+  return bound.then(({ address, close }) => ({
+    address,
+    close: () => {
+      closing = true;
+      return close();
+    },
+  }));
 }

@@ -7,8 +7,8 @@ import * as http from 'node:http';
 import { Counter, Gauge, Registry, type RegistryContentType } from 'prom-client';
 import type { Clock } from '../../core/clock';
 import type { Connector } from '../../core/connection';
-import { MetricsListenError } from '../httpServer';
-import { formatListenAddress, type ListenAddress } from '../listenAddress';
+import { listenHttp } from '../httpServer';
+import type { ListenAddress } from '../listenAddress';
 import { hostAllowed, parseTarget } from './allowList';
 import { DEFAULT_MODULE_NAME, MAX_PROBE_TIMEOUT_MS, type ServeConfig } from './modules';
 import { renderProbe } from './probeMetrics';
@@ -17,7 +17,6 @@ import { probeTarget } from './probeTarget';
 /** Prometheus sends its scrape timeout; the probe ends this much before it so the answer still arrives. */
 const SCRAPE_TIMEOUT_MARGIN_MS = 500;
 const MIN_BUDGET_MS = 100;
-const CLOSE_GRACE_MS = 2_000;
 
 export interface ServeOptions {
   readonly listen: ListenAddress;
@@ -83,7 +82,7 @@ class OwnMetrics {
   private rendering: Promise<unknown> = Promise.resolve();
 }
 
-export function serveProbes(options: ServeOptions): Promise<ProbeServer> {
+export async function serveProbes(options: ServeOptions): Promise<ProbeServer> {
   const { config, clock } = options;
   const own = new OwnMetrics(options.version, config.maxConcurrent);
   let active = 0;
@@ -153,32 +152,17 @@ export function serveProbes(options: ServeOptions): Promise<ProbeServer> {
   server.headersTimeout = 10_000;
   server.requestTimeout = MAX_PROBE_TIMEOUT_MS + 10_000;
   server.setTimeout(MAX_PROBE_TIMEOUT_MS + 10_000);
-  const where = formatListenAddress(options.listen);
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => reject(new MetricsListenError(`cannot serve on ${where}: ${error.code === 'EADDRINUSE' ? 'the port is already in use' : error.message}`));
-    server.once('error', onError);
-    server.listen(options.listen.port, options.listen.host, () => {
-      server.off('error', onError);
-      const bound = server.address() as { address: string; port: number };
-      resolve({
-        address: { host: bound.address, port: bound.port },
-        close: async () => {
-          closing = true;
-          await new Promise<void>((done) => {
-            const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-            server.close(() => {
-              clearTimeout(force);
-              done();
-            });
-            server.closeIdleConnections();
-          });
-          // Probes under way end within their budget; their connections are closed before the connectors go.
-          await Promise.all([...running]);
-          for (const connector of options.connectors.values()) connector.dispose?.();
-        },
-      });
-    });
-  });
+  const { address, close } = await listenHttp(server, options.listen, 'probes');
+  return {
+    address,
+    close: async () => {
+      closing = true;
+      await close();
+      // Probes under way end within their budget; their connections are closed before the connectors go.
+      await Promise.all([...running]);
+      for (const connector of options.connectors.values()) connector.dispose?.();
+    },
+  };
 }
 
 function header(value: string | string[] | undefined): string | undefined {
