@@ -17,4 +17,12 @@ describe('guard menu state', () => {
     const [guarded] = servers(guardEntry({ text, file, format: 'vscode', name: 's' }));
     assert.deepEqual([isGuardable(guarded!), isGuarded(guarded!)], [false, true]);
   });
+
+  it('a sandboxed entry is not offered: VS Code would sandbox the guard in its place', () => {
+    const file = '/work/proj/.vscode/mcp.json';
+    const text = '{ "servers": { "s": { "command": "node", "args": ["s.js"], "sandboxEnabled": true, "sandbox": { "filesystem": { "allowWrite": ["/tmp/out"] } } } } }';
+    const [sandboxed] = parseConfigText(text, file, 'vscode', parseContext()).servers.map((config) => ({ config }));
+    assert.ok(sandboxed!.config.sandbox, 'the fixture is sandboxed');
+    assert.equal(isGuardable(sandboxed!), false);
+  });
 });
