@@ -17,7 +17,8 @@ import { summarize } from '../lib/stats';
 
 const ACTIVATE_TARGET_MS = 3;
 const BUNDLE_TARGET_KB = 600;
-const VSIX_TARGET_KB = 1024;
+/** 1.5 MB since the VSIX carries VS Code's sandbox runtime and its seccomp helper (dist/sandbox, about 0.4 MB packed). */
+const VSIX_TARGET_KB = 1536;
 const FIRST_STATUS_TARGET_MS = 1000;
 const LOCAL_SERVERS = 3;
 

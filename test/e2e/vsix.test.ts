@@ -102,7 +102,10 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     assert.ok(!listing.includes('extension/dist/main.js'), 'the full CLI stays out of the package');
     assert.ok(listing.includes('extension/media/icon.png'));
     assert.deepEqual(listing.filter((entry) => /^extension\/(src|test|node_modules|bench)\//.test(entry)), []);
-    assert.ok(fs.statSync(vsix).size < 1024 * 1024, 'VSIX under 1 MB');
+    // 1.5 MB: VS Code's sandbox runtime ships with it (dist/sandbox: srt.mjs and its seccomp helper, 0.4 MB packed), so a
+    // server the user chose to sandbox is watched inside the same sandbox; everything else stays as small as before.
+    assert.ok(listing.includes('extension/dist/sandbox/srt.mjs'), 'the sandbox runtime ships');
+    assert.ok(fs.statSync(vsix).size < 1.5 * 1024 * 1024, 'VSIX under 1.5 MB');
   });
 
   it('ships every image its README shows, under links that resolve in the package and in the repository', () => {
