@@ -68,7 +68,7 @@ export class McpHealth {
   private readonly configLens: ConfigLensProvider;
   private inputDefinitions: readonly InputDefinition[] = [];
   private consentKey: ConsentKey | undefined;
-  private consentStore!: ConsentStore;
+  private readonly consentStore: ConsentStore;
   private knownSecrets: readonly string[] = [];
   private discovering: Promise<void> | undefined;
   private discoverAgain = false;
@@ -83,7 +83,7 @@ export class McpHealth {
     // What a bug report needs first: which version ran, with which effective settings.
     this.log.logger.info(`MCP Health ${String(context.extension.packageJSON.version ?? '?')} activating in ${vscode.env.appName} ${vscode.version}; settings: ${JSON.stringify(this.settings.current)}`);
     // Digests are keyed with a secret loaded before the first discovery hands servers over (discoverOnce).
-    const consentStore = new ConsentStore(context.globalState, this.log.logger, () => this.consentKey);
+    this.consentStore = new ConsentStore(context.globalState, this.log.logger, () => this.consentKey);
     // Test-only pre-seed, documented in test/e2e/harness/README.md: the smoke-test driver hides notifications, so the
     // mocha suite cannot click Allow. Never honoured outside ExtensionMode.Test.
     const testConsent = context.extensionMode === vscode.ExtensionMode.Test && process.env.MCP_HEALTH_TEST_CONSENT === 'allow-all';
@@ -100,12 +100,11 @@ export class McpHealth {
       redact: (text) => redactText(text, this.knownSecrets),
       workspaceTrusted: vscode.workspace.isTrusted,
       maxConcurrentStarts: concurrentStarts(),
-      consent: (config) => testConsent || consentStore.isAllowed(config),
+      consent: (config) => testConsent || this.consentStore.isAllowed(config),
       // Entries run through `mcp-health guard` are never started: their guard's socket is read instead.
       guards: new GuardPoller(systemClock, () => readGuardStatuses(undefined, undefined, onceEach(this.log.logger)), GUARD_POLL_MS, channelGuardControl),
     });
-    this.consentStore = consentStore;
-    this.consent = this.own(new ConsentFlow(consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
+    this.consent = this.own(new ConsentFlow(this.consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
     this.inputs = new InputStore(context.secrets);
     const chatMcp = this.own(new ChatMcpSettingsWatcher());
     const decorate = chatMcp.decorate.bind(chatMcp);

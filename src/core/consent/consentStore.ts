@@ -161,7 +161,9 @@ export class ConsentStore {
   }
 
   private legacyAllows(config: ServerConfig): boolean {
-    return config.source.scope === 'user' && this.legacy.get(config.id) === legacyDefinitionHash(config);
+    // The old digest is computed only for an id the old store holds: after the upgrade that is none, on every discovery.
+    const old = config.source.scope === 'user' ? this.legacy.get(config.id) : undefined;
+    return old !== undefined && old === legacyDefinitionHash(config);
   }
 
   private current(): Map<string, AllowedDefinition> {
