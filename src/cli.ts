@@ -26,7 +26,7 @@ import { systemClock } from './core/clock';
 import type { DiscoveryResult } from './core/config/discover';
 import { silentLogger } from './core/logger';
 import type { ServerConfig, ServerStatus } from './core/model';
-import { createRegistry } from './core/monitor';
+import { createRegistry, wakeLine } from './core/monitor';
 import { defaultMonitorSettings, type MonitorEvent, type MonitorRegistry, type MonitorSettings } from './core/monitorTypes';
 import { createNodeConnector } from './mcp';
 import { proxiedFetch, proxyEnvironment } from './mcp/httpProxy';
@@ -262,6 +262,14 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
       });
     }
     return `${ts.slice(11, 23)}  ${terminalSafe(status.config.name)}  ${event.from} -> ${stateLabel({ state: event.to, flapping: status.flapping }, style)}  ${terminalSafe(event.reason.replace(/\s+/g, ' '))}`;
+  }
+  if (event.type === 'wake') {
+    // The machine slept (or the CLI was frozen): said once, then one probe round follows for every server.
+    const { suspension } = event;
+    if (options.json) {
+      return cliJson({ ts, type: 'wake', sleptMs: Math.round(suspension.sleptMs), detectedBy: suspension.detectedBy, message: wakeLine(suspension) });
+    }
+    return `${ts.slice(11, 23)}  ${wakeLine(suspension)}`;
   }
   if (event.type === 'tools-changed') {
     const { drift, status } = event;

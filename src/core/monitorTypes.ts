@@ -7,6 +7,7 @@ import type { CrashLoopSettings } from './monitor/crashLoop';
 import { defaultCrashLoopSettings } from './monitor/crashLoop';
 import type { SlowSettings } from './monitor/slowness';
 import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerState, ServerStatus, TransportKind } from './model';
+import type { Suspension } from './monitor/suspend';
 
 /** watch: stay connected with keepalive probes; check: connect, probe once, disconnect; off: list only. */
 export type MonitorMode = 'watch' | 'check' | 'off';
@@ -93,7 +94,9 @@ export type MonitorEvent =
   /** The tools differ from the accepted baseline: announced once per distinct tool set. */
   | { readonly type: 'tools-changed'; readonly id: string; readonly drift: ToolDrift; readonly status: ServerStatus }
   /** The set of servers or diagnostics changed (added, removed, config edited). */
-  | { readonly type: 'servers' };
+  | { readonly type: 'servers' }
+  /** The machine slept (or the process was frozen): the gap is not observed, and every server is being probed. */
+  | { readonly type: 'wake'; readonly suspension: Suspension };
 
 export interface Unsubscribe {
   (): void;

@@ -211,7 +211,8 @@ export class SharedServers {
   private publish(event: MonitorEvent): void {
     if (!this.server) return;
     if (event.type !== 'stderr') this.recordChildren();
-    if (event.type === 'servers') return this.server.broadcast(this.snapshot());
+    // After a wake every uptime changed (the gap left it): the whole snapshot goes, as for a change of servers.
+    if (event.type === 'servers' || event.type === 'wake') return this.server.broadcast(this.snapshot());
     if (event.type === 'stderr') return;
     const status = event.status;
     if (this.options.covers(status.config)) this.server.broadcast({ t: 'status', id: event.id, status: toRemote(status) });

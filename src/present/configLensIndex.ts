@@ -60,7 +60,7 @@ export class ConfigLensIndex {
 
   constructor(private readonly deps: ConfigLensIndexDeps) {
     this.unsubscribe = deps.registry.onEvent((event) => {
-      if (event.type === 'stderr') return;
+      if (event.type === 'stderr' || event.type === 'wake') return;
       this.changes++;
       if (event.type === 'servers') {
         this.files = undefined;

@@ -1,7 +1,8 @@
 // Tells the user when a server that was up goes down, suspect or needs authentication, within the rate limit.
 // Failures that arrive together are shown as one notification; each server can be muted ("Don't Show Again for This
 // Server", kept in globalState until "Reset Notifications"). A server still failing after the reminder interval is told
-// again, through the same grouping and muting.
+// again, through the same grouping and muting. After a wake, failures are held for a grace period: those that recover
+// are logged only, the rest told once, together.
 
 import * as vscode from 'vscode';
 import type { Clock, TimerHandle } from '../core/clock';
@@ -12,6 +13,7 @@ import { stripControlSequences } from '../core/controlText';
 import { GROUP_WINDOW_MS, groupNotices, NotificationPolicy, type NoticeGroup, type PendingNotice } from '../present/notificationPolicy';
 import type { NotificationLevel } from '../present/settingsModel';
 import { isHealthy } from '../present/states';
+import { WakeGrace } from '../present/wakeGrace';
 import { serverElementId } from '../present/treeModel';
 import { Commands } from '../present/commandIds';
 
@@ -30,6 +32,9 @@ export class StateNotifier implements vscode.Disposable {
   private pending: PendingNotice[] = [];
   private groupTimer: TimerHandle | null = null;
   private reminderTimer: TimerHandle | null = null;
+  /** After a wake, failures are held for a grace period and those not recovered told once (present/wakeGrace). */
+  private readonly wakeGrace = new WakeGrace();
+  private wakeTimer: TimerHandle | null = null;
   /** Notifications shown so far, per server id: what the rate limit is judged by. */
   readonly shown = new Map<string, number>();
   /** Every failure notification shown (one entry per toast), for the end-to-end suite. */
@@ -48,6 +53,10 @@ export class StateNotifier implements vscode.Disposable {
   ) {
     this.policy = new NotificationPolicy(undefined, (id) => this.mutedIds().includes(id));
     this.unsubscribe = registry.onEvent((event) => {
+      if (event.type === 'wake') {
+        this.beginWakeGrace();
+        return;
+      }
       if (event.type !== 'state') {
         return;
       }
@@ -59,14 +68,39 @@ export class StateNotifier implements vscode.Disposable {
       }
       // The status is redacted by the monitor; what remains to remove is what a server could do to the UI.
       const message = stripControlSequences(notice.recovery ? notice.message : this.withVsCodeNote(notice.message, event.status));
+      if (notice.recovery && this.wakeGrace.wasHeld(event.id)) {
+        // Its failure was never shown: recovering is news for the log only.
+        this.logger.info(`recovered after sleep (not notified): ${message}`);
+        return;
+      }
       if (notice.recovery) {
         this.logger.info(`notification: ${message}`);
         this.shown.set(event.id, (this.shown.get(event.id) ?? 0) + 1);
         void vscode.window.showInformationMessage(message);
         return;
       }
-      this.enqueue({ id: event.id, name: event.status.config.name, to: event.to, notice: { ...notice, message } });
+      const entry = { id: event.id, name: event.status.config.name, to: event.to, notice: { ...notice, message } };
+      if (this.wakeGrace.hold(entry, this.clock.wall())) {
+        this.logger.info(`after sleep, not notified yet: ${message}`);
+        return;
+      }
+      this.enqueue(entry);
     });
+  }
+
+  private beginWakeGrace(): void {
+    if (this.wakeTimer) this.clock.clearTimeout(this.wakeTimer);
+    const graceMs = this.wakeGrace.begin(this.clock.wall());
+    this.wakeTimer = this.clock.setTimeout(() => {
+      this.wakeTimer = null;
+      const { notice, recovered } = this.wakeGrace.end((id) => {
+        const status = this.registry.get(id);
+        return status !== undefined && !isHealthy(status);
+      });
+      // Failures never shown leave no quiet period behind: the next real one is told.
+      for (const id of recovered) this.policy.forget(id);
+      if (notice) this.show(notice);
+    }, graceMs);
   }
 
   private enqueue(entry: PendingNotice): void {
@@ -119,9 +153,10 @@ export class StateNotifier implements vscode.Disposable {
       return status !== undefined && isHealthy(status);
     });
     this.pending = [];
-    if (!group) {
-      return;
-    }
+    if (group) this.show(group);
+  }
+
+  private show(group: NoticeGroup): void {
     this.logger.info(`notification: ${group.message}`);
     this.shownGroups.push(group);
     for (const id of group.ids) {
@@ -149,6 +184,10 @@ export class StateNotifier implements vscode.Disposable {
     if (this.reminderTimer) {
       this.clock.clearTimeout(this.reminderTimer);
       this.reminderTimer = null;
+    }
+    if (this.wakeTimer) {
+      this.clock.clearTimeout(this.wakeTimer);
+      this.wakeTimer = null;
     }
   }
 }

@@ -20,6 +20,9 @@ export function recordHistory(registry: Pick<MonitorRegistry, 'onEvent' | 'list'
       case 'probe':
         recorder.probe(identityOf(event.status.config), event.result);
         break;
+      case 'wake':
+        recorder.unobserved(event.suspension.wallFrom, event.suspension.wallTo);
+        break;
       case 'servers': {
         const listed = new Set(registry.list().map((status) => status.config.id));
         for (const key of recorder.openKeys()) if (!listed.has(key)) recorder.stop(key);

@@ -123,6 +123,21 @@ export class HistoryRecorder {
     this.changed();
   }
 
+  /**
+   * The machine slept from `from` to `to` (wall): like a closed editor, that time is neither up nor down. Every stretch
+   * under way is allocated up to the gap and goes on after it. Called at the wake, before anything after it was recorded.
+   */
+  unobserved(from: number, to: number): void {
+    for (const track of this.tracks.values()) {
+      const open = track.open;
+      if (!open || open.since >= to) continue;
+      if (open.cls !== 'pending' && open.since < from) this.allocate(track, open.cls, open.since, from);
+      // A stretch up by its handshake only is kept pending from the wake on: the probe that proves it came after it.
+      open.since = to;
+    }
+    this.changed();
+  }
+
   /** Servers with a stretch under way. */
   openKeys(): string[] {
     return [...this.tracks.values()].filter((track) => track.open !== null).map((track) => track.key);

@@ -166,6 +166,11 @@ export class HealthRecord {
     return stable;
   }
 
+  /** A stretch the process did not run (a suspend): neither up nor down in the uptime. */
+  unobserved(monotonicFrom: number, monotonicTo: number): void {
+    this.stats.unobserved(monotonicFrom, monotonicTo);
+  }
+
   /** Observation (uptime) starts with the first connect attempt; time before it says nothing about the server. */
   attempting(): void {
     this.stats.startObserving(this.now());

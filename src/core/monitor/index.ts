@@ -8,6 +8,7 @@ export { backoffCap, backoffDelay, type BackoffSettings } from './backoff';
 export { percentile, PROBE_HISTORY_SIZE, RESTART_HISTORY_SIZE } from './probeStats';
 export { MIN_INTERVAL_MS, MIN_TIMEOUT_MS, probeIntervalFor, probeTimeoutFor } from './intervals';
 export { FALLBACK_PROBE_METHOD } from './serverMonitor';
+export { judgeTimer, resumeAfterSuspend, sleptText, suspendAwareClock, SUSPEND_THRESHOLD_MS, wakeLine, type Suspension } from './suspend';
 export { mirroredStatus, toRemote, type RemoteStatus, type StatusSource } from './statusSource';
 
 export function createRegistry(deps: RegistryDeps): TrustAwareRegistry & MonitorRegistry {

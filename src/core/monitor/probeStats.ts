@@ -78,6 +78,17 @@ export class ProbeStatistics {
     }
   }
 
+  /**
+   * A stretch the process did not run (the machine slept): it leaves the observed time, and the up time of a stretch
+   * under way, as the time before the first connect attempt does. Called at the wake, before anything else happened
+   * after the gap, so only the stretches still open can overlap it.
+   */
+  unobserved(monotonicFrom: number, monotonicTo: number): void {
+    const overlap = (since: number) => Math.max(0, monotonicTo - Math.max(since, monotonicFrom));
+    if (this.observedSince !== null) this.observedSince += overlap(this.observedSince);
+    if (this.upSince !== null) this.upSince += overlap(this.upSince);
+  }
+
   /** A probe answered on the current connection: its time up (from the connect on) is now counted. */
   noteVerified(): void {
     this.verified = true;

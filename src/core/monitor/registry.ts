@@ -15,6 +15,7 @@ import { modeFor } from './intervals';
 import { desiredServers, reconcile } from './reconcile';
 import { ServerMonitor, type MonitorContext } from './serverMonitor';
 import { mirroredStatus, type StatusSource } from './statusSource';
+import { resumeAfterSuspend, suspendAwareClock, type Suspension } from './suspend';
 
 export interface RegistryDeps {
   readonly connector: Connector;
@@ -78,7 +79,8 @@ export class Registry implements TrustAwareRegistry {
     this.trusted = deps.workspaceTrusted ?? true;
     this.context = {
       connector: deps.connector,
-      clock: deps.clock,
+      // Every monitor timer is judged as it fires: one far too late means the machine slept (see suspend.ts).
+      clock: suspendAwareClock(deps.clock, (suspension) => this.resumed(suspension)),
       logger: deps.logger,
       random: deps.random ?? Math.random,
       ...(deps.redact ? { redact: deps.redact } : {}),
@@ -88,7 +90,7 @@ export class Registry implements TrustAwareRegistry {
       isStarted: () => this.started && !this.disposed,
       emit: (event) => {
         // A mirrored or guarded server's local monitor only parks and unparks; what views show comes from elsewhere.
-        const parked = event.type !== 'servers' ? this.monitors.get(event.id) : undefined;
+        const parked = event.type !== 'servers' && event.type !== 'wake' ? this.monitors.get(event.id) : undefined;
         if (parked && (parked.watchedElsewhere || parked.guardName !== null)) {
           return;
         }
@@ -329,6 +331,16 @@ export class Registry implements TrustAwareRegistry {
       this.listeners.clear();
     })();
     return this.disposed;
+  }
+
+  private resumed(suspension: Suspension): void {
+    if (!this.started || this.disposed) return;
+    resumeAfterSuspend(suspension, {
+      monitors: () => this.monitors.values(),
+      log: (line) => this.deps.logger.info(line),
+      emit: () => this.emit({ type: 'wake', suspension }),
+      probeAll: () => this.pingNow(),
+    });
   }
 
   private select(id: string | undefined): ServerMonitor[] {

@@ -18,6 +18,7 @@ import { ReconnectSchedule } from './reconnectSchedule';
 import { Keepalive, type DroppingVerdict } from './keepalive';
 import { makeRedactor } from '../redact';
 import { say, type MonitorContext, type ServerScope } from './serverScope';
+import type { Suspension } from './suspend';
 
 export { FALLBACK_PROBE_METHOD, PING_RETEST_INTERVAL_MS } from './probePolicy';
 export type { MonitorContext } from './serverScope';
@@ -203,6 +204,12 @@ export class ServerMonitor {
     if (this.lifetime.connection && this.keepalive.idleProbeScheduled) {
       this.keepalive.scheduleIdleProbe();
     }
+  }
+
+  /** The machine slept: the gap leaves the uptime, and a session that expired meanwhile reconnects at the shortest delay. */
+  resumed(suspension: Suspension): void {
+    this.record.unobserved(suspension.monotonicFrom, suspension.monotonicTo);
+    this.retries.resetBackoff();
   }
 
   async dispose(): Promise<void> {
