@@ -18,6 +18,8 @@ export async function flushPromises(rounds = 3): Promise<void> {
 
 export class FakeClock implements Clock {
   private nowMs = 0;
+  /** How far the wall clock ran ahead of the monotonic one (a suspend during which the monotonic clock stopped). */
+  private wallAheadMs = 0;
   private nextSeq = 0;
   private readonly timers = new Map<object, PendingTimer>();
 
@@ -28,7 +30,17 @@ export class FakeClock implements Clock {
   }
 
   wall(): number {
-    return this.wallOrigin + this.nowMs;
+    return this.wallOrigin + this.nowMs + this.wallAheadMs;
+  }
+
+  /**
+   * The machine sleeps for `ms`: nothing runs meanwhile, and timers due in it fire late on the next advance().
+   * `monotonicStops`: a system suspend on Linux or macOS, where only the wall clock moves (timers are then not late by
+   * monotonic reckoning); otherwise a frozen process (SIGSTOP) or Windows, where both clocks move.
+   */
+  sleep(ms: number, { monotonicStops = false }: { monotonicStops?: boolean } = {}): void {
+    if (monotonicStops) this.wallAheadMs += ms;
+    else this.nowMs += ms;
   }
 
   setTimeout(callback: () => void, ms: number): TimerHandle {

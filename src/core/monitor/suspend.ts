@@ -67,7 +67,10 @@ export function judgeTimer(scheduled: ClockReading, delayMs: number, fired: Cloc
  * cleared by `onWake` (the wake re-planned it) does not run.
  */
 export function suspendAwareClock(clock: Clock, onWake: (suspension: Suspension) => void, thresholdMs = SUSPEND_THRESHOLD_MS): Clock {
-  let lastWakeAt = Number.NEGATIVE_INFINITY;
+  // Timers are numbered as they are scheduled: those numbered below the wake's were late from the same sleep. (Not
+  // by time: a monotonic clock that stopped while asleep cannot tell before from after.)
+  let scheduledCount = 0;
+  let wokeAtCount = 0;
   const reading = (): ClockReading => ({ monotonic: clock.monotonic(), wall: clock.wall() });
   const live = new Map<TimerHandle, { cleared: boolean }>();
   return {
@@ -75,17 +78,17 @@ export function suspendAwareClock(clock: Clock, onWake: (suspension: Suspension)
     wall: () => clock.wall(),
     setTimeout: (callback, ms) => {
       const scheduled = reading();
+      const number = scheduledCount++;
       const entry = { cleared: false };
       const handle = clock.setTimeout(() => {
-        live.delete(handle);
-        if (scheduled.monotonic > lastWakeAt) {
-          const fired = reading();
-          const suspension = judgeTimer(scheduled, Number.isFinite(ms) ? Math.max(0, ms) : 0, fired, thresholdMs);
+        if (number >= wokeAtCount) {
+          const suspension = judgeTimer(scheduled, Number.isFinite(ms) ? Math.max(0, ms) : 0, reading(), thresholdMs);
           if (suspension) {
-            lastWakeAt = fired.monotonic;
+            wokeAtCount = scheduledCount;
             onWake(suspension);
           }
         }
+        live.delete(handle);
         if (!entry.cleared) callback();
       }, ms);
       live.set(handle, entry);
