@@ -33,7 +33,8 @@ interface Track extends ServerIdentity {
   file: string;
   readonly minutes: Map<number, Bucket>;
   readonly hours: Map<number, Bucket>;
-  open: { cls: Exclude<TimeClass, 'none'>; since: number } | null;
+  /** `since`: allocated up to here; `started`: since when the stretch, allocated or not, has been of this class. */
+  open: { cls: Exclude<TimeClass, 'none'>; since: number; started: number } | null;
   last: ServerState | null;
 }
 
@@ -88,7 +89,7 @@ export class HistoryRecorder {
     // up -> up (the same state announced again) stays verified; any other change starts a new stretch now.
     // `verifying` ends in `up` only once probes answered on that connection: it is proven already.
     const proven = cls === 'pending' && (open?.cls === 'up' || track.last === 'verifying');
-    track.open = proven ? { cls: 'up', since: now } : cls === 'none' ? null : { cls, since: now };
+    track.open = proven ? { cls: 'up', since: now, started: now } : cls === 'none' ? null : { cls, since: now, started: now };
     track.last = to;
     if (changed) {
       this.bucketsAt(track, now).forEach((bucket) => { bucket.stateChanges += 1; });
@@ -109,7 +110,7 @@ export class HistoryRecorder {
       }
     }
     // The first answered probe on a connection proves it was up from the moment it connected.
-    if (ok && track.open?.cls === 'pending') track.open = { cls: 'up', since: track.open.since };
+    if (ok && track.open?.cls === 'pending') track.open = { cls: 'up', since: track.open.since, started: track.open.since };
     this.changed();
   }
 
@@ -125,15 +126,24 @@ export class HistoryRecorder {
 
   /**
    * The machine slept from `from` to `to` (wall): like a closed editor, that time is neither up nor down. Every stretch
-   * under way is allocated up to the gap and goes on after it. Called at the wake, before anything after it was recorded.
+   * under way is allocated up to the gap and goes on after it. The wake is told before any state or probe after it,
+   * but a settle (a file write, a view asking for uptime) on a timer of its own may have run first and allocated part
+   * of the gap to the stretch: that part is taken back out.
    */
   unobserved(from: number, to: number): void {
+    if (!(to > from)) return;
     for (const track of this.tracks.values()) {
       const open = track.open;
-      if (!open || open.since >= to) continue;
-      if (open.cls !== 'pending' && open.since < from) this.allocate(track, open.cls, open.since, from);
+      if (!open || open.started >= to) continue;
+      if (open.cls !== 'pending') {
+        const settledFrom = Math.max(from, open.started);
+        const settledTo = Math.min(open.since, to);
+        if (settledTo > settledFrom) this.allocate(track, open.cls, settledFrom, settledTo, -1);
+        if (open.since < from) this.allocate(track, open.cls, open.since, from);
+      }
       // A stretch up by its handshake only is kept pending from the wake on: the probe that proves it came after it.
-      open.since = to;
+      open.since = Math.max(open.since, to);
+      open.started = to;
     }
     this.changed();
   }
@@ -169,7 +179,7 @@ export class HistoryRecorder {
     for (const [key, track] of this.tracks) {
       track.minutes.clear();
       track.hours.clear();
-      if (track.open) track.open.since = now;
+      if (track.open) track.open.since = track.open.started = now;
       else this.tracks.delete(key);
     }
     this.changed();
@@ -255,18 +265,18 @@ export class HistoryRecorder {
   }
 
   /** Splits [from, to) at minute and hour boundaries; only retained time is walked, so the loop stays bounded. */
-  private allocate(track: Track, cls: 'up' | 'down', from: number, to: number): void {
+  private allocate(track: Track, cls: 'up' | 'down', from: number, to: number, sign: 1 | -1 = 1): void {
     const now = this.now();
     const field = cls === 'up' ? 'upMs' : 'downMs';
     const hourFloor = Math.max(from, now - HOUR_RETENTION_MS);
     for (let t = hourFloor; t < to;) {
       const end = Math.min(to, floorTo(t, HOUR_MS) + HOUR_MS);
-      this.bucket(track.hours, floorTo(t, HOUR_MS))[field] += end - t;
+      this.bucket(track.hours, floorTo(t, HOUR_MS))[field] += sign * (end - t);
       t = end;
     }
     for (let t = Math.max(from, this.minuteFromMs); t < to;) {
       const end = Math.min(to, floorTo(t, MINUTE_MS) + MINUTE_MS);
-      this.bucket(track.minutes, floorTo(t, MINUTE_MS))[field] += end - t;
+      this.bucket(track.minutes, floorTo(t, MINUTE_MS))[field] += sign * (end - t);
       t = end;
     }
   }

@@ -39,6 +39,24 @@ void describe('history across a sleep', () => {
     assert.equal(recorder.uptime(SERVER.key).hour, (1 / 6) * 100, 'the last hour: 1 min up, 5 down, the rest slept or before it');
   });
 
+  void it('takes the gap back out when a settle (a file write, a view) ran after the sleep but before the wake', () => {
+    let now = T0;
+    const recorder = new HistoryRecorder(() => now);
+    recorder.state(SERVER, 'up', 0, true);
+    recorder.probe(SERVER, { method: 'ping', outcome: 'ok', rttMs: 3 });
+    now = T0 + minutes(3);
+    recorder.settle();
+    // Asleep from 4 to 40 min; the history appender's late timer settles at 40 min, then the wake is told.
+    now = T0 + minutes(40);
+    recorder.settle();
+    assert.deepEqual(totals(recorder), { up: minutes(40), down: 0 }, 'before the wake is told, the gap reads as up');
+    recorder.unobserved(T0 + minutes(4), T0 + minutes(40));
+    now = T0 + minutes(42);
+    recorder.settle();
+    assert.deepEqual(totals(recorder), { up: minutes(6), down: 0 });
+    for (const server of recorder.servers()) for (const bucket of [...server.minutes.values(), ...server.hours.values()]) assert.ok(bucket.upMs >= 0);
+  });
+
   void it('is fed the gap by the registry\'s wake event', () => {
     let now = T0;
     const recorder = new HistoryRecorder(() => now);
