@@ -8,6 +8,7 @@ import type { ProcessEnd } from '../core/model';
 import { backoffDelay, type BackoffSettings } from '../core/monitor/backoff';
 import { CrashLoop, crashLoopSettings, defaultCrashLoopSettings, gaveUpReason, type CrashLoopSettings } from '../core/monitor/crashLoop';
 import { judge, Keepalive, type KeepaliveStats, type ProbeMethod } from './keepalive';
+import { sleptText, suspendAwareClock, type Suspension } from '../core/monitor/suspend';
 import { classify, classifyLine, clientIdOf, errorResponse, GUARD_ID_PREFIX, hasGuardPrefix, isRecord, line, MODERN_VERSION_META, upstreamId, type JsonRpcId } from './messages';
 import { routeLine, withTopId, type Message, type Route } from './routeLine';
 import type { Upstream, UpstreamEnd, UpstreamFactory } from './upstream';
@@ -137,11 +138,15 @@ export class GuardSession {
   /** The next death is the restart asked for from outside: not a crash. */
   private restartRequested = false;
 
+  private readonly deps: GuardDeps;
+
   constructor(
     private readonly settings: GuardSettings,
-    private readonly deps: GuardDeps,
+    deps: GuardDeps,
   ) {
-    this.keepalive = new Keepalive(deps.clock, settings, {
+    // Every timer of the guard is judged as it fires: one far too late means the machine slept (core/monitor/suspend).
+    this.deps = { ...deps, clock: suspendAwareClock(deps.clock, (suspension) => this.resumed(suspension)) };
+    this.keepalive = new Keepalive(this.deps.clock, settings, {
       send: (id) => this.sendProbe(id),
       dead: (reason) => this.fail({ message: `upstream ${reason}`, exitCode: null, signal: null, stderrTail: '' }),
       violation: (reason) => deps.logger.warn(`upstream ${reason}`),
@@ -161,6 +166,26 @@ export class GuardSession {
       methods: structuredClone(this.methods),
       lastError: this.lastError,
     };
+  }
+
+  /**
+   * The machine slept: the upstream is probed at once (an HTTP session the server forgot fails that probe and the
+   * upstream restarts as after any death; a stdio child that was stopped times out the same way), a restart waiting
+   * for its back-off starts now, and the slept time does not count as time the upstream stayed up.
+   */
+  private resumed(suspension: Suspension): void {
+    if (this.isClosed()) return;
+    if (this.generationStartedAt < suspension.monotonicTo) {
+      this.generationStartedAt += suspension.monotonicTo - Math.max(this.generationStartedAt, suspension.monotonicFrom);
+    }
+    this.deps.logger.info(`resumed after ${sleptText(suspension.sleptMs)} asleep: probing the upstream`);
+    if (this.state === 'ready') {
+      this.keepalive.probeNow();
+    } else if (this.restartTimer && !this.gaveUp) {
+      this.deps.clock.clearTimeout(this.restartTimer);
+      this.restartTimer = null;
+      void this.startGeneration();
+    }
   }
 
   /**

@@ -107,6 +107,18 @@ export class Keepalive {
     return true;
   }
 
+  /**
+   * A probe at once, whatever the idle time (after a wake: the connection may look fine and not be). A probe still out
+   * is abandoned without a verdict: its timeout ran while the process was not running, and its answer, if one comes,
+   * is swallowed like any late answer.
+   */
+  probeNow(): void {
+    if (!this.running) return;
+    this.outstanding = null;
+    this.clearTimers();
+    this.send();
+  }
+
   private armIdle(ms: number): void {
     if (this.idleTimer) this.clock.clearTimeout(this.idleTimer);
     this.idleTimer = this.clock.setTimeout(() => this.onIdleTimer(), ms);
@@ -120,6 +132,10 @@ export class Keepalive {
       this.armIdle(this.settings.intervalMs - idleFor);
       return;
     }
+    this.send();
+  }
+
+  private send(): void {
     const id = `${this.idPrefix}${++this.sequence}`;
     const method = this.hooks.send(id);
     if (method === null) {
