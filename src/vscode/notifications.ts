@@ -90,7 +90,11 @@ export class StateNotifier implements vscode.Disposable {
 
   private beginWakeGrace(): void {
     if (this.wakeTimer) this.clock.clearTimeout(this.wakeTimer);
-    const graceMs = this.wakeGrace.begin(this.clock.wall());
+    const now = this.clock.wall();
+    const graceMs = this.wakeGrace.begin(now);
+    // Waiting I/O (a connection that closed while asleep) can be handled before the wake is noticed: failures still
+    // waiting for their group are part of the wake too.
+    this.pending = this.pending.filter((entry) => !this.wakeGrace.hold(entry, now));
     this.wakeTimer = this.clock.setTimeout(() => {
       this.wakeTimer = null;
       const { notice, recovered } = this.wakeGrace.end((id) => {

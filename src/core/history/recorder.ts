@@ -8,6 +8,8 @@ import { classOf, type TimeClass } from './classify';
 
 export const MINUTE_RETENTION_MS = DAY_MS;
 export const HOUR_RETENTION_MS = 30 * DAY_MS;
+/** Allocations remembered per server for a wake told late: a few state changes and settles' worth. */
+const RECENT_STRETCHES = 8;
 
 export interface ServerIdentity {
   /** Stable across reloads: the server id (`<config file>#<name>`), the key tool baselines are kept under too. */
@@ -33,8 +35,9 @@ interface Track extends ServerIdentity {
   file: string;
   readonly minutes: Map<number, Bucket>;
   readonly hours: Map<number, Bucket>;
-  /** `since`: allocated up to here; `started`: since when the stretch, allocated or not, has been of this class. */
-  open: { cls: Exclude<TimeClass, 'none'>; since: number; started: number } | null;
+  open: { cls: Exclude<TimeClass, 'none'>; since: number } | null;
+  /** The last few stretches allocated, so a wake told late can take the gap back out of them. */
+  recent: { cls: 'up' | 'down'; from: number; to: number }[];
   last: ServerState | null;
 }
 
@@ -89,7 +92,7 @@ export class HistoryRecorder {
     // up -> up (the same state announced again) stays verified; any other change starts a new stretch now.
     // `verifying` ends in `up` only once probes answered on that connection: it is proven already.
     const proven = cls === 'pending' && (open?.cls === 'up' || track.last === 'verifying');
-    track.open = proven ? { cls: 'up', since: now, started: now } : cls === 'none' ? null : { cls, since: now, started: now };
+    track.open = proven ? { cls: 'up', since: now } : cls === 'none' ? null : { cls, since: now };
     track.last = to;
     if (changed) {
       this.bucketsAt(track, now).forEach((bucket) => { bucket.stateChanges += 1; });
@@ -110,7 +113,7 @@ export class HistoryRecorder {
       }
     }
     // The first answered probe on a connection proves it was up from the moment it connected.
-    if (ok && track.open?.cls === 'pending') track.open = { cls: 'up', since: track.open.since, started: track.open.since };
+    if (ok && track.open?.cls === 'pending') track.open = { cls: 'up', since: track.open.since };
     this.changed();
   }
 
@@ -126,24 +129,24 @@ export class HistoryRecorder {
 
   /**
    * The machine slept from `from` to `to` (wall): like a closed editor, that time is neither up nor down. Every stretch
-   * under way is allocated up to the gap and goes on after it. The wake is told before any state or probe after it,
-   * but a settle (a file write, a view asking for uptime) on a timer of its own may have run first and allocated part
-   * of the gap to the stretch: that part is taken back out.
+   * under way is allocated up to the gap and goes on after it. The wake is usually told before anything after the gap,
+   * but a settle on a timer of its own (a file write, a view asking for uptime) or waiting I/O (a connection that
+   * closed while asleep) may come first and allocate part of the gap: that part is taken back out.
    */
   unobserved(from: number, to: number): void {
     if (!(to > from)) return;
     for (const track of this.tracks.values()) {
-      const open = track.open;
-      if (!open || open.started >= to) continue;
-      if (open.cls !== 'pending') {
-        const settledFrom = Math.max(from, open.started);
-        const settledTo = Math.min(open.since, to);
-        if (settledTo > settledFrom) this.allocate(track, open.cls, settledFrom, settledTo, -1);
-        if (open.since < from) this.allocate(track, open.cls, open.since, from);
+      for (const stretch of track.recent) {
+        const start = Math.max(stretch.from, from);
+        const end = Math.min(stretch.to, to);
+        if (end > start) this.allocate(track, stretch.cls, start, end, -1);
       }
+      track.recent = [];
+      const open = track.open;
+      if (!open) continue;
+      if (open.cls !== 'pending' && open.since < from) this.allocate(track, open.cls, open.since, from);
       // A stretch up by its handshake only is kept pending from the wake on: the probe that proves it came after it.
       open.since = Math.max(open.since, to);
-      open.started = to;
     }
     this.changed();
   }
@@ -179,7 +182,8 @@ export class HistoryRecorder {
     for (const [key, track] of this.tracks) {
       track.minutes.clear();
       track.hours.clear();
-      if (track.open) track.open.since = track.open.started = now;
+      track.recent = [];
+      if (track.open) track.open.since = now;
       else this.tracks.delete(key);
     }
     this.changed();
@@ -267,6 +271,10 @@ export class HistoryRecorder {
   /** Splits [from, to) at minute and hour boundaries; only retained time is walked, so the loop stays bounded. */
   private allocate(track: Track, cls: 'up' | 'down', from: number, to: number, sign: 1 | -1 = 1): void {
     const now = this.now();
+    if (sign > 0 && to > from) {
+      track.recent.push({ cls, from, to });
+      if (track.recent.length > RECENT_STRETCHES) track.recent.shift();
+    }
     const field = cls === 'up' ? 'upMs' : 'downMs';
     const hourFloor = Math.max(from, now - HOUR_RETENTION_MS);
     for (let t = hourFloor; t < to;) {
@@ -297,7 +305,7 @@ export class HistoryRecorder {
   private track(identity: ServerIdentity): Track {
     let track = this.tracks.get(identity.key);
     if (!track) {
-      track = { key: identity.key, name: identity.name, file: identity.file, minutes: new Map(), hours: new Map(), open: null, last: null };
+      track = { key: identity.key, name: identity.name, file: identity.file, minutes: new Map(), hours: new Map(), open: null, last: null, recent: [] };
       this.tracks.set(identity.key, track);
     } else {
       // Renamed display data follows the latest definition; the key is what identifies it.

@@ -38,6 +38,8 @@ export class ProbeStatistics {
   private upAccumulatedMs = 0;
   /** Whether the current connection has answered a probe since it went up. */
   private verified = false;
+  /** The verified up stretch that ended last (monotonic), in case a wake reported late finds it spanning the gap. */
+  private lastUp: { from: number; to: number } | null = null;
 
   record(entry: ProbeRecord): void {
     this.sent += 1;
@@ -70,6 +72,7 @@ export class ProbeStatistics {
     } else if (!isUp && this.upSince !== null) {
       if (this.verified) {
         this.upAccumulatedMs += monotonicNow - this.upSince;
+        this.lastUp = { from: this.upSince, to: monotonicNow };
       }
       this.upSince = null;
     }
@@ -80,13 +83,19 @@ export class ProbeStatistics {
 
   /**
    * A stretch the process did not run (the machine slept): it leaves the observed time, and the up time of a stretch
-   * under way, as the time before the first connect attempt does. Called at the wake, before anything else happened
-   * after the gap, so only the stretches still open can overlap it.
+   * under way, as the time before the first connect attempt does. The wake is usually told before anything else
+   * after the gap, but I/O that was waiting (a connection closed while asleep) can come first and end an up stretch
+   * that spans the gap: that stretch gives the gap back too.
    */
   unobserved(monotonicFrom: number, monotonicTo: number): void {
     const overlap = (since: number) => Math.max(0, monotonicTo - Math.max(since, monotonicFrom));
     if (this.observedSince !== null) this.observedSince += overlap(this.observedSince);
     if (this.upSince !== null) this.upSince += overlap(this.upSince);
+    if (this.lastUp) {
+      const counted = Math.min(this.lastUp.to, monotonicTo) - Math.max(this.lastUp.from, monotonicFrom);
+      if (counted > 0) this.upAccumulatedMs -= counted;
+      this.lastUp = null;
+    }
   }
 
   /** A probe answered on the current connection: its time up (from the connect on) is now counted. */

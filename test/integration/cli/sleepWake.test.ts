@@ -58,7 +58,6 @@ describe('mcp-health watch across a sleep (SIGSTOP while its HTTP server restart
 
     process.kill(pid, 'SIGSTOP');
     const frozenAt = Date.now();
-    const linesBeforeFreeze = lines.length;
     await server.stop();
     server = await startFaultHttp('http', 'none', ['--port', String(port)]);
     await sleep(Math.max(0, frozenAt + FROZEN_MS - Date.now()));
@@ -66,23 +65,26 @@ describe('mcp-health watch across a sleep (SIGSTOP while its HTTP server restart
     const run = await running;
     assert.equal(run.code, 0, `healthy at the end\n${run.stdout}\n${run.stderr}`);
 
-    const after = lines.slice(linesBeforeFreeze);
+    // By the CLI's own time stamps: a line written before the freeze may still have been in the pipe.
+    const after = lines.filter((line) => line.type !== 'summary' && Date.parse(line.ts) >= frozenAt);
     const wakes = after.filter((line) => line.type === 'wake');
     assert.equal(wakes.length, 1, `one wake line\n${run.stdout}`);
     const wake = wakes[0]!;
     assert.match(String(wake.message), /^resumed after \d+ s asleep: probing all servers$/);
     assert.ok(Number(wake.sleptMs) >= SUSPEND_THRESHOLD_MS, `slept ${String(wake.sleptMs)} ms`);
 
-    // The wake comes first, before any late timer acted; then one probe round: the probe on the old session fails
-    // (one probe, not one per late timer), and the next probe is already on the re-established session.
-    assert.equal(after[0]?.type, 'wake', `the first line after the freeze is the wake\n${run.stdout}`);
-    const sinceWake = after.slice(1);
+    // The wake comes before any probe, so no late timer probed on its own (waiting I/O, such as the closed stream of
+    // the old session, may be handled just before it). Then one probe round: at most one probe fails on the old
+    // session (one, not one per late timer), and the probes after it answer on a new one.
+    const wakeAt = after.indexOf(wake);
+    assert.ok(after.slice(0, wakeAt).every((line) => line.type !== 'probe'), `no probe before the wake\n${run.stdout}`);
+    const sinceWake = after.slice(wakeAt + 1);
     const probes = sinceWake.filter((line) => line.type === 'probe');
-    assert.equal(probes[0]?.ok, false, `the probe right after the wake finds the old session gone\n${run.stdout}`);
-    assert.equal(probes[1]?.ok, true, `the next probe answers on a new session\n${run.stdout}`);
-    assert.equal(probes.filter((line) => line.ok === false).length, 1, `one failed probe in all after the wake\n${run.stdout}`);
-    const upAgain = sinceWake.findIndex((line) => line.type === 'state' && line.to === 'up');
-    assert.ok(upAgain >= 0, `the server is up again after the wake\n${run.stdout}`);
+    assert.ok(probes.filter((line) => line.ok === false).length <= 1, `one probe round after the wake\n${run.stdout}`);
+    const firstOk = probes.findIndex((line) => line.ok === true);
+    assert.ok(firstOk >= 0 && firstOk <= 1, `the first or second probe after the wake answers\n${run.stdout}`);
+    assert.ok(probes.slice(firstOk).every((line) => line.ok === true), `every probe after that answers\n${run.stdout}`);
+    assert.ok(sinceWake.some((line) => line.type === 'state' && line.to === 'up') || after.slice(0, wakeAt).some((line) => line.type === 'state' && line.to === 'up'), `up again after the wake\n${run.stdout}`);
     // No storm: the failure and the recovery are a handful of state lines, not one per late timer.
     assert.ok(sinceWake.filter((line) => line.type === 'state').length <= 4, `state lines after the wake\n${run.stdout}`);
 
@@ -93,7 +95,8 @@ describe('mcp-health watch across a sleep (SIGSTOP while its HTTP server restart
     assert.ok(observed <= run.elapsedMs - (FROZEN_MS - 2 * INTERVAL_MS), `observed ${observed} ms of a ${Math.round(run.elapsedMs)} ms run frozen for ${FROZEN_MS} ms`);
     const summary = lines.at(-1)!;
     assert.equal(summary.type, 'summary');
-    const [remote] = summary.servers as { state: string; uptimePercent: number }[];
+    const [remote] = summary.servers as { state: string; restarts: number }[];
     assert.equal(remote?.state, 'up');
+    assert.ok((remote?.restarts ?? 0) >= 1, 'the session was re-established: a new connection, not the old one');
   });
 });

@@ -57,6 +57,20 @@ void describe('history across a sleep', () => {
     for (const server of recorder.servers()) for (const bucket of [...server.minutes.values(), ...server.hours.values()]) assert.ok(bucket.upMs >= 0);
   });
 
+  void it('takes the gap back out of a stretch a state change ended after the sleep but before the wake', () => {
+    let now = T0;
+    const recorder = new HistoryRecorder(() => now);
+    recorder.state(SERVER, 'up', 0, true);
+    recorder.probe(SERVER, { method: 'ping', outcome: 'ok', rttMs: 3 });
+    // Asleep from 2 to 30 min; the connection that closed meanwhile is handled at 30 min, before the wake.
+    now = T0 + minutes(30);
+    recorder.state(SERVER, 'down', 1, true);
+    recorder.unobserved(T0 + minutes(2), T0 + minutes(30));
+    now = T0 + minutes(31);
+    recorder.settle();
+    assert.deepEqual(totals(recorder), { up: minutes(2), down: minutes(1) });
+  });
+
   void it('is fed the gap by the registry\'s wake event', () => {
     let now = T0;
     const recorder = new HistoryRecorder(() => now);

@@ -171,3 +171,18 @@ void describe('the registry on wake', () => {
     await h.registry.dispose();
   });
 });
+
+void describe('a wake told after I/O that was waiting', () => {
+  void it('takes the gap back out of an up stretch that ended after the sleep but before the wake was noticed', () => {
+    const stats = new ProbeStatistics();
+    stats.startObserving(0);
+    stats.noteUp(true, 0);
+    stats.noteVerified();
+    // Asleep from 60 s to 11 min; a connection closed meanwhile is handled first, the wake just after.
+    stats.noteUp(false, 11 * MINUTE);
+    stats.unobserved(60_000, 11 * MINUTE);
+    assert.equal(stats.uptimePercent(11 * MINUTE), 100, 'up for the 60 s observed, not for 11 min');
+    stats.noteUp(false, 12 * MINUTE);
+    assert.equal(stats.uptimePercent(12 * MINUTE), 50);
+  });
+});
