@@ -39,7 +39,7 @@ const sections: readonly Section[] = [
   {
     name: 'detection',
     budgetMs: { quick: 60_000, full: 240_000 },
-    expects: ['stdio hung (SIGSTOP): worst', 'http hung (peer SIGSTOP): worst', 'stdio child exit (SIGKILL): worst', 'http refused at connect: worst', 'http peer killed, refused at next probe: worst'],
+    expects: ['stdio hung (SIGSTOP): worst', 'http hung (peer SIGSTOP): worst', 'stdio child exit (SIGKILL): worst', 'http refused at connect: worst', 'http peer killed, refused at next probe: worst', 'stdio child exit (SIGKILL): recovery', 'stdio child exit (SIGKILL): longest backoff chosen', 'stdio hung (SIGSTOP): recovery', 'stdio hung (SIGSTOP): longest backoff chosen'],
     run: detectionLatency,
   },
   { name: 'scale', budgetMs: { quick: 60_000, full: 420_000 }, expects: [], run: scale },
