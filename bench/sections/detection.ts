@@ -169,10 +169,10 @@ function attemptStarts(id: string) {
 }
 
 /**
- * Recovery: from the moment the server can be reached again to the registry's `up`. The bound is the back-off delay
- * the monitor really chose for the attempt that succeeded (read from the status it announced, `nextRetryAt`, so an
- * escalated step is compared with itself, not with the first one) plus that attempt's own duration (its start to
- * `up`), plus the timer's slack: what it checks is that the monitor waited no longer than the delay it had chosen.
+ * Recovery: from the moment the server can be reached again to the registry's `up`. The bound is one back-off step,
+ * the one the monitor really chose for the attempt that succeeded (the delay it drew is read from the status it
+ * announced, `nextRetryAt`; the step is the lowest whose range holds that delay, so an escalated step is compared with
+ * itself, not with the first one), plus that attempt's own duration (its start to `up`), plus the timer's slack.
  */
 async function recovery(
   monitored: Monitored,
@@ -200,13 +200,14 @@ async function recovery(
     .concat(monitored.lines.filter((line) => line.t >= monitored.log.events[downIndex].t && line.t <= up.t).map((line) => `${Math.round(line.t - returnedAt)} ms log: ${line.text}`));
   // Attempts that started before the server was back could only fail.
   const failed = monitored.log.countSince(downIndex, returnedAt, attemptStarts(id));
+  const backoffStep = backoffStepOf(chosenBackoffMs, backoff);
   return {
     recoveryMs: up.t - returnedAt,
-    recoveryBoundMs: chosenBackoffMs + closeWaitMs + connectMs + TIMER_SLACK_MS,
+    recoveryBoundMs: backoffCap(backoffStep, backoff) + closeWaitMs + connectMs + TIMER_SLACK_MS,
     connectMs,
     closeWaitMs,
     chosenBackoffMs,
-    backoffStep: backoffStepOf(chosenBackoffMs, backoff),
+    backoffStep,
     failedAttemptsBeforeReturn: failed,
     recoveryPath,
   };
@@ -242,7 +243,7 @@ function report(context: BenchContext, scenario: string, trials: readonly Trial[
     value: worst.recoveryMs as number,
     unit: 'ms',
     reference: {
-      name: `chosen backoff ${Math.round(worst.chosenBackoffMs ?? 0)} (step ${worst.backoffStep ?? '?'})${worst.closeWaitMs ? ` + old process closing ${Math.round(worst.closeWaitMs)}` : ''} + this connect ${Math.round(worst.connectMs ?? 0)} + 10`,
+      name: `backoff step ${worst.backoffStep ?? '?'} ${backoffCap(worst.backoffStep ?? 0, backoff)} (drew ${Math.round(worst.chosenBackoffMs ?? 0)})${worst.closeWaitMs ? ` + old process closing ${Math.round(worst.closeWaitMs)}` : ''} + this connect ${Math.round(worst.connectMs ?? 0)} + 10`,
       value: worst.recoveryBoundMs as number,
     },
     target: { max: 1, on: 'ratio' },
