@@ -788,9 +788,12 @@ export class GuardSession {
   }
 }
 
-/** `: <the line of stderr that says why>` (src/core/stderrCause.ts), or nothing when the upstream wrote none. */
+/**
+ * `: <the line of stderr that says why>` (src/core/stderrCause.ts) for an upstream that exited by itself; nothing for
+ * one ended by a signal (its stderr says how it started, not why something outside killed it) or that wrote nothing.
+ */
 function stderrCause(end: UpstreamEnd): string {
-  const finding = end.stderrTail.trim() ? stderrFinding(end.stderrTail) : null;
+  const finding = end.signal === null && end.stderrTail.trim() ? stderrFinding(end.stderrTail) : null;
   return finding ? `: ${finding.line}` : '';
 }
 

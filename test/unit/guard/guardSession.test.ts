@@ -199,6 +199,16 @@ void describe('guard session, the cause a client is answered with', () => {
     await t.session.close(0);
   });
 
+  void it('adds nothing for an upstream killed by a signal: its stderr says how it started, not why it was killed', async () => {
+    const t = setup();
+    await handshake(t);
+    t.fromClient({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow' } });
+    t.upstreams[0]!.events.ended({ message: 'upstream was killed by SIGKILL', exitCode: null, signal: 'SIGKILL', stderrTail: 'Starting default (STDIO) server...\n' });
+    const answer = t.clientSaw().find((message) => message.id === 2) as { error: { message: string } };
+    assert.equal(answer.error.message, 'upstream was killed by SIGKILL; restarting');
+    await t.session.close(0);
+  });
+
   void it('names it in the error of a request arriving after the client closed its input', async () => {
     const t = setup();
     t.session.start();
