@@ -1,6 +1,6 @@
 // `npm run bench` / `npm run bench:quick`: measures the monitor against raw exchanges, protocol bounds and a naive
 // baseline, all in the same run on 127.0.0.1, prints one table and writes bench/results/latest.json.
-// Flags: --quick (under a minute), --only=probe,detection,scale,extension,metrics,guard,deep,history,codelens,serve, --profile (CPU profiles of the scale workers and of the metrics section's scrapes).
+// Flags: --quick (under a minute), --only=probe,detection,scale,extension,metrics,guard,deep,history,codelens,serve,starts, --profile (CPU profiles of the scale workers and of the metrics section's scrapes).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { extensionCost } from './sections/extension';
 import { metricsCost } from './sections/metrics';
 import { guardCost } from './sections/guard';
 import { historyCost } from './sections/history';
+import { manyStarts } from './sections/manyStarts';
 import { probeOverhead } from './sections/probeOverhead';
 import { scale } from './sections/scale';
 import { serveProbeCost } from './sections/serveProbe';
@@ -39,7 +40,7 @@ const sections: readonly Section[] = [
   {
     name: 'detection',
     budgetMs: { quick: 60_000, full: 240_000 },
-    expects: ['stdio hung (SIGSTOP): worst', 'http hung (peer SIGSTOP): worst', 'stdio child exit (SIGKILL): worst', 'http refused at connect: worst', 'http peer killed, refused at next probe: worst'],
+    expects: ['stdio hung (SIGSTOP): worst', 'http hung (peer SIGSTOP): worst', 'stdio child exit (SIGKILL): worst', 'http refused at connect: worst', 'http peer killed, refused at next probe: worst', 'stdio child exit (SIGKILL): recovery', 'stdio child exit (SIGKILL): longest backoff chosen', 'stdio hung (SIGSTOP): recovery', 'stdio hung (SIGSTOP): longest backoff chosen'],
     run: detectionLatency,
   },
   { name: 'scale', budgetMs: { quick: 60_000, full: 420_000 }, expects: [], run: scale },
@@ -55,6 +56,7 @@ const sections: readonly Section[] = [
   { name: 'history', budgetMs: { quick: 60_000, full: 120_000 }, expects: [], run: historyCost },
   { name: 'codelens', budgetMs: { quick: 30_000, full: 60_000 }, expects: [], run: codeLensCost },
   { name: 'serve', budgetMs: { quick: 60_000, full: 120_000 }, expects: [], run: serveProbeCost },
+  { name: 'starts', budgetMs: { quick: 150_000, full: 420_000 }, expects: ['15 stdio servers at once, default settings: all up', '15 stdio servers at once: shown down or timed out'], run: manyStarts },
 ];
 
 

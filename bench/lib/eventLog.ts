@@ -4,6 +4,8 @@ import type { MonitorEvent, MonitorRegistry } from '../../src/core/monitorTypes'
 
 export interface StampedEvent {
   readonly t: number;
+  /** Date.now() at delivery: the registry's own times (a status's nextRetryAt) are wall-clock times. */
+  readonly wall: number;
   readonly event: MonitorEvent;
 }
 
@@ -16,7 +18,7 @@ export class EventLog {
 
   constructor(registry: MonitorRegistry) {
     this.#unsubscribe = registry.onEvent((event) => {
-      const stamped = { t: performance.now(), event };
+      const stamped = { t: performance.now(), wall: Date.now(), event };
       this.events.push(stamped);
       for (const waiter of this.#waiters) {
         if (waiter.match(event)) {

@@ -8,7 +8,7 @@ import { createNodeConnector } from '../../src/mcp/index';
 
 export interface Ours {
   readonly createNodeConnector: (options?: { logger?: Logger; clientInfo?: { name: string; version: string } }) => Connector;
-  readonly createRegistry: (deps: { connector: Connector; clock: Clock; logger: Logger; settings: MonitorSettings }) => MonitorRegistry;
+  readonly createRegistry: (deps: { connector: Connector; clock: Clock; logger: Logger; settings: MonitorSettings; maxConcurrentStarts?: number }) => MonitorRegistry;
   readonly systemClock: Clock;
   readonly silentLogger: Logger;
   readonly defaultMonitorSettings: MonitorSettings;
@@ -18,7 +18,11 @@ export async function loadOurs(): Promise<Ours> {
   return { createNodeConnector, createRegistry, systemClock, silentLogger, defaultMonitorSettings };
 }
 
-/** Fast settings for detection trials; flapping is pushed out of reach so repeated trials measure detection, not damping. */
+/**
+ * Fast settings for detection trials. Flapping and the crash-loop give-up are pushed out of reach so repeated trials
+ * measure detection, not damping: twelve kills a few seconds apart are a crash loop by the product's rule (5 in 3 min),
+ * which would stop restarting at the fifth.
+ */
 export function benchSettings(base: MonitorSettings, intervalMs: number, timeoutMs: number): MonitorSettings {
   return {
     ...base,
@@ -26,6 +30,7 @@ export function benchSettings(base: MonitorSettings, intervalMs: number, timeout
     timeoutMs,
     connectTimeoutMs: 5000,
     flapping: { windowMs: base.flapping.windowMs, restarts: 1_000_000, stableMs: base.flapping.stableMs },
+    crashLoop: { crashes: 1_000_000, windowMs: base.crashLoop?.windowMs ?? 3 * 60_000 },
   };
 }
 

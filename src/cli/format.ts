@@ -2,8 +2,10 @@
 
 import * as path from 'node:path';
 import type { GuardedFigures } from '../core/guardReport';
+import { stripControlSequences } from '../core/controlText';
 import type { ConfigDiagnostic, ServerState, ServerStatus } from '../core/model';
 import { describeTarget } from '../core/redact';
+import { stderrFinding } from '../core/stderrCause';
 import { healthOf, isSlow, type Health } from '../present/states';
 import { slowCount, summarize } from '../present/summary';
 import { depthFields, toolsCell, type DepthFields } from './depthReport';
@@ -38,7 +40,7 @@ export interface ServerReport extends DepthFields {
 
 /** Enough of a failed server's stderr for its last messages, short enough to read in a JSON document. */
 export const STDERR_TAIL_CHARS = 2_048;
-/** Under a table row, the last lines only: the full tail is in --json. */
+/** Under a table row, two lines (the informative one and the last): the full tail is in --json. */
 const STDERR_TABLE_LINES = 2;
 /** The DETAIL column and the stderr lines are cut here; names and targets are shown whole. */
 const CELL_CHARS = 160;
@@ -156,10 +158,18 @@ function oneLine(text: string): string {
   return terminalSafe(text.replace(/\s+/g, ' '));
 }
 
+/**
+ * The line of stderr that says why (src/core/stderrCause.ts: a Node crash ends with its stack and `Node.js v20`, not
+ * with its message), then the last line; the last two lines when the informative one is among them.
+ */
 function stderrLines(tail: string | null): string[] {
   if (tail === null) return [];
   const lines = tail.split(/\r?\n/).map((line) => oneLine(line).slice(0, CELL_CHARS)).filter((line) => line.trim().length > 0);
-  return lines.slice(-STDERR_TABLE_LINES).map((line) => `stderr: ${line}`);
+  const last = lines.slice(-STDERR_TABLE_LINES);
+  const informative = stderrFinding(tail)?.line;
+  const shownAlready = informative === undefined || last.some((line) => oneLine(stripControlSequences(line)).trim().startsWith(informative.replace(/…$/, '')));
+  const shown = shownAlready ? last : [oneLine(informative).slice(0, CELL_CHARS), ...lines.slice(-1)];
+  return shown.map((line) => `stderr: ${line}`);
 }
 
 function relativeSource(file: string, line: number, cwd: string): string {

@@ -7,6 +7,7 @@ import type { Logger } from '../core/logger';
 import type { ProcessEnd } from '../core/model';
 import { backoffDelay, type BackoffSettings } from '../core/monitor/backoff';
 import { CrashLoop, crashLoopSettings, defaultCrashLoopSettings, gaveUpReason, type CrashLoopSettings } from '../core/monitor/crashLoop';
+import { stderrFinding } from '../core/stderrCause';
 import { judge, Keepalive, type KeepaliveStats, type ProbeMethod } from './keepalive';
 import { sleptText, suspendAwareClock, type Suspension } from '../core/monitor/suspend';
 import { classify, classifyLine, clientIdOf, errorResponse, GUARD_ID_PREFIX, hasGuardPrefix, isRecord, line, MODERN_VERSION_META, upstreamId, type JsonRpcId } from './messages';
@@ -712,22 +713,24 @@ export class GuardSession {
     void dead?.close();
     this.lastError = { ...end, atMs: this.deps.clock.wall() };
     const tail = end.stderrTail.trim() ? `; stderr: ${end.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
+    // The client is told what the server said it lacks (not just "exited with code 1"), as the monitor's cause does.
+    const said = `${end.message}${stderrCause(end)}`;
     if (end.fatal) {
-      this.deps.logger.error(end.message);
-      for (const id of this.inFlight.keys()) this.writeClient(errorResponse(id, UPSTREAM_FAILED_CODE, end.message));
+      this.deps.logger.error(said);
+      for (const id of this.inFlight.keys()) this.writeClient(errorResponse(id, UPSTREAM_FAILED_CODE, said));
       this.inFlight.clear();
       void this.close(1);
       return;
     }
     if (this.clientEnded) {
       // Nobody is left to use a restarted upstream: what the client sent is answered with the cause instead.
-      this.deps.logger.warn(`${end.message}; not restarting, the client has closed its input${tail}`);
-      this.answerAllWithError(end.message);
+      this.deps.logger.warn(`${said}; not restarting, the client has closed its input${tail}`);
+      this.answerAllWithError(said);
       void this.close(0);
       return;
     }
-    this.deps.logger.warn(`${end.message}; restarting${tail}`);
-    const reason = `${end.message}; restarting`;
+    this.deps.logger.warn(`${said}; restarting${tail}`);
+    const reason = `${said}; restarting`;
     // What the dead upstream never saw goes first to the next one, in its original order.
     const retry: Array<{ raw: Buffer; route: Route }> = [];
     for (const sent of end.unsent ?? []) {
@@ -778,7 +781,7 @@ export class GuardSession {
     const rule = crashLoopSettings(this.settings.crashLoop);
     if (!this.crashes.recordCrash(this.deps.clock.monotonic(), rule)) return false;
     const exit = end.exitCode !== null ? ` (exit code ${end.exitCode})` : end.signal ? ` (${end.signal})` : '';
-    this.gaveUp = `${gaveUpReason(rule)}; last: ${end.message}${exit}; not restarted until a restart from MCP Health`;
+    this.gaveUp = `${gaveUpReason(rule)}; last: ${end.message}${exit}${stderrCause(end)}; not restarted until a restart from MCP Health`;
     this.deps.logger.error(this.gaveUp);
     this.state = 'gave-up';
     for (const queued of this.queue.splice(0)) {
@@ -808,6 +811,15 @@ export class GuardSession {
     this.deps.client.end();
     this.deps.onClosed(code);
   }
+}
+
+/**
+ * `: <the line of stderr that says why>` (src/core/stderrCause.ts) for an upstream that exited by itself; nothing for
+ * one ended by a signal (its stderr says how it started, not why something outside killed it) or that wrote nothing.
+ */
+function stderrCause(end: UpstreamEnd): string {
+  const finding = end.signal === null && end.stderrTail.trim() ? stderrFinding(end.stderrTail) : null;
+  return finding ? `: ${finding.line}` : '';
 }
 
 function forgetCancelled(books: { delete(id: JsonRpcId): boolean }, params: Record<string, unknown> | undefined): void {

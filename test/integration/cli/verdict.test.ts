@@ -50,6 +50,18 @@ describe('mcp-health CLI verdicts', () => {
     assert.match(lines[row + 1], /^\s+stderr: fault-server\[\d+\]: transport=stdio fault=exit:3$/);
   });
 
+  it("shows a Node crash's thrown error under the row, not only its stack and the Node.js trailer", async () => {
+    // The stderr the real @stripe/mcp wrote without a key (test/fixtures/stderr/stripe-no-key.txt), then exit 1.
+    const file = write('stripe.json', { stripe: { type: 'stdio', ...faultStdio('crash-like:stripe-no-key') } });
+    const table = await runCli(['check', '--config', file]);
+    assert.equal(table.code, 1);
+    const lines = table.stdout.split('\n');
+    const row = lines.findIndex((line) => line.startsWith('stripe '));
+    assert.ok(row >= 0, table.stdout);
+    assert.equal(lines[row + 1]?.trim(), 'stderr: Error: Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.');
+    assert.equal(lines[row + 2]?.trim(), 'stderr: Node.js v20.20.2');
+  });
+
   it('prints no control sequence a server sends, in the table or in JSON, and keeps the JSON values faithful', async () => {
     const file = write('hostile.json', {
       escapes: { command: process.execPath, args: [HOSTILE, '--mode', 'escapes'] },

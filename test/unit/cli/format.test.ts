@@ -2,6 +2,8 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { ServerState } from '../../../src/core/model';
 import { formatServerTable, serverReport, stateLabel, STDERR_TAIL_CHARS, summaryLine } from '../../../src/cli/format';
 import { terminalSafeJson } from '../../../src/cli/terminalText';
@@ -32,6 +34,29 @@ void describe('serverReport stderrTail', () => {
     const lines = formatServerTable([serverReport(crashed)], plain, '/work/ws', true).split('\n');
     assert.match(lines[1], /^crashed\s+down\b.*exited: Process exited with code 3$/);
     assert.deepEqual(lines.slice(2), ['    stderr: loading config', '    stderr: fatal: cannot open db']);
+  });
+
+  const captured = (name: string) => readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'stderr', `${name}.txt`), 'utf8');
+  const stderrUnder = (tail: string) =>
+    formatServerTable([serverReport(status('real', { state: 'down', lastError: { kind: 'exited', message: 'Process exited with code 1', exitCode: 1 }, stderrTail: tail }))], plain, '/work/ws', true)
+      .split('\n')
+      .slice(2);
+
+  void it("puts a Node crash's thrown error under the row, not only its stack and version trailer", () => {
+    assert.deepEqual(stderrUnder(captured('stripe-no-key')), [
+      '    stderr: Error: Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.',
+      '    stderr: Node.js v20.20.2',
+    ]);
+  });
+
+  void it('keeps the last two lines when the informative one is the last (a Python traceback)', () => {
+    assert.deepEqual(stderrUnder(captured('python-keyerror-env')), ['    stderr:  File "<frozen os>", line 679, in __getitem__', "    stderr: KeyError: 'OPENAI_API_KEY'"]);
+  });
+
+  void it('picks the thrown error of a coloured crash, without its colour codes', () => {
+    const colored = stderrUnder(captured('stripe-no-key-color'));
+    assert.match(colored[0], /^ {4}stderr: Error: Stripe API key not provided\./);
+    assert.doesNotMatch(colored.join('\n'), CONTROL);
   });
 });
 

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { GuardSession, defaultGuardSettings } from '../../../src/guard/guardSession';
 import type { Upstream, UpstreamEvents } from '../../../src/guard/upstream';
@@ -86,7 +88,7 @@ void describe('guard session', () => {
     t.fromClient({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow' } });
     t.upstreams[0]!.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: 'oops' });
     const error = t.clientSaw().find((message) => message.id === 2) as { error: { code: number; message: string } };
-    assert.deepEqual(error.error, { code: -32000, message: 'upstream exited with code 1; restarting' });
+    assert.deepEqual(error.error, { code: -32000, message: 'upstream exited with code 1: oops; restarting' });
     assert.equal(t.upstreams[0]!.closed, true);
     // A request arriving during the restart waits for the new upstream.
     t.fromClient({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
@@ -178,6 +180,47 @@ void describe('guard session', () => {
   });
 });
 
+void describe('guard session, the cause a client is answered with', () => {
+  const stripe = readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'stderr', 'stripe-no-key.txt'), 'utf8');
+  const STRIPE_LINE = 'Error: Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.';
+
+  void it('names the thrown error of a Node crash, not its `Node.js v20` trailer, in the error of a request the restart could not serve', async () => {
+    const t = setup();
+    t.session.start();
+    await flushPromises();
+    t.fromClient(INIT);
+    t.upstreams[0]!.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: stripe });
+    await t.clock.advance(1_000);
+    t.upstreams[1]!.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: stripe });
+    const answer = t.clientSaw().find((message) => message.id === 1) as { error: { message: string } };
+    assert.equal(answer.error.message, `upstream exited with code 1: ${STRIPE_LINE}; restarting`);
+    // The log keeps the tail as well, after the cause.
+    assert.ok(t.logLines.some((line) => line.includes(`upstream exited with code 1: ${STRIPE_LINE}; restarting; stderr: `) && line.includes('Node.js v20.20.2')));
+    await t.session.close(0);
+  });
+
+  void it('adds nothing for an upstream killed by a signal: its stderr says how it started, not why it was killed', async () => {
+    const t = setup();
+    await handshake(t);
+    t.fromClient({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow' } });
+    t.upstreams[0]!.events.ended({ message: 'upstream was killed by SIGKILL', exitCode: null, signal: 'SIGKILL', stderrTail: 'Starting default (STDIO) server...\n' });
+    const answer = t.clientSaw().find((message) => message.id === 2) as { error: { message: string } };
+    assert.equal(answer.error.message, 'upstream was killed by SIGKILL; restarting');
+    await t.session.close(0);
+  });
+
+  void it('names it in the error of a request arriving after the client closed its input', async () => {
+    const t = setup();
+    t.session.start();
+    await flushPromises();
+    t.fromClient(INIT);
+    t.session.clientClosed();
+    t.upstreams[0]!.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: stripe });
+    const answer = t.clientSaw().find((message) => message.id === 1) as { error: { message: string } };
+    assert.equal(answer.error.message, `upstream exited with code 1: ${STRIPE_LINE}`);
+  });
+});
+
 void describe('guard session, crash loops', () => {
   void it('gives up after 5 crashes in 3 minutes: no more restarts, each request answered with the cause, state gave-up; a restart from MCP Health starts afresh', async () => {
     const t = setup();
@@ -199,7 +242,7 @@ void describe('guard session, crash loops', () => {
     t.fromClient({ jsonrpc: '2.0', id: 42, method: 'tools/list' });
     const answer = t.clientSaw().find((message) => message.id === 42) as { error: { code: number; message: string } };
     assert.equal(answer.error.code, -32000);
-    assert.match(answer.error.message, /^gave up after 5 crashes in 3 min; last: upstream exited with code 3 \(exit code 3\)/);
+    assert.match(answer.error.message, /^gave up after 5 crashes in 3 min; last: upstream exited with code 3 \(exit code 3\): Error: API_KEY is not set; not restarted/);
     assert.ok(t.logLines.some((line) => /gave up after 5 crashes in 3 min/.test(line)));
 
     assert.equal(t.session.restartNow().restarting, true);

@@ -120,6 +120,34 @@ void describe('crash loops', () => {
     assert.notEqual(stateOf(h, a.id), 'gave-up', 'a crash after a stable stretch is not part of the loop');
     await h.registry.dispose();
   });
+
+  // The bench's detection trials: a kill after an answered probe each time, flapping and the give-up out of reach.
+  void it('does not grow the back-off for crashes that each follow an answered probe while not flapping', async () => {
+    const h = harness({ settings: { ...settings, flapping: { ...testSettings.flapping, restarts: 1_000_000 }, crashLoop: { crashes: 1_000_000, windowMs: WINDOW_MS } }, random: () => 0.5 });
+    const a = server('benched');
+    const afterOneProbe = { ...crash, dieAfterMs: testSettings.intervalMs.stdio + 500 };
+    h.connector.queue(a.id, afterOneProbe, afterOneProbe, afterOneProbe, afterOneProbe, afterOneProbe);
+    h.registry.setServers([a], []);
+    h.registry.start();
+    await h.clock.advance(60_000);
+    const seen = delays(h.logs);
+    assert.equal(seen.length, 5, seen.join(', '));
+    assert.deepEqual(seen, seen.map(() => testSettings.backoff.initialMs / 2), 'every recovery one initial step (full jitter at 0.5)');
+    await h.registry.dispose();
+  });
+
+  void it('gives up on such crashes under the default rule: five in three minutes are a loop, answered probes or not', async () => {
+    const h = harness({ settings: { ...settings, flapping: { ...testSettings.flapping, restarts: 1_000_000 } } });
+    const a = server('benched');
+    const afterOneProbe = { ...crash, dieAfterMs: testSettings.intervalMs.stdio + 500 };
+    h.connector.always(a.id, afterOneProbe);
+    h.registry.setServers([a], []);
+    h.registry.start();
+    await h.clock.advance(60_000);
+    assert.equal(stateOf(h, a.id), 'gave-up');
+    assert.equal(h.connector.attempts.length, 5);
+    await h.registry.dispose();
+  });
 });
 
 void describe('the crash-loop rule', () => {
