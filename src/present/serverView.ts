@@ -11,7 +11,7 @@ import { classifyFailure, type FailureCause } from '../core/causes';
 import type { ServerState, ServerStatus } from '../core/model';
 import { Commands, type CommandId } from './commandIds';
 import { causeText, type CauseText } from './causeText';
-import { detailRows, type DetailRow } from './details';
+import { detailRows, detailsText, type DetailRow } from './details';
 import { isGuardable, isGuarded } from './guardState';
 import { describeState, errorCount, healthOf, isMonitored, requestCount, restartCount, stateIcon, stateLabels, type Health, type StateIcon } from './states';
 import { serverElementId } from './serverElement';
@@ -214,4 +214,12 @@ export function noticeText(message: string, view: ServerView): string {
   const cause = view.cause && message.includes(view.cause.summary) ? l10n.t('Next: {0}', view.cause.nextStep) : view.causeLine;
   return [message, cause, view.vscodeNote].filter((part): part is string => Boolean(part))
     .reduce((text, part) => `${text}${/[.!?]$/.test(text) ? '' : '.'} ${part}`);
+}
+
+/** "Copy Details": the rows, then the same why and next step as the tree (VS Code's note is one of the rows). */
+export function serverDetailsText(status: ServerStatus, context: ServerViewContext = {}): string {
+  const view = serverView(status, context);
+  const block = context.vscodeWontStart !== undefined ? context.vscodeWontStart : status.vscodeWontStart ?? null;
+  const text = detailsText({ ...status, vscodeWontStart: block });
+  return view.causeLine ? `${text}\n${l10n.t('why')}: ${view.causeLine}` : text;
 }

@@ -157,6 +157,7 @@ export class McpHealth {
       setMonitoringEnabled: (id, enabled) => this.setMonitoringEnabled(id, enabled),
       showDashboard: () => this.dashboard.show(),
       wallClock: () => systemClock.wall(),
+      viewContext: contextOf,
     })) {
       this.own(disposable);
     }

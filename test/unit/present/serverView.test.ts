@@ -9,7 +9,8 @@ import type { ServerStatus } from '../../../src/core/model';
 import { formatServerTable, serverReport } from '../../../src/cli/format';
 import { dashboardServers } from '../../../src/present/dashboardModel';
 import { NotificationPolicy } from '../../../src/present/notificationPolicy';
-import { noticeText, serverView, serverViews, type ViewContextOf } from '../../../src/present/serverView';
+import { statusReportMarkdown } from '../../../src/present/report';
+import { noticeText, serverDetailsText, serverView, serverViews, type ViewContextOf } from '../../../src/present/serverView';
 import { summarize } from '../../../src/present/summary';
 import { serverTooltipMarkdown, statusBarTooltipMarkdown } from '../../../src/present/tooltips';
 import { buildTree, serverElementId } from '../../../src/present/treeModel';
@@ -41,6 +42,8 @@ interface Rendered {
   readonly notification: string;
   readonly cli: string;
   readonly cliJson: string;
+  readonly report: string;
+  readonly details: string;
 }
 
 /** Every front end, from one status, the way each adapter builds it. */
@@ -59,6 +62,8 @@ function renderAll(server: ServerStatus, contextOf: ViewContextOf): Rendered {
     notification: noticeText(notice.message, serverView(server, contextOf(server))),
     cli: formatServerTable([serverReport(server)], { color: false }, '/', true),
     cliJson: JSON.stringify(serverReport(server)),
+    report: unescape(statusReportMarkdown([server], 0, displayPath, contextOf)),
+    details: serverDetailsText(server, contextOf(server)),
   };
 }
 
@@ -74,22 +79,22 @@ void describe('one status, every front end', () => {
     assert.equal(view.nextStep, 'Check whether it is stuck or overloaded; raise the timeout if it is just slow');
   });
 
-  void it('tells the same why and next step in the tree tooltip, the status bar tooltip, the dashboard, the notification and the CLI', () => {
+  void it('tells the same why and next step in the tree tooltip, the status bar tooltip, the dashboard, the notification, the CLI and the copied report and details', () => {
     const why = view.cause!.summary;
     const next = view.nextStep!;
-    for (const [where, text] of Object.entries({ treeTooltip: rendered.treeTooltip, statusTooltip: rendered.statusTooltip, dashboard: rendered.dashboard, notification: rendered.notification, cli: rendered.cli, cliJson: rendered.cliJson })) {
+    for (const [where, text] of Object.entries(rendered).filter(([where]) => where !== 'treeDescription')) {
       assert.ok(text.includes(why), `${where} says why: ${text}`);
       assert.ok(text.includes(next), `${where} gives the next step: ${text}`);
     }
     // The one sentence: the same words in the same order wherever both are shown together.
-    for (const text of [rendered.treeTooltip, rendered.statusTooltip, rendered.notification, rendered.cli]) {
+    for (const text of [rendered.treeTooltip, rendered.statusTooltip, rendered.notification, rendered.cli, rendered.report, rendered.details]) {
       assert.ok(text.includes(`${why}. Next: ${next}`), text);
     }
   });
 
   void it("says VS Code won't start it in every editor view, and the CLI (which has no VS Code) keeps its raw state", () => {
     assert.match(rendered.treeDescription, /VS Code won't start it/);
-    for (const [where, text] of Object.entries({ treeTooltip: rendered.treeTooltip, statusTooltip: rendered.statusTooltip, dashboard: rendered.dashboard, notification: rendered.notification })) {
+    for (const [where, text] of Object.entries({ treeTooltip: rendered.treeTooltip, statusTooltip: rendered.statusTooltip, dashboard: rendered.dashboard, notification: rendered.notification, report: rendered.report, details: rendered.details })) {
       assert.ok(text.includes(BLOCK.summary), `${where} carries the VS Code note: ${text}`);
     }
     assert.ok(rendered.dashboard.includes(BLOCK.nextStep) && rendered.treeTooltip.includes(BLOCK.nextStep));
