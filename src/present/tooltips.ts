@@ -9,7 +9,8 @@ import { slowCount, type HealthSummary } from './summary';
 
 /** The commands the status bar tooltip's links may run (its MarkdownString's `enabledCommands`). */
 export const STATUS_TOOLTIP_COMMANDS: readonly string[] = [Commands.pingAll, Commands.pingNow, Commands.reconnect, Commands.allow, Commands.showLog, ViewCommands.focusServers, Commands.copyStatusReport, Commands.openConfig];
-const MAX_TOOLTIP_ROWS = 30;
+/** Rows in the status bar tooltip; the rest are counted. Only these servers need a view built (10 renders a second). */
+export const MAX_TOOLTIP_ROWS = 30;
 const ERROR_CHARS = 120;
 
 /** One server's tooltip in the tree: state, details, why and next step, VS Code's note, the source, the connection. */
@@ -28,11 +29,14 @@ export function serverTooltipMarkdown(view: ServerView, displayPath: (file: stri
   return out.join('');
 }
 
-/** The status bar's tooltip: the count, then a row per server with its state, why and actions, then the links. */
-export function statusBarTooltipMarkdown(views: readonly ServerView[], summary: HealthSummary): string {
+/**
+ * The status bar's tooltip: the count, then a row per server with its state, why and actions, then the links. `total`:
+ * how many servers there are, when only the first MAX_TOOLTIP_ROWS views were built.
+ */
+export function statusBarTooltipMarkdown(views: readonly ServerView[], summary: HealthSummary, total = views.length): string {
   const slowText = summary.slow > 0 ? ` · ${slowCount(summary.slow)}` : '';
   const out = [`${l10n.t('**MCP Health** · {0}/{1} healthy', summary.healthy, summary.monitored)}${slowText}\n\n`];
-  if (views.length === 0) {
+  if (total === 0) {
     out.push(l10n.t('No MCP server configured.') + '\n\n');
   } else {
     out.push(`| | ${l10n.t('Server')} | ${l10n.t('State')} | |\n|:-:|---|---|---|\n`);
@@ -46,7 +50,8 @@ export function statusBarTooltipMarkdown(views: readonly ServerView[], summary: 
         : `[$(${action.icon})](${commandUri(action.command, view.element)} "${action.title}")`).join(' ');
       out.push(`| $(${view.icon.id}) | ${escapeMarkdown(view.label)} | ${escapeMarkdown(view.description)}${error}${note} | ${actions} |\n`);
     }
-    if (views.length > MAX_TOOLTIP_ROWS) out.push(`\n${l10n.t('…and {0} more', views.length - MAX_TOOLTIP_ROWS)}\n`);
+    const shown = Math.min(views.length, MAX_TOOLTIP_ROWS);
+    if (total > shown) out.push(`\n${l10n.t('…and {0} more', total - shown)}\n`);
     out.push('\n');
   }
   out.push(`[$(run-all) ${l10n.t('Ping all')}](${commandUri(Commands.pingAll)}) · [$(output) ${l10n.t('Show log')}](${commandUri(Commands.showLog)}) · [$(list-tree) ${l10n.t('Servers')}](${commandUri(ViewCommands.focusServers)}) · [$(markdown) ${l10n.t('Copy report')}](${commandUri(Commands.copyStatusReport)})`);

@@ -7,7 +7,7 @@ import { coalesce } from './coalesce';
 import type { StatusBarVisibility } from '../present/settingsModel';
 import { serverViews, type ViewContextOf } from '../present/serverView';
 import { healthSentence, statusBarText, summarize } from '../present/summary';
-import { STATUS_TOOLTIP_COMMANDS, statusBarTooltipMarkdown } from '../present/tooltips';
+import { MAX_TOOLTIP_ROWS, STATUS_TOOLTIP_COMMANDS, statusBarTooltipMarkdown } from '../present/tooltips';
 import { Commands } from '../present/commandIds';
 
 const OUTCOME_VISIBLE_MS = 4000;
@@ -76,7 +76,7 @@ export class HealthStatusBar implements vscode.Disposable {
       ? new vscode.ThemeColor('statusBarItem.errorBackground')
       : summary.worst === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = { label: vscode.l10n.t('MCP Health: {0}', healthSentence(summary)) };
-    const tooltip = new vscode.MarkdownString(statusBarTooltipMarkdown(serverViews(statuses, this.contextOf), summary), true);
+    const tooltip = new vscode.MarkdownString(statusBarTooltipMarkdown(serverViews(statuses.slice(0, MAX_TOOLTIP_ROWS), this.contextOf), summary, statuses.length), true);
     tooltip.isTrusted = { enabledCommands: [...STATUS_TOOLTIP_COMMANDS] };
     tooltip.supportHtml = false;
     this.item.tooltip = tooltip;
