@@ -109,7 +109,8 @@ export function dashboardServers(statuses: readonly ServerStatus[], contextOf: V
       uptimePercent: status.stats.uptimePercent,
       history: hasUptime(kept) ? uptimeWindowsText(kept) : null,
       restarts: status.restarts,
-      lastError: view.lastError,
+      // A cause that is the error's own words (a missing sandbox) is said once.
+      lastError: view.lastError !== view.cause?.summary ? view.lastError : null,
       why: view.cause?.summary ?? null,
       nextStep: view.nextStep,
       note: view.vscodeNote,

@@ -101,11 +101,12 @@ export function serverView(input: ServerStatus, context: ServerViewContext = {})
   const nowMs = context.nowMs ?? Date.now();
   const block = context.vscodeWontStart !== undefined ? context.vscodeWontStart : input.vscodeWontStart ?? null;
   // The rows and the state line read the block from the status: decorate it once, here.
-  const status: ServerStatus = block ? { ...input, vscodeWontStart: block } : input.vscodeWontStart ? { ...input, vscodeWontStart: null } : input;
+  const decorated: ServerStatus = block ? { ...input, vscodeWontStart: block } : input.vscodeWontStart ? { ...input, vscodeWontStart: null } : input;
+  const failure = failureCauseOf(decorated);
+  const cause = failure ? causeText(failure, decorated) : null;
+  // The rows that quote the cause (a missing sandbox) quote it translated, as every other view does.
+  const status: ServerStatus = failure && cause ? { ...decorated, cause: { ...failure, summary: cause.summary, nextStep: cause.nextStep } } : decorated;
   const decorations = decorationsOf(status);
-  const failure = failureCauseOf(status);
-  // A guarded entry's figures are the guard's: its cause is what the guard reported, if anything.
-  const cause = failure ? causeText(failure, status) : null;
   const causeLine = cause ? l10n.t('{0}. Next: {1}', cause.summary, cause.nextStep) : null;
   const vscodeNote = block ? l10n.t('{0}. Next: {1}', block.summary, block.nextStep) : null;
   const kept = uptimeRow(context.uptime);

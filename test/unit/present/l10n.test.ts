@@ -76,6 +76,12 @@ void describe('the presentation layer under a translated bundle', () => {
     const auth = serverView(status('auth', { state: 'auth-required', lastError: { kind: 'auth', message: 'no' } }));
     assert.equal(auth.nextStep, translated('Add the credentials it expects to the server\'s "headers"'));
     assert.equal(auth.causeLine, translated('{0}. Next: {1}', translated('The server asks for credentials'), auth.nextStep));
+    // The core's English never reaches a translated view: not in the cause, not in a row that quotes it.
+    const sandbox = { filesystem: { allowWrite: [], denyRead: [], denyWrite: [] }, network: { allowedDomains: [], deniedDomains: [] } };
+    const unsandboxed = serverView(status('s', { state: 'sandbox-unavailable', config: { sandbox }, lastError: { kind: 'sandbox', message: 'no bwrap', code: 'SANDBOX_NO_BWRAP' } }));
+    const bwrap = translated('Install bubblewrap (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)');
+    assert.equal(unsandboxed.nextStep, bwrap);
+    assert.equal(unsandboxed.details.find((row) => row.key === 'sandbox')?.value, translated('sandboxed: not started: {0}', bwrap));
     // The webview's own words travel with the data, translated, their placeholders left for the page to fill.
     const { texts } = dashboardView([down]);
     assert.equal(texts.ping, translated('Ping'));
