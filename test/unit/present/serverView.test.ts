@@ -187,6 +187,24 @@ void describe('decorations, applied once', () => {
   });
 });
 
+void describe('menu flags and actions', () => {
+  void it('gives the context values the menus in package.json match, and the actions a tooltip row offers', () => {
+    const cases: Array<[ServerStatus, string, string[]]> = [
+      [status('a'), 'server monitored vscodeSource up guardable', ['mcpHealth.pingNow', 'mcpHealth.reconnect']],
+      [status('b', { state: 'needs-consent' }), 'server untrusted needsConsent vscodeSource needs-consent guardable', ['mcpHealth.allow']],
+      [status('c', { state: 'disabled' }), 'server disabled vscodeSource disabled guardable', []],
+      [status('d', { state: 'needs-input' }), 'server monitored needsInput vscodeSource needs-input guardable', ['mcpHealth.pingNow', 'mcpHealth.reconnect']],
+      [status('e', { watchedElsewhere: 'another window', config: { transport: 'http', url: 'https://x.test/mcp', source: { format: 'cursor' } } }), 'server monitored elsewhere up', ['mcpHealth.pingNow', 'mcpHealth.reconnect']],
+    ];
+    for (const [server, contextValue, actions] of cases) {
+      const view = serverView(server);
+      assert.equal(view.contextValue, contextValue);
+      assert.deepEqual(view.actions.map((action) => action.command), actions);
+    }
+    assert.match(serverView(cases[4]![0]).connectionsNote, /connection in another window/);
+  });
+});
+
 void describe('the tree builds from one snapshot', () => {
   void it("carries each server's view, built from the same list and context as its shape", () => {
     const servers = [monitored('a', { state: 'up' }), monitored('b', { state: 'down', lastError: { kind: 'timeout', message: 'slow' } })];
