@@ -4,7 +4,7 @@
 // to each other for every cause id.
 
 import * as l10n from '@vscode/l10n';
-import type { CauseId, FailureCause } from '../core/causes';
+import { baseName, LAUNCHERS, type CauseId, type FailureCause } from '../core/causes';
 import type { ServerError, ServerStatus } from '../core/model';
 import type { SandboxProblem } from '../core/sandbox';
 import { stderrFinding } from '../core/stderrCause';
@@ -13,23 +13,6 @@ export interface CauseText {
   readonly id: CauseId;
   readonly summary: string;
   readonly nextStep: string;
-}
-
-const LAUNCHERS: Readonly<Record<string, string>> = {
-  npx: 'Node.js (npx comes with npm)',
-  node: 'Node.js',
-  uvx: 'uv (uvx comes with it)',
-  uv: 'uv',
-  docker: 'Docker',
-  python: 'Python',
-  python3: 'Python',
-  deno: 'Deno',
-  bun: 'Bun',
-};
-
-function baseName(command: string): string {
-  const last = command.split(/[\\/]/).pop() ?? command;
-  return last.replace(/\.(exe|cmd|bat)$/i, '');
 }
 
 /** The cause in the user's language; the core's English for an id this file does not know yet (a newer core). */
