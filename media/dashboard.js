@@ -115,10 +115,12 @@
       card.append(title, row);
       // Uptime over 1 h / 24 h / 7 d from the history kept across reloads (verified time only).
       if (server.history) card.append(el('p', 'history', t('historyUptime', server.history)));
-      if (server.lastError) {
+      if (server.lastError || server.why || server.note) {
         const problem = el('div', 'problem');
-        problem.append(el('p', 'last-error', t('lastError', server.lastError)));
+        if (server.why) problem.append(el('p', 'why', server.why));
+        if (server.lastError) problem.append(el('p', 'last-error', t('lastError', server.lastError)));
         if (server.nextStep) problem.append(el('p', 'next-step', t('nextStep', server.nextStep)));
+        if (server.note) problem.append(el('p', 'vscode-note', server.note));
         card.append(problem);
       }
       card.append(actions);

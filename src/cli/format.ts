@@ -6,6 +6,7 @@ import { stripControlSequences } from '../core/controlText';
 import type { ConfigDiagnostic, ServerState, ServerStatus } from '../core/model';
 import { describeTarget } from '../core/redact';
 import { stderrFinding } from '../core/stderrCause';
+import { failureCauseOf, serverView, type Decoration } from '../present/serverView';
 import { healthOf, isSlow, type Health } from '../present/states';
 import { slowCount, summarize } from '../present/summary';
 import { depthFields, toolsCell, type DepthFields } from './depthReport';
@@ -36,6 +37,8 @@ export interface ServerReport extends DepthFields {
   readonly guarded?: GuardedFigures;
   /** VS Code's "sandboxEnabled": MCP Health runs it only inside that sandbox. */
   readonly sandboxed?: true;
+  /** What the views say on top of the state (src/present/serverView.ts), as ids: `guarded`, `sandboxed`, `starting`, `gave-up`. */
+  readonly decorations?: readonly Decoration[];
 }
 
 /** Enough of a failed server's stderr for its last messages, short enough to read in a JSON document. */
@@ -59,6 +62,10 @@ function guardedDetail(guarded: GuardedFigures): string {
 /** Status text comes from the monitor already redacted: it is the boundary where server text leaves the core. */
 export function serverReport(status: ServerStatus): ServerReport {
   const { config } = status;
+  // The same why and next step as the editor's views (held to their English by causeText.test.ts), in the core's
+  // untranslated words: --json is for scripts, like the raw state id beside it.
+  const view = serverView(status);
+  const cause = failureCauseOf(status);
   const error = status.lastError && status.state !== 'up' ? { kind: status.lastError.kind, message: status.lastError.message } : null;
   const failed = status.state !== 'up' && status.state !== 'suspect' && error !== null;
   const tail = config.transport === 'stdio' && failed ? status.stderrTail.slice(-STDERR_TAIL_CHARS) : '';
@@ -88,8 +95,11 @@ export function serverReport(status: ServerStatus): ServerReport {
     stderrTail: tail.trim().length > 0 ? tail : null,
     ...(config.missingInputs?.length ? { missingInputs: config.missingInputs } : {}),
     ...depthFields(status),
+    cause: cause ? { id: cause.id, summary: cause.summary } : null,
+    nextStep: cause?.nextStep ?? null,
     ...(status.guarded ? { guarded: status.guarded } : {}),
     ...(config.sandbox ? { sandboxed: true as const } : {}),
+    ...(view.decorations.length ? { decorations: view.decorations } : {}),
   };
 }
 
@@ -194,7 +204,7 @@ export function formatServerTable(reports: readonly ServerReport[], style: Style
     const source = plain(relativeSource(report.source.file, report.source.line, cwd));
     if (!withHealth) return { cells: [plain(report.name), plain(report.transport), plain(report.target), source] };
     const flagged = report.flapping ? `${report.state} (flapping)` : isSlow(report) ? `${report.state} (slow)` : report.state;
-    const state = report.sandboxed && report.state !== 'sandbox-unavailable' ? `${flagged} (sandboxed)` : flagged;
+    const state = report.decorations?.includes('sandboxed') ? `${flagged} (sandboxed)` : flagged;
     const detail = report.guarded
       ? guardedDetail(report.guarded)
       : report.cause && report.nextStep

@@ -61,7 +61,8 @@ export interface CauseInput {
 /** States that need no explanation: healthy, or not contacted by choice. */
 const QUIET_STATES: ReadonlySet<ServerState> = new Set(['up', 'idle', 'starting', 'connecting', 'disabled', 'untrusted']);
 
-const LAUNCHERS: Readonly<Record<string, string>> = {
+/** What to install for a launcher command: one table for these words and their translation (src/present/causeText.ts). */
+export const LAUNCHERS: Readonly<Record<string, string>> = {
   npx: 'Node.js (npx comes with npm)',
   node: 'Node.js',
   uvx: 'uv (uvx comes with it)',
@@ -90,7 +91,7 @@ const TLS_CODES: Readonly<Record<string, CauseId>> = {
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL']);
 
-function baseName(command: string): string {
+export function baseName(command: string): string {
   const last = command.split(/[\\/]/).pop() ?? command;
   return last.replace(/\.(exe|cmd|bat)$/i, '');
 }

@@ -2,11 +2,11 @@
 // here (the page only shows it); `health` and each beat's `outcome` are identifiers the page styles by.
 
 import * as l10n from '@vscode/l10n';
-import type { ServerError, ServerStatus } from '../core/model';
-import { stderrFinding } from '../core/stderrCause';
-import { describeState, healthOf, type Health } from './states';
+import type { ServerStatus } from '../core/model';
+import { serverView, type ViewContextOf } from './serverView';
+import type { Health } from './states';
 import { healthSentence, summarize } from './summary';
-import { hasUptime, uptimeWindowsText, type UptimeOf } from './uptime';
+import { hasUptime, uptimeWindowsText } from './uptime';
 
 export interface DashboardServer {
   readonly id: string;
@@ -22,7 +22,11 @@ export interface DashboardServer {
   readonly restarts: number;
   /** The last error (redacted), while the server is not up; with what to do about it. */
   readonly lastError: string | null;
+  /** Why it is not up and the next step: the same words as the tree, the tooltips, notifications and the CLI. */
+  readonly why: string | null;
   readonly nextStep: string | null;
+  /** VS Code will not start it (its chat.mcp settings), and what to change. */
+  readonly note: string | null;
   /** False for servers that cannot be probed now (disabled, Restricted Mode, config error, waiting for input). */
   readonly probeable: boolean;
   readonly probes: ReadonlyArray<DashboardBeat>;
@@ -50,8 +54,8 @@ export interface DashboardView {
   readonly texts: DashboardTexts;
 }
 
-export function dashboardView(statuses: readonly ServerStatus[], uptimeOf?: UptimeOf): DashboardView {
-  return { summary: statuses.length ? healthSentence(summarize(statuses)) : '', servers: dashboardServers(statuses, uptimeOf), texts: dashboardTexts() };
+export function dashboardView(statuses: readonly ServerStatus[], contextOf?: ViewContextOf): DashboardView {
+  return { summary: statuses.length ? healthSentence(summarize(statuses)) : '', servers: dashboardServers(statuses, contextOf), texts: dashboardTexts() };
 }
 
 /**
@@ -81,33 +85,11 @@ export function dashboardTexts() {
 
 export type DashboardTexts = ReturnType<typeof dashboardTexts>;
 
-/** One sentence on what to try for an error, pointing at the card's Open Config / Show Log buttons. */
-export function nextStepFor(error: ServerError, state: ServerStatus['state'], serverName?: string): string {
-  switch (error.kind) {
-    case 'exited': return exitedStep(error, serverName);
-    case 'timeout': return state === 'down' ? l10n.t('No answer in time: the server may be hung or overloaded. Show Log has the probes; Reconnect to retry now.') : l10n.t('Show Log has the probes.');
-    case 'unreachable': return l10n.t('Could not reach the server: check that it runs and that the command or URL in Open Config is right.');
-    case 'protocol-violation': return l10n.t('The server answered against the MCP protocol: report it to its authors; Show Log has the exchange.');
-    case 'auth': return l10n.t('The server wants credentials: add the header or token in Open Config.');
-    case 'config': return l10n.t('Fix the entry in Open Config; the problem is marked in the file.');
-    case 'input-required': return l10n.t('Supply the missing input (MCP Health: Supply Input…).');
-    case 'sandbox': return l10n.t('The server asks for VS Code\'s sandbox, which cannot be set up here: install what the message names; it is never started without it.');
-  }
-}
-
-/** What the stderr of an exited server names (a variable, a flag, a file), said for this server. */
-function exitedStep(error: ServerError, serverName: string | undefined): string {
-  const finding = stderrFinding(error.stderrTail);
-  const name = serverName ?? l10n.t('this server');
-  if (finding?.envVar) return l10n.t('The server needs the environment variable {0}: set it in the "env" of {1} in Open Config.', finding.envVar, name);
-  if (finding?.flag) return l10n.t('The server needs the argument {0}: add it to the "args" of {1} in Open Config.', finding.flag, name);
-  if (finding?.file) return l10n.t('The server could not find {0}: fix the path in the "args" or "cwd" of {1} in Open Config.', finding.file, name);
-  return l10n.t('The server process exited: Show Log has its stderr; check its command and arguments in Open Config.');
-}
-
-export function dashboardServers(statuses: readonly ServerStatus[], uptimeOf?: UptimeOf): DashboardServer[] {
+export function dashboardServers(statuses: readonly ServerStatus[], contextOf: ViewContextOf = () => ({})): DashboardServer[] {
   return statuses.map((status) => {
-    const kept = uptimeOf?.(status.config.id);
+    const context = contextOf(status);
+    const view = serverView(status, context);
+    const kept = context.uptime;
     const probes: DashboardBeat[] = status.stats.recent.slice(-DASHBOARD_PROBES).map((probe) => ({
       at: probe.at,
       ok: probe.outcome === 'ok',
@@ -119,17 +101,20 @@ export function dashboardServers(statuses: readonly ServerStatus[], uptimeOf?: U
     return {
       id: status.config.id,
       name: status.config.name,
-      health: healthOf(status),
-      summary: describeState(status),
+      health: view.health,
+      summary: view.stateText,
       transport: status.config.transport,
       p50Ms: status.stats.p50Ms,
       p95Ms: status.stats.p95Ms,
       uptimePercent: status.stats.uptimePercent,
       history: hasUptime(kept) ? uptimeWindowsText(kept) : null,
       restarts: status.restarts,
-      lastError: status.lastError && status.state !== 'up' ? status.lastError.message : null,
-      nextStep: status.lastError && status.state !== 'up' ? nextStepFor(status.lastError, status.state, status.config.name) : null,
-      probeable: !['disabled', 'untrusted', 'needs-consent', 'config-error', 'needs-input', 'sandbox-unavailable'].includes(status.state),
+      // A cause that is the error's own words (a missing sandbox) is said once.
+      lastError: view.lastError !== view.cause?.summary ? view.lastError : null,
+      why: view.cause?.summary ?? null,
+      nextStep: view.nextStep,
+      note: view.vscodeNote,
+      probeable: view.probeable,
       probes,
       beats,
     };

@@ -6,10 +6,12 @@ import type { ServerStatus } from '../core/model';
 import { stripControlSequences } from '../core/controlText';
 import { describeTarget } from '../core/redact';
 import { formatClockTime, formatPercent } from './details';
-import { describeState, formatMs } from './states';
+import { serverView, type ViewContextOf } from './serverView';
+import { formatMs } from './states';
 import { slowCount, summarize } from './summary';
 
-export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallMs: number, displayPath: (file: string) => string): string {
+/** `contextOf`: what the editor knows beside the monitor (VS Code's chat.mcp settings), as the other views get it. */
+export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallMs: number, displayPath: (file: string) => string, contextOf: ViewContextOf = () => ({})): string {
   const summary = summarize(statuses);
   const lines = [
     `## ${l10n.t('MCP server health ({0} {1})', formatLocalDate(nowWallMs), formatClockTime(nowWallMs))}`,
@@ -24,15 +26,17 @@ export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallM
   }
   const headings = [
     l10n.t('Server'), l10n.t('State'), l10n.t('Transport'), l10n.t('Target'), l10n.t('RTT'), l10n.t('p50 / p95'), l10n.t('Uptime'),
-    l10n.t('Restarts'), l10n.t('Source'), l10n.t('Last error'),
+    l10n.t('Restarts'), l10n.t('Source'), l10n.t('Last error'), l10n.t('Why / next step'),
   ];
   lines.push(`| ${headings.map(escapeCell).join(' | ')} |`);
   lines.push(`|${'---|'.repeat(headings.length)}`);
   for (const status of statuses) {
     const { config, stats } = status;
+    // The same state line, why and next step as the tree, the tooltips and the dashboard.
+    const view = serverView(status, { ...contextOf(status), nowMs: nowWallMs, uptime: null });
     const cells = [
       config.name,
-      describeState(status),
+      view.stateText,
       config.transport,
       describeTarget(config),
       formatMs(status.lastRttMs),
@@ -41,6 +45,7 @@ export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallM
       String(status.restarts),
       `${displayPath(config.source.file)}:${config.source.line}`,
       status.lastError ? `${status.lastError.kind}: ${status.lastError.message}` : '',
+      [view.causeLine, view.vscodeNote].filter(Boolean).join(' '),
     ];
     lines.push(`| ${cells.map(escapeCell).join(' | ')} |`);
   }

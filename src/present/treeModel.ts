@@ -5,8 +5,9 @@ import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import { isInside } from '../core/config/platformPaths';
 import type { ConfigDiagnostic, ConfigFormat, ConfigScope, ServerStatus } from '../core/model';
-import { detailRows, type DetailRow } from './details';
-import { uptimeRow, type UptimeOf } from './uptime';
+import type { DetailRow } from './details';
+import { serverElementId } from './serverElement';
+import { serverView, type ServerView, type ViewContextOf } from './serverView';
 
 export interface WorkspaceFolderRef {
   readonly path: string;
@@ -21,7 +22,8 @@ interface NodeBase {
 
 export interface GroupNode extends NodeBase { readonly kind: 'group'; readonly label: string; readonly folder: string | undefined }
 export interface FileNode extends NodeBase { readonly kind: 'file'; readonly file: string; readonly label: string; readonly format: ConfigFormat | undefined; readonly errorCount: number }
-export interface ServerNode extends NodeBase { readonly kind: 'server'; readonly serverId: string }
+/** The server as every view shows it, built from the same snapshot as the tree's shape. */
+export interface ServerNode extends NodeBase { readonly kind: 'server'; readonly serverId: string; readonly view: ServerView }
 export interface DetailNode extends NodeBase { readonly kind: 'detail'; readonly serverId: string; readonly row: DetailRow }
 export interface ProblemNode extends NodeBase { readonly kind: 'problem'; readonly diagnostic: ConfigDiagnostic }
 
@@ -59,18 +61,7 @@ export function fileDescription(label: string, format: ConfigFormat | undefined)
   return name && !label.endsWith(name) ? name : undefined;
 }
 
-export const serverElementId = (serverId: string) => `server:${serverId}`;
-
-/** A server id from a tree element, a command-link argument or a plain id. */
-export function serverIdFromElement(element: unknown): string | undefined {
-  if (typeof element !== 'string') {
-    return undefined;
-  }
-  if (element.startsWith('server:')) {
-    return element.slice('server:'.length);
-  }
-  return element.includes(':') && /^(group|file|detail|problem):/.test(element) ? undefined : element;
-}
+export { serverElementId, serverIdFromElement } from './serverElement';
 
 const USER_GROUP = 'group:user';
 
@@ -79,8 +70,8 @@ export function buildTree(
   diagnostics: readonly ConfigDiagnostic[],
   folders: readonly WorkspaceFolderRef[],
   displayPath: (file: string) => string,
-  /** Uptime over 1 h / 24 h / 7 d from the kept history, shown as one more detail row. */
-  uptimeOf?: UptimeOf,
+  /** What the editor knows beside the monitor (the kept uptime, VS Code's chat.mcp settings), per server. */
+  contextOf: ViewContextOf = () => ({}),
 ): TreeModel {
   const nodes = new Map<string, TreeNode>();
   const groups = new Map<string, { label: string; folder: string | undefined; order: number; files: Map<string, { format: ConfigFormat | undefined; servers: ServerStatus[]; problems: ConfigDiagnostic[] }> }>();
@@ -143,13 +134,13 @@ export function buildTree(
       const servers = [...entry.servers].sort((a, b) => a.config.source.line - b.config.source.line || a.config.name.localeCompare(b.config.name));
       for (const status of servers) {
         const serverId = serverElementId(status.config.id);
-        const kept = uptimeRow(uptimeOf?.(status.config.id));
-        const details = [...detailRows(status), ...(kept ? [kept] : [])].map((row) => {
+        const view = serverView(status, contextOf(status));
+        const details = view.details.map((row) => {
           const detailId = `detail:${status.config.id}:${row.key}`;
           nodes.set(detailId, { kind: 'detail', id: detailId, parent: serverId, children: [], serverId: status.config.id, row });
           return detailId;
         });
-        nodes.set(serverId, { kind: 'server', id: serverId, parent: fileId, children: details, serverId: status.config.id });
+        nodes.set(serverId, { kind: 'server', id: serverId, parent: fileId, children: details, serverId: status.config.id, view });
         children.push(serverId);
       }
       entry.problems.forEach((diagnostic, index) => {

@@ -1,9 +1,9 @@
 // VS Code's own `chat.mcp.*` settings, read live: which servers VS Code itself will not start. The rule is pure
-// (src/present/vscodeStart.ts); this adapter reads the settings on every change and marks the statuses the views show.
+// (src/present/vscodeStart.ts); this adapter reads the settings on every change and hands each server's block to the views.
 
 import * as vscode from 'vscode';
-import type { ServerStatus } from '../core/model';
-import { parseChatMcpSettings, vscodeWontStart, type ChatMcpSettings } from '../present/vscodeStart';
+import type { ServerConfig } from '../core/model';
+import { parseChatMcpSettings, vscodeWontStart, type ChatMcpSettings, type VsCodeStartBlock } from '../present/vscodeStart';
 
 const SECTION = 'chat.mcp';
 
@@ -33,10 +33,9 @@ export class ChatMcpSettingsWatcher implements vscode.Disposable {
     return this.value;
   }
 
-  /** The status as the views show it: with why VS Code will not start the server, when it will not. */
-  decorate(status: ServerStatus): ServerStatus {
-    const block = vscodeWontStart(status.config, this.value);
-    return block ? { ...status, vscodeWontStart: block } : status;
+  /** Why VS Code will not start the server, for the views (src/present/serverView.ts); null when it will. */
+  blockFor(config: ServerConfig): VsCodeStartBlock | null {
+    return vscodeWontStart(config, this.value);
   }
 
   dispose(): void {

@@ -8,8 +8,8 @@ import type { MonitorRegistry } from '../core/monitorTypes';
 import { createWorkspaceConfig } from './createConfig';
 import { promptForInputs, type InputStore } from './inputs';
 import { configTarget } from '../present/configTarget';
-import { detailsText } from '../present/details';
 import { statusReportMarkdown } from '../present/report';
+import { serverDetailsText, type ViewContextOf } from '../present/serverView';
 import { formatMs, isMonitored } from '../present/states';
 import { pingOutcomeStatusText, pingOutcomeText } from '../present/summary';
 import { serverIdFromElement } from '../present/treeModel';
@@ -29,6 +29,8 @@ export interface CommandHost {
   setMonitoringEnabled(id: string, enabled: boolean): void;
   showDashboard(): Promise<void>;
   wallClock(): number;
+  /** What the views know beside the monitor (src/present/serverView.ts), for what is copied out of them. */
+  readonly viewContext?: ViewContextOf;
 }
 
 export function registerCommands(host: CommandHost): vscode.Disposable[] {
@@ -139,12 +141,12 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       const target = await resolve(element, vscode.l10n.t('Copy the details of which MCP server?'));
       const status = typeof target === 'string' ? registry.get(target) : undefined;
       if (status) {
-        await vscode.env.clipboard.writeText(detailsText(status));
+        await vscode.env.clipboard.writeText(serverDetailsText(status, host.viewContext?.(status)));
         vscode.window.setStatusBarMessage(vscode.l10n.t('$(copy) Copied the details of {0}', status.config.name), 3000);
       }
     }),
     register(Commands.copyStatusReport, async () => {
-      await vscode.env.clipboard.writeText(statusReportMarkdown(registry.list(), host.wallClock(), displayPath));
+      await vscode.env.clipboard.writeText(statusReportMarkdown(registry.list(), host.wallClock(), displayPath, host.viewContext));
       vscode.window.setStatusBarMessage(vscode.l10n.t('$(markdown) Copied the MCP status report (Markdown)'), 3000);
     }),
     register(Commands.supplyInput, async (element?: unknown) => {

@@ -10,7 +10,7 @@ import { coalesce } from './coalesce';
 import { dashboardView } from '../present/dashboardModel';
 import { serverElementId } from '../present/treeModel';
 import { Commands } from '../present/commandIds';
-import type { UptimeOf } from '../present/uptime';
+import type { ViewContextOf } from '../present/serverView';
 
 const UPDATE_COALESCE_MS = 250;
 const VIEW_TYPE = 'mcpHealth.dashboard';
@@ -25,7 +25,7 @@ export class DashboardPanel implements vscode.Disposable {
 
   private readonly serializer: vscode.Disposable;
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly registry: MonitorRegistry, private readonly uptimeOf: UptimeOf = () => null) {
+  constructor(private readonly extensionUri: vscode.Uri, private readonly registry: MonitorRegistry, private readonly contextOf: ViewContextOf = () => ({})) {
     this.unsubscribe = registry.onEvent((event) => {
       if (this.panel && event.type !== 'stderr') {
         this.postSoon.schedule();
@@ -103,7 +103,7 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   private post(): void {
-    const view = dashboardView(this.registry.list(), this.uptimeOf);
+    const view = dashboardView(this.registry.list(), this.contextOf);
     void this.panel?.webview.postMessage({ type: 'servers', servers: view.servers, summary: view.summary, texts: view.texts, now: Date.now() });
   }
 

@@ -44,6 +44,7 @@ import { registerVsCodeMcpCommands } from './vscodeMcp';
 import { ConfigWatchers } from './watchers';
 import { createPublicApi, type McpHealthApi, type McpHealthPublicApi } from './api';
 import { Commands } from '../present/commandIds';
+import type { ViewContextOf } from '../present/serverView';
 import { ConfigLensProvider } from './configLens';
 
 const DISABLED_KEY = 'mcpHealth.disabledServers';
@@ -107,17 +108,18 @@ export class McpHealth {
     this.consent = this.own(new ConsentFlow(this.consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
     this.inputs = new InputStore(context.secrets);
     const chatMcp = this.own(new ChatMcpSettingsWatcher());
-    const decorate = chatMcp.decorate.bind(chatMcp);
     // Before the views: they show its uptime, and it must see the first events.
     this.history = this.own(new EditorHistory(context, this.registry, this.log.logger, () => this.tree.refresh()));
-    this.tree = this.own(new ServerTreeProvider(this.registry, decorate, this.history.uptimeOf));
-    this.own(chatMcp.onDidChange(() => this.tree.refresh()));
-    this.statusBar = this.own(new HealthStatusBar(this.registry, this.settings.current.statusBar));
+    // What every view shows beside the monitor's verdict (src/present/serverView.ts), the same for each of them.
+    const contextOf: ViewContextOf = (status) => ({ vscodeWontStart: chatMcp.blockFor(status.config), uptime: this.history.uptimeOf(status.config.id) });
+    this.tree = this.own(new ServerTreeProvider(this.registry, contextOf));
+    this.statusBar = this.own(new HealthStatusBar(this.registry, this.settings.current.statusBar, contextOf));
+    this.own(chatMcp.onDidChange(() => { this.tree.refresh(); this.statusBar.render(); }));
     this.diagnostics = this.own(new ConfigDiagnostics());
     this.configLens = this.own(new ConfigLensProvider(this.registry, this.settings.current.codeLens));
     this.watchers = this.own(new ConfigWatchers());
-    this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry, this.history.uptimeOf));
-    this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, context.globalState, () => this.settings.current.notificationReminderMs, decorate));
+    this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry, contextOf));
+    this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, context.globalState, () => this.settings.current.notificationReminderMs, contextOf));
     this.shared = new SharedServers({
       path: channelPath(sharedServersTopic(this.vscodeUserDir())),
       registry: this.registry,
@@ -155,6 +157,7 @@ export class McpHealth {
       setMonitoringEnabled: (id, enabled) => this.setMonitoringEnabled(id, enabled),
       showDashboard: () => this.dashboard.show(),
       wallClock: () => systemClock.wall(),
+      viewContext: contextOf,
     })) {
       this.own(disposable);
     }

@@ -11,6 +11,7 @@ import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { stripControlSequences } from '../core/controlText';
 import { GROUP_WINDOW_MS, groupNotices, NotificationPolicy, type NoticeGroup, type PendingNotice } from '../present/notificationPolicy';
+import { noticeText, serverView, type ViewContextOf } from '../present/serverView';
 import type { NotificationLevel } from '../present/settingsModel';
 import { isHealthy } from '../present/states';
 import { WakeGrace } from '../present/wakeGrace';
@@ -48,8 +49,8 @@ export class StateNotifier implements vscode.Disposable {
     private readonly state: vscode.Memento,
     /** `mcpHealth.notificationReminderMinutes` in ms, read live; 0: never remind. */
     private readonly reminderMs: () => number = () => 0,
-    /** Adds what the editor knows beside the monitor (VS Code's own chat.mcp settings) to a failing server's notice. */
-    private readonly decorate: (status: ServerStatus) => ServerStatus = (status) => status,
+    /** What the editor knows beside the monitor (VS Code's own chat.mcp settings), for a failing server's notice. */
+    private readonly contextOf: ViewContextOf = () => ({}),
   ) {
     this.policy = new NotificationPolicy(undefined, (id) => this.mutedIds().includes(id));
     this.unsubscribe = registry.onEvent((event) => {
@@ -67,7 +68,7 @@ export class StateNotifier implements vscode.Disposable {
         return;
       }
       // The status is redacted by the monitor; what remains to remove is what a server could do to the UI.
-      const message = stripControlSequences(notice.recovery ? notice.message : this.withVsCodeNote(notice.message, event.status));
+      const message = stripControlSequences(notice.recovery ? notice.message : this.withView(notice.message, event.status));
       if (notice.recovery && this.wakeGrace.wasHeld(event.id)) {
         // Its failure was never shown: recovering is news for the log only.
         this.logger.info(`recovered after sleep (not notified): ${message}`);
@@ -121,7 +122,7 @@ export class StateNotifier implements vscode.Disposable {
       if (!(reminderMs > 0)) return;
       for (const due of this.policy.remind(this.registry.list(), this.level(), reminderMs, this.clock.wall())) {
         const status = this.registry.get(due.id);
-        const message = status ? this.withVsCodeNote(due.notice.message, status) : due.notice.message;
+        const message = status ? this.withView(due.notice.message, status) : due.notice.message;
         this.enqueue({ ...due, notice: { ...due.notice, message: stripControlSequences(message) } });
       }
       // Once every announced server recovered, the next failure's state change starts the ticks again.
@@ -129,10 +130,9 @@ export class StateNotifier implements vscode.Disposable {
     }, REMINDER_TICK_MS);
   }
 
-  /** "… is down: …. VS Code won't start this server: chat.mcp.access is 'none'." when VS Code's settings keep it off too. */
-  private withVsCodeNote(message: string, status: ServerStatus): string {
-    const block = this.decorate(status).vscodeWontStart;
-    return block ? `${message}. ${block.summary}` : message;
+  /** The notice with the same why, next step and VS Code note as the tree and the tooltip (src/present/serverView.ts). */
+  private withView(message: string, status: ServerStatus): string {
+    return noticeText(message, serverView(status, this.contextOf(status)));
   }
 
   /** Forgets every "Don't Show Again" choice. */

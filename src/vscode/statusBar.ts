@@ -2,19 +2,15 @@
 // worst state, with a row per server in its tooltip.
 
 import * as vscode from 'vscode';
-import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
-import { commandUri, escapeMarkdown } from '../present/markdown';
 import type { StatusBarVisibility } from '../present/settingsModel';
-import { describeState, stateIcon } from '../present/states';
-import { healthSentence, slowCount, statusBarText, summarize } from '../present/summary';
-import { serverElementId } from '../present/treeModel';
-import { Commands, ViewCommands } from '../present/commandIds';
+import { serverViews, type ViewContextOf } from '../present/serverView';
+import { healthSentence, statusBarText, summarize } from '../present/summary';
+import { MAX_TOOLTIP_ROWS, STATUS_TOOLTIP_COMMANDS, statusBarTooltipMarkdown } from '../present/tooltips';
+import { Commands } from '../present/commandIds';
 
-const TOOLTIP_COMMANDS = [Commands.pingAll, Commands.pingNow, Commands.reconnect, Commands.showLog, ViewCommands.focusServers, Commands.copyStatusReport, Commands.openConfig];
 const OUTCOME_VISIBLE_MS = 4000;
-const MAX_TOOLTIP_ROWS = 30;
 
 export class HealthStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -26,7 +22,8 @@ export class HealthStatusBar implements vscode.Disposable {
   private visible = false;
   private outcome: { text: string; timer: NodeJS.Timeout } | undefined;
 
-  constructor(private readonly registry: MonitorRegistry, private visibility: StatusBarVisibility) {
+  /** `contextOf`: what the editor knows beside the monitor (VS Code's chat.mcp settings, the kept uptime). */
+  constructor(private readonly registry: MonitorRegistry, private visibility: StatusBarVisibility, private readonly contextOf: ViewContextOf = () => ({})) {
     this.item = vscode.window.createStatusBarItem('mcpHealth.status', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'MCP Health';
     this.item.command = Commands.pingAll;
@@ -79,7 +76,10 @@ export class HealthStatusBar implements vscode.Disposable {
       ? new vscode.ThemeColor('statusBarItem.errorBackground')
       : summary.worst === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = { label: vscode.l10n.t('MCP Health: {0}', healthSentence(summary)) };
-    this.item.tooltip = tooltipFor(statuses, summary.healthy, summary.monitored, summary.slow);
+    const tooltip = new vscode.MarkdownString(statusBarTooltipMarkdown(serverViews(statuses.slice(0, MAX_TOOLTIP_ROWS), this.contextOf), summary, statuses.length), true);
+    tooltip.isTrusted = { enabledCommands: [...STATUS_TOOLTIP_COMMANDS] };
+    tooltip.supportHtml = false;
+    this.item.tooltip = tooltip;
     const shouldShow = this.visibility === 'always' || (this.visibility === 'whenServers' && statuses.length > 0);
     if (shouldShow !== this.visible) {
       this.visible = shouldShow;
@@ -105,35 +105,4 @@ export class HealthStatusBar implements vscode.Disposable {
     this.clearOutcome();
     this.item.dispose();
   }
-}
-
-function tooltipFor(statuses: readonly ServerStatus[], healthy: number, monitored: number, slow: number): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.isTrusted = { enabledCommands: TOOLTIP_COMMANDS };
-  md.supportHtml = false;
-  const slowText = slow > 0 ? ` · ${slowCount(slow)}` : '';
-  md.appendMarkdown(`${vscode.l10n.t('**MCP Health** · {0}/{1} healthy', healthy, monitored)}${slowText}\n\n`);
-  if (statuses.length === 0) {
-    md.appendMarkdown(vscode.l10n.t('No MCP server configured.') + '\n\n');
-  } else {
-    md.appendMarkdown(`| | ${vscode.l10n.t('Server')} | ${vscode.l10n.t('State')} | |\n|:-:|---|---|---|\n`);
-    for (const status of statuses.slice(0, MAX_TOOLTIP_ROWS)) {
-      const icon = stateIcon(status);
-      // Cut before escaping: a cut after it could leave a lone backslash that escapes the cell's closing pipe.
-      const error = status.lastError && status.state !== 'up' ? ` — ${escapeMarkdown(status.lastError.message.slice(0, 120))}` : '';
-      const element = serverElementId(status.config.id);
-      const actions = status.state === 'needs-consent'
-        ? `[$(check) ${vscode.l10n.t('Allow')}](${commandUri(Commands.allow, element)} "${vscode.l10n.t('Allow this server to start')}")`
-        : status.state === 'disabled' || status.state === 'untrusted'
-        ? ''
-        : `[$(pulse)](${commandUri(Commands.pingNow, element)} "${vscode.l10n.t('Ping now')}") [$(debug-restart)](${commandUri(Commands.reconnect, element)} "${vscode.l10n.t('Reconnect')}")`;
-      md.appendMarkdown(`| $(${icon.id}) | ${escapeMarkdown(status.config.name)} | ${escapeMarkdown(describeState(status))}${error} | ${actions} |\n`);
-    }
-    if (statuses.length > MAX_TOOLTIP_ROWS) {
-      md.appendMarkdown(`\n${vscode.l10n.t('…and {0} more', statuses.length - MAX_TOOLTIP_ROWS)}\n`);
-    }
-    md.appendMarkdown('\n');
-  }
-  md.appendMarkdown(`[$(run-all) ${vscode.l10n.t('Ping all')}](${commandUri(Commands.pingAll)}) · [$(output) ${vscode.l10n.t('Show log')}](${commandUri(Commands.showLog)}) · [$(list-tree) ${vscode.l10n.t('Servers')}](${commandUri(ViewCommands.focusServers)}) · [$(markdown) ${vscode.l10n.t('Copy report')}](${commandUri(Commands.copyStatusReport)})`);
-  return md;
 }

@@ -1,20 +1,16 @@
 // The Servers tree: the data, the TreeView itself, its badge (servers with a problem, the model every view counts by)
-// and its Restricted Mode message. Elements are stable ids; items are built from the registry's current state on demand.
+// and its Restricted Mode message. Elements are stable ids; the shape and every server's view are built from one
+// snapshot of the registry (src/present/treeModel.ts, src/present/serverView.ts), which items are made from.
 
 import * as vscode from 'vscode';
-import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { coalesce } from './coalesce';
-import { detailRows } from '../present/details';
-import { isGuardable, isGuarded } from '../present/guardState';
-import { codeBlock, escapeMarkdown } from '../present/markdown';
-import { describeState, errorCount, isMonitored, requestCount, restartCount, stateIcon, stateLabels } from '../present/states';
+import type { ViewContextOf } from '../present/serverView';
 import { badgeFor, summarize } from '../present/summary';
-import { buildTree, fileDescription, type TreeModel, type TreeNode } from '../present/treeModel';
+import { serverTooltipMarkdown } from '../present/tooltips';
+import { buildTree, fileDescription, type ServerNode, type TreeModel, type TreeNode } from '../present/treeModel';
 import { displayPath, workspaceFolderRefs } from '../present/paths';
-import { isVsCodeSource } from '../present/vscodeMcpId';
 import { Commands } from '../present/commandIds';
-import { uptimeBrief, uptimeRow, type UptimeOf } from '../present/uptime';
 
 const REFRESH_COALESCE_MS = 100;
 const VIEW_ID = 'mcpHealth.servers';
@@ -28,12 +24,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   private readonly unsubscribe: () => void;
   private readonly disposables: vscode.Disposable[] = [];
 
-  /** `decorate` adds what the editor knows beside the monitor (VS Code's own chat.mcp settings); `uptimeOf` the history. */
-  constructor(
-    private readonly registry: MonitorRegistry,
-    private readonly decorate: (status: ServerStatus) => ServerStatus = (status) => status,
-    private readonly uptimeOf: UptimeOf = () => null,
-  ) {
+  /** `contextOf`: what the editor knows beside the monitor (VS Code's own chat.mcp settings, the kept uptime). */
+  constructor(private readonly registry: MonitorRegistry, private readonly contextOf: ViewContextOf = () => ({})) {
     this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(this.view, this.changeEmitter);
     this.unsubscribe = registry.onEvent((event) => {
@@ -66,7 +58,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   }
 
   private current(): TreeModel {
-    this.model ??= buildTree(this.registry.list().map(this.decorate), this.registry.diagnostics(), workspaceFolderRefs(vscode.workspace.workspaceFolders), displayPath, this.uptimeOf);
+    this.model ??= buildTree(this.registry.list(), this.registry.diagnostics(), workspaceFolderRefs(vscode.workspace.workspaceFolders), displayPath, this.contextOf);
     return this.model;
   }
 
@@ -114,10 +106,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
         item.command = { command: Commands.openConfig, title: vscode.l10n.t('Open Config'), arguments: [node.id] };
         return item;
       }
-      case 'server': {
-        const status = this.registry.get(node.serverId);
-        return status ? serverItem(this.decorate(status), this.uptimeOf(node.serverId)) : new vscode.TreeItem(node.serverId);
-      }
+      case 'server': return serverItem(node);
       case 'detail': {
         const item = new vscode.TreeItem(node.row.label, vscode.TreeItemCollapsibleState.None);
         item.description = node.row.value;
@@ -150,76 +139,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   }
 }
 
-/** Context values the menus match: `server monitored up`, `server disabled`, `server untrusted needsConsent`. */
-function contextValueFor(status: ServerStatus): string {
-  const parts = ['server', status.state === 'disabled' ? 'disabled' : isMonitored(status) ? 'monitored' : 'untrusted'];
-  if (status.state === 'needs-input') {
-    parts.push('needsInput');
-  }
-  if (status.state === 'needs-consent') {
-    parts.push('needsConsent');
-  }
-  if (isVsCodeSource(status.config)) {
-    parts.push('vscodeSource');
-  }
-  if (status.watchedElsewhere !== undefined) {
-    parts.push('elsewhere');
-  }
-  parts.push(status.state);
-  // Which of "Guard This Server" / "Unguard" the item's menu offers.
-  if (isGuarded(status)) parts.push('guarded');
-  else if (isGuardable(status)) parts.push('guardable');
-  return parts.join(' ');
-}
-
-function serverItem(status: ServerStatus, uptime: ReturnType<UptimeOf>): vscode.TreeItem {
-  const item = new vscode.TreeItem(status.config.name, vscode.TreeItemCollapsibleState.Collapsed);
-  const icon = stateIcon(status);
-  item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
-  const brief = uptimeBrief(uptime);
-  item.description = brief ? `${describeState(status)} · ${brief}` : describeState(status);
-  item.contextValue = contextValueFor(status);
-  item.tooltip = serverTooltip(status, uptime);
-  item.accessibilityInformation = { label: `${status.config.name}, ${describeState(status)}` };
+/** The server's view as a TreeItem: nothing is decided here. */
+function serverItem({ view }: ServerNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(view.label, vscode.TreeItemCollapsibleState.Collapsed);
+  item.iconPath = new vscode.ThemeIcon(view.icon.id, view.icon.color ? new vscode.ThemeColor(view.icon.color) : undefined);
+  item.description = view.description;
+  item.contextValue = view.contextValue;
+  item.tooltip = new vscode.MarkdownString(serverTooltipMarkdown(view, displayPath), true);
+  item.accessibilityInformation = { label: view.accessibilityLabel };
   return item;
-}
-
-/** Which connection each action acts on: ours (monitoring), another window's, or VS Code's own (chat). */
-function connectionsNote(status: ServerStatus): string {
-  const guarded = status.guarded;
-  if (guarded) {
-    return guarded.running
-      ? vscode.l10n.t("Guarded: these figures come from mcp-health guard (pid {0}) inside your client's own connection to this server; MCP Health never starts a copy of it. Upstream pid {1}, {2}, {3} ({4}).",
-        guarded.guardPid ?? '-', guarded.upstreamPid ?? '-', restartCount(guarded.restarts), requestCount(guarded.requests), errorCount(guarded.errors))
-      : vscode.l10n.t('Guarded: run by mcp-health guard inside your client; no guard for it is running (its client has not started it). MCP Health never starts a copy of it.');
-  }
-  const ours = status.watchedElsewhere !== undefined
-    ? vscode.l10n.t("Ping Now and Reconnect act on MCP Health's connection in {0}, which runs this user-level server for every window.", status.watchedElsewhere)
-    : vscode.l10n.t("Ping Now and Reconnect act on MCP Health's own monitoring connection.");
-  const theirs = isVsCodeSource(status.config)
-    ? vscode.l10n.t("Restart in VS Code and Show VS Code Output act on VS Code's own connection to this server (the one chat uses).")
-    : undefined;
-  return theirs ? `${ours} ${theirs}` : ours;
-}
-
-function serverTooltip(status: ServerStatus, uptime: ReturnType<UptimeOf>): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  const icon = stateIcon(status);
-  md.appendMarkdown(`$(${icon.id}) **${escapeMarkdown(status.config.name)}** — ${escapeMarkdown(status.guarded ? describeState(status) : stateLabels[status.state])}\n\n`);
-  for (const row of detailRows(status)) {
-    if (row.key === 'stderr') {
-      continue;
-    }
-    md.appendMarkdown(`- ${row.warning ? '$(warning) ' : ''}${escapeMarkdown(row.label)}: ${escapeMarkdown(row.value)}\n`);
-  }
-  const kept = uptimeRow(uptime);
-  if (kept) md.appendMarkdown(`- ${escapeMarkdown(kept.label)}: ${escapeMarkdown(kept.value)}\n`);
-  const stderr = detailRows(status).find((row) => row.key === 'stderr');
-  if (stderr?.full) {
-    md.appendMarkdown('\nstderr:\n');
-    md.appendMarkdown(codeBlock(stderr.full));
-  }
-  md.appendMarkdown(`\n${escapeMarkdown(displayPath(status.config.source.file))}:${status.config.source.line}`);
-  md.appendMarkdown(`\n\n${escapeMarkdown(connectionsNote(status))}`);
-  return md;
 }

@@ -18,7 +18,7 @@ const inventory = (description: string) => ({ tools: tools(description), prompts
 
 const up = serverReport(status('ok', { inventory: inventory('a') }));
 const down = serverReport(status('gone', { state: 'down', lastError: { kind: 'exited', message: 'Process exited with code 3 while connecting', exitCode: 3, phase: 'connect' }, cause: { id: 'exits-at-start', summary: 'The server exited with code 3 while starting', nextStep: 'Run it in a terminal' } }));
-const suspect = serverReport(status('odd', { state: 'suspect', lastRttMs: 900, lastError: { kind: 'protocol-violation', message: 'non-empty pong' } }));
+const suspect = serverReport(status('odd', { state: 'suspect', lastRttMs: 900, lastError: { kind: 'protocol-violation', message: 'non-empty pong' }, cause: null }));
 const drifted = serverReport(status('rug', { inventory: inventory('b'), drift: diffTools(tools('a'), tools('b')) }));
 
 describe('check CI flags', () => {
@@ -70,7 +70,7 @@ describe('check CI flags', () => {
       '::error file=.vscode/mcp.json,line=3,col=5,title=MCP server gone%3A down::The server exited with code 3 while starting. Next: Run it in a terminal',
       '::warning file=.vscode/mcp.json,line=3,col=5,title=MCP server odd%3A suspect::protocol-violation: non-empty pong',
     ]);
-    const percent = serverReport(status('p', { state: 'down', lastError: { kind: 'timeout', message: '100%\nnext' } }));
+    const percent = serverReport(status('p', { state: 'down', lastError: { kind: 'timeout', message: '100%\nnext' }, cause: null }));
     assert.match(githubAnnotations(verdicts([percent], defaults), '/ws/app')[0]!.line, /::timeout: 100%25%0Anext$/);
   });
 });

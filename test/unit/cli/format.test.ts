@@ -16,6 +16,8 @@ void describe('serverReport stderrTail', () => {
   const crashed = status('crashed', {
     state: 'down',
     lastError: { kind: 'exited', message: 'Process exited with code 3', exitCode: 3 },
+    // No cause known (as for a report from elsewhere the monitor did not classify): the row shows the error itself.
+    cause: null,
     stderrTail: `${'x'.repeat(STDERR_TAIL_CHARS)}\nloading config\nfatal: cannot open db\n`,
   });
 

@@ -1,31 +1,33 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ProbeRecord, ServerState } from '../../../src/core/model';
-import { DASHBOARD_PROBES, dashboardServers, nextStepFor } from '../../../src/present/dashboardModel';
+import { DASHBOARD_PROBES, dashboardServers } from '../../../src/present/dashboardModel';
 import { probes, status } from './fixtures';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 const realStderr = (name: string) => readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'stderr', `${name}.txt`), 'utf8');
 
-void describe('nextStepFor an exited server, from its real stderr', () => {
+void describe('the next step for an exited server, from its real stderr (the cause the CLI and the tree give too)', () => {
   const exited = (fixture: string) => ({ kind: 'exited' as const, message: 'Process exited with code 1 while connecting', exitCode: 1, stderrTail: realStderr(fixture) });
+  const card = (name: string, fixture: string) => dashboardServers([status(name, { state: 'down', lastError: exited(fixture) })])[0];
 
   void it('names the environment variable and the server', () => {
-    const [server] = dashboardServers([status('stripe', { state: 'down', lastError: exited('stripe-no-key') })]);
-    assert.equal(server.nextStep, 'The server needs the environment variable STRIPE_SECRET_KEY: set it in the "env" of stripe in Open Config.');
+    const server = card('stripe', 'stripe-no-key');
+    assert.equal(server?.nextStep, 'Set STRIPE_SECRET_KEY in the "env" of "stripe" in its config file');
+    assert.match(server?.why ?? '', /^The server exited with code 1: /);
   });
 
   void it('names the flag when no variable is named', () => {
-    assert.equal(nextStepFor(exited('python-argparse-required'), 'down', 'weather'), 'The server needs the argument --api-key: add it to the "args" of weather in Open Config.');
+    assert.equal(card('weather', 'python-argparse-required')?.nextStep, 'Add --api-key to the "args" of "weather" in its config file');
   });
 
   void it('names the missing file', () => {
-    assert.equal(nextStepFor(exited('node-missing-file'), 'down', 'files'), 'The server could not find ./server-config.json: fix the path in the "args" or "cwd" of files in Open Config.');
+    assert.equal(card('files', 'node-missing-file')?.nextStep, 'Check that ./server-config.json exists, or fix the path in the "args" or "cwd" of "files" in its config file');
   });
 
   void it('keeps the general advice when the stderr names nothing to set', () => {
-    assert.match(nextStepFor(exited('python-module-not-found'), 'down', 'py'), /^The server process exited: Show Log has its stderr/);
+    assert.match(card('py', 'python-module-not-found')?.nextStep ?? '', /^Look at the server's stderr in the log/);
   });
 });
 
@@ -48,7 +50,9 @@ void describe('dashboardServers', () => {
       history: null,
       restarts: 1,
       lastError: null,
+      why: null,
       nextStep: null,
+      note: null,
       probeable: true,
       probes: [
         { at: 1_000, ok: true, rttMs: 2, outcome: 'ok' },

@@ -12,7 +12,8 @@ import { getL10nPseudoLocalized } from '@vscode/l10n-dev';
 import { diagnosticReport, serverReport } from '../../../src/cli/format';
 import { consentMessage, modeLabels } from '../../../src/present/consentModel';
 import { detailRows } from '../../../src/present/details';
-import { dashboardView, nextStepFor } from '../../../src/present/dashboardModel';
+import { dashboardView } from '../../../src/present/dashboardModel';
+import { serverView } from '../../../src/present/serverView';
 import { groupNotices, NotificationPolicy } from '../../../src/present/notificationPolicy';
 import { describeState, stateLabels } from '../../../src/present/states';
 import { healthSentence, summarize } from '../../../src/present/summary';
@@ -72,7 +73,15 @@ void describe('the presentation layer under a translated bundle', () => {
     const tree = buildTree([status('w'), user], [], [{ path: '/ws/app', name: 'app' }], (file) => file);
     const labels2 = tree.roots.map((id) => { const node = tree.get(id); return node?.kind === 'group' ? node.label : ''; });
     assert.deepEqual(labels2, ['app', translated('User/tree group of the servers from user-level configuration files')]);
-    assert.equal(nextStepFor({ kind: 'auth', message: 'no' }, 'auth-required'), translated('The server wants credentials: add the header or token in Open Config.'));
+    const auth = serverView(status('auth', { state: 'auth-required', lastError: { kind: 'auth', message: 'no' } }));
+    assert.equal(auth.nextStep, translated('Add the credentials it expects to the server\'s "headers"'));
+    assert.equal(auth.causeLine, translated('{0}. Next: {1}', translated('The server asks for credentials'), auth.nextStep));
+    // The core's English never reaches a translated view: not in the cause, not in a row that quotes it.
+    const sandbox = { filesystem: { allowWrite: [], denyRead: [], denyWrite: [] }, network: { allowedDomains: [], deniedDomains: [] } };
+    const unsandboxed = serverView(status('s', { state: 'sandbox-unavailable', config: { sandbox }, lastError: { kind: 'sandbox', message: 'no bwrap', code: 'SANDBOX_NO_BWRAP' } }));
+    const bwrap = translated('Install bubblewrap (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)');
+    assert.equal(unsandboxed.nextStep, bwrap);
+    assert.equal(unsandboxed.details.find((row) => row.key === 'sandbox')?.value, translated('sandboxed: not started: {0}', bwrap));
     // The webview's own words travel with the data, translated, their placeholders left for the page to fill.
     const { texts } = dashboardView([down]);
     assert.equal(texts.ping, translated('Ping'));

@@ -9,9 +9,11 @@ import { withConfiguredSecrets } from '../../../src/core/config/configuredSecret
 import { dashboardServers } from '../../../src/present/dashboardModel';
 import { ConnectError } from '../../../src/core/connection';
 import { detailRows, detailsText } from '../../../src/present/details';
-import { escapeMarkdown } from '../../../src/present/markdown';
 import { statusReportMarkdown } from '../../../src/present/report';
-import { describeState } from '../../../src/present/states';
+import { escapeMarkdown } from '../../../src/present/markdown';
+import { noticeText, serverDetailsText, serverView } from '../../../src/present/serverView';
+import { summarize } from '../../../src/present/summary';
+import { serverTooltipMarkdown, statusBarTooltipMarkdown } from '../../../src/present/tooltips';
 import { buildTree, type TreeModel } from '../../../src/present/treeModel';
 import { harness } from '../monitor/harness';
 import { probes, status, WORKSPACE } from './fixtures';
@@ -116,11 +118,14 @@ async function throughMonitor(raw: ServerStatus): Promise<ServerStatus> {
   return { ...raw, serverInfo: said.serverInfo, lastError: said.lastError, stderrTail: said.stderrTail };
 }
 
-/** The lines the server tooltip and the status bar tooltip are made of: escaped row values and state. */
+/**
+ * Both tooltips as the editor shows them (src/present/tooltips.ts), with the Markdown escapes taken off again so an
+ * escaped secret (`ghp\_…`) still counts as leaked, and the notification text for the same server.
+ */
 function tooltipMarkdown(target: ServerStatus): string {
-  const rows = detailRows(target).map((row) => `- ${escapeMarkdown(row.label)}: ${escapeMarkdown(row.value)}`);
-  const error = target.lastError ? escapeMarkdown(target.lastError.message) : '';
-  return [escapeMarkdown(describeState(target)), error, ...rows, ...detailRows(target).map((row) => row.full ?? '')].join('\n');
+  const view = serverView(target);
+  const markdown = [serverTooltipMarkdown(view, (file) => file), statusBarTooltipMarkdown([view], summarize([target]))].join('\n');
+  return [markdown, markdown.replace(/\\(.)/g, '$1'), noticeText('down', view), serverDetailsText(target)].join('\n');
 }
 
 void describe('secrets in every view', () => {

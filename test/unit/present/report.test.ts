@@ -23,7 +23,7 @@ void describe('statusReportMarkdown', () => {
     assert.ok(!report.includes('|'));
   });
 
-  void it('has one row per server with ten cells in header order', () => {
+  void it('has one row per server with eleven cells in header order, the last the same why and next step as the views', () => {
     const report = statusReportMarkdown([
       status('files', { lastRttMs: 2.5, stats: { p50Ms: 3, p95Ms: 12.5, uptimePercent: 99.5 } }),
       status('remote', {
@@ -34,11 +34,12 @@ void describe('statusReportMarkdown', () => {
       status('off', { state: 'disabled' }),
     ], noon, displayPath);
     assert.ok(report.includes('1/2 monitored servers healthy; 3 configured.'));
-    assert.ok(report.includes('| Server | State | Transport | Target | RTT | p50 / p95 | Uptime | Restarts | Source | Last error |'));
+    assert.ok(report.includes('| Server | State | Transport | Target | RTT | p50 / p95 | Uptime | Restarts | Source | Last error | Why / next step |'));
     const rows = tableRows(report);
     assert.equal(rows.length, 3);
-    assert.deepEqual(cells(rows[0]!), ['files', 'up · 2.5 ms', 'stdio', 'node files.js', '2.5 ms', '3 ms / 13 ms', '99.5 %', '0', '.vscode/mcp.json:3', '']);
-    assert.deepEqual(cells(rows[1]!), ['remote', 'down · unreachable', 'http', 'https://api.example.test/mcp', '–', '–', '–', '2', '.vscode/mcp.json:9', 'unreachable: connection refused']);
+    assert.deepEqual(cells(rows[0]!), ['files', 'up · 2.5 ms', 'stdio', 'node files.js', '2.5 ms', '3 ms / 13 ms', '99.5 %', '0', '.vscode/mcp.json:3', '', '']);
+    assert.deepEqual(cells(rows[1]!), ['remote', 'down · unreachable', 'http', 'https://api.example.test/mcp', '–', '–', '–', '2', '.vscode/mcp.json:9', 'unreachable: connection refused',
+      'Nothing is listening at that host and port. Next: Start the server, or fix the port in the url']);
     assert.ok(report.endsWith('\n'));
   });
 
@@ -49,7 +50,7 @@ void describe('statusReportMarkdown', () => {
     const rows = tableRows(report);
     assert.equal(rows.length, 1);
     const row = cells(rows[0]!);
-    assert.equal(row.length, 10);
+    assert.equal(row.length, 11);
     assert.equal(row[0], 'a\\|b');
     assert.equal(row[9], 'exited: line one C:\\\\path \\| x');
   });

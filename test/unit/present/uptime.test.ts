@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { dashboardServers } from '../../../src/present/dashboardModel';
 import { buildTree } from '../../../src/present/treeModel';
 import { formatUptime, uptimeBrief, uptimeRow, uptimeWindowsText } from '../../../src/present/uptime';
+import type { ServerStatus } from '../../../src/core/model';
 import { status } from './fixtures';
 
 void describe('uptime from the kept history', () => {
@@ -21,12 +22,12 @@ void describe('uptime from the kept history', () => {
   void it('adds one detail row to the tree and one line to the dashboard card, only for servers with history', () => {
     const kept = status('kept');
     const fresh = status('fresh');
-    const uptimeOf = (id: string) => (id === kept.config.id ? { hour: 100, day: 75, week: 75 } : null);
-    const tree = buildTree([kept, fresh], [], [], (file) => file, uptimeOf);
+    const contextOf = (server: ServerStatus) => ({ uptime: server.config.id === kept.config.id ? { hour: 100, day: 75, week: 75 } : null });
+    const tree = buildTree([kept, fresh], [], [], (file) => file, contextOf);
     const rows = (id: string) => (tree.get(`server:${id}`)?.children ?? []).map((child) => tree.get(child)).map((n) => (n?.kind === 'detail' ? `${n.row.label}: ${n.row.value}` : ''));
     assert.ok(rows(kept.config.id).includes('history: uptime 1 h 100 % · 24 h 75.0 % · 7 d 75.0 %'), rows(kept.config.id).join('\n'));
     assert.ok(!rows(fresh.config.id).some((row) => row.startsWith('history')));
-    const cards = dashboardServers([kept, fresh], uptimeOf);
+    const cards = dashboardServers([kept, fresh], contextOf);
     assert.deepEqual(cards.map((card) => card.history), ['1 h 100 % · 24 h 75.0 % · 7 d 75.0 %', null]);
   });
 });
