@@ -18,25 +18,32 @@ export class EditorHistory implements vscode.Disposable {
   readonly store: HistoryStore;
   private readonly disposables: vscode.Disposable[] = [];
   private closing: Promise<void> | undefined;
-  /** Settles once the file was read (or found missing or broken): the views show restored uptime from then on. */
-  readonly loaded: Promise<void>;
+  private loading: Promise<void> | undefined;
 
-  constructor(context: vscode.ExtensionContext, registry: MonitorRegistry, private readonly logger: Logger, onLoaded: () => void) {
+  constructor(context: vscode.ExtensionContext, registry: MonitorRegistry, private readonly logger: Logger, private readonly onLoaded: () => void) {
     const folder = context.storageUri ?? context.globalStorageUri;
     this.store = new HistoryStore({ file: vscode.Uri.joinPath(folder, HISTORY_FILE).fsPath, recorder: this.recorder, clock: systemClock, logger });
     const unsubscribe = recordHistory(registry, this.recorder);
-    this.loaded = this.store.load().then(
-      (outcome) => {
-        logger.info(`history: ${outcome} ${this.store.file}`);
-        onLoaded();
-      },
-      (error: unknown) => logger.warn(`history: could not load ${this.store.file} (${String(error)})`),
-    );
     this.disposables.push(
       { dispose: unsubscribe },
       vscode.commands.registerCommand(Commands.exportHistory, (target?: unknown) => this.export(target)),
       vscode.commands.registerCommand(Commands.clearHistory, (confirmed?: unknown) => this.clear(confirmed === true)),
     );
+  }
+
+  /**
+   * Reads the file once; not in the constructor, which runs in activate(): the read is I/O a first paint does not need.
+   * Settles once the file was read (or found missing or broken): the views show restored uptime from then on.
+   */
+  load(): Promise<void> {
+    this.loading ??= this.store.load().then(
+      (outcome) => {
+        this.logger.info(`history: ${outcome} ${this.store.file}`);
+        this.onLoaded();
+      },
+      (error: unknown) => this.logger.warn(`history: could not load ${this.store.file} (${String(error)})`),
+    );
+    return this.loading;
   }
 
   uptimeOf = (serverId: string): UptimeWindows | null => (this.recorder.has(serverId) ? this.recorder.uptime(serverId) : null);
@@ -50,6 +57,8 @@ export class EditorHistory implements vscode.Disposable {
       filters: { [vscode.l10n.t('JSON Lines')]: ['jsonl'], CSV: ['csv'] },
     });
     if (!uri) return undefined;
+    // Before the deferred start has read the file, the export would hold this session alone.
+    await this.load();
     this.recorder.settle();
     const records = historyRecords(this.recorder.servers());
     const text = uri.path.toLowerCase().endsWith('.csv') ? csv(records) : jsonLines(records);
@@ -64,13 +73,15 @@ export class EditorHistory implements vscode.Disposable {
     const answer = confirmed ? CLEAR : await vscode.window.showWarningMessage(
       vscode.l10n.t('Forget the uptime and probe history of every MCP server in this workspace?'), { modal: true }, CLEAR);
     if (answer !== CLEAR) return;
+    // Read first: a read still to come (the deferred start) would otherwise bring the cleared history back.
+    await this.load();
     await this.store.clear();
     this.logger.info(`history: cleared ${this.store.file}`);
   }
 
   dispose(): void {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
-    this.closing ??= this.store.dispose();
+    this.closing ??= this.store.dispose({ write: this.loading !== undefined });
   }
 
   /** The last write, started by dispose(). */

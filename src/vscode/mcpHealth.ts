@@ -9,6 +9,7 @@ import { candidateFiles, discover } from '../core/config/discover';
 import type { DiscoveryOptions, InputDefinition } from '../core/config/types';
 import { createRegistry, type TrustAwareRegistry } from '../core/monitor';
 import { concurrentStarts } from '../mcp/concurrentStarts';
+import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { GUARD_POLL_MS, GuardPoller } from '../core/guardReport';
 import { redactText } from '../core/redact';
@@ -37,7 +38,7 @@ import { isExcluded } from '../present/settingsModel';
 import { SettingsStore, type SettingsChangeEvent } from './settings';
 import { HealthStatusBar } from './statusBar';
 import { StateNotifier } from './notifications';
-import { ToolDriftWatcher } from './toolDrift';
+import { registerToolDriftCommands, ToolDriftWatcher } from './toolDrift';
 import { ServerTreeProvider } from './treeView';
 import { ChatMcpSettingsWatcher } from './chatMcpSettings';
 import { registerVsCodeMcpCommands } from './vscodeMcp';
@@ -48,6 +49,23 @@ import { ConfigLensProvider } from './configLens';
 
 const DISABLED_KEY = 'mcpHealth.disabledServers';
 
+/**
+ * What activate() does not wait for: no first paint needs them, and building them costs file I/O, hashing or the
+ * first run of their code. Built once, by start() right after activate() returns, or by the first command that needs
+ * one of them before that.
+ */
+interface DeferredServices {
+  readonly chatMcp: ChatMcpSettingsWatcher;
+  readonly diagnostics: ConfigDiagnostics;
+  readonly configLens: ConfigLensProvider;
+  readonly watchers: ConfigWatchers;
+  readonly notifier: StateNotifier;
+  readonly toolDrift: ToolDriftWatcher;
+  /** One copy per machine: user-level servers run in one window, the others mirror it. */
+  readonly shared: SharedServers;
+  readonly guardRuntime: StableGuardRuntime;
+}
+
 export class McpHealth {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly log: PingLog;
@@ -55,17 +73,12 @@ export class McpHealth {
   readonly registry: TrustAwareRegistry & MonitorRegistry;
   private readonly tree: ServerTreeProvider;
   private readonly statusBar: HealthStatusBar;
-  private readonly diagnostics: ConfigDiagnostics;
-  private readonly watchers: ConfigWatchers;
   private readonly inputs: InputStore;
   private readonly dashboard: DashboardPanel;
-  private readonly notifier: StateNotifier;
   private readonly consent: ConsentFlow;
-  /** One copy per machine: user-level servers run in one window, the others mirror it. */
-  private readonly shared: SharedServers;
   private readonly metrics: MetricsEndpoint;
   private readonly history: EditorHistory;
-  private readonly configLens: ConfigLensProvider;
+  private deferred: DeferredServices | undefined;
   private inputDefinitions: readonly InputDefinition[] = [];
   private consentKey: ConsentKey | undefined;
   private readonly consentStore: ConsentStore;
@@ -106,36 +119,24 @@ export class McpHealth {
     });
     this.consent = this.own(new ConsentFlow(this.consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
     this.inputs = new InputStore(context.secrets);
-    const chatMcp = this.own(new ChatMcpSettingsWatcher());
-    const decorate = chatMcp.decorate.bind(chatMcp);
-    // Before the views: they show its uptime, and it must see the first events.
+    // Before the views: they show its uptime, and it must see the first events. Its file is read by start().
     this.history = this.own(new EditorHistory(context, this.registry, this.log.logger, () => this.tree.refresh()));
-    this.tree = this.own(new ServerTreeProvider(this.registry, decorate, this.history.uptimeOf));
-    this.own(chatMcp.onDidChange(() => this.tree.refresh()));
+    this.tree = this.own(new ServerTreeProvider(this.registry, (status) => this.decorate(status), this.history.uptimeOf));
     this.statusBar = this.own(new HealthStatusBar(this.registry, this.settings.current.statusBar));
-    this.diagnostics = this.own(new ConfigDiagnostics());
-    this.configLens = this.own(new ConfigLensProvider(this.registry, this.settings.current.codeLens));
-    this.watchers = this.own(new ConfigWatchers());
+    // Here, not deferred: VS Code restores an open dashboard through this serializer as soon as activation ends.
     this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry, this.history.uptimeOf));
-    this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, context.globalState, () => this.settings.current.notificationReminderMs, decorate));
-    this.shared = new SharedServers({
-      path: channelPath(sharedServersTopic(this.vscodeUserDir())),
-      registry: this.registry,
-      covers: (config) => config.source.scope === 'user',
-      label: vscode.l10n.t('another VS Code window'),
-      logger: this.log.logger,
-    });
-    this.own(vscode.commands.registerCommand(Commands.resetNotifications, () => this.notifier.resetMuted()));
+    this.own(vscode.commands.registerCommand(Commands.resetNotifications, () => this.services().notifier.resetMuted()));
     this.own(vscode.commands.registerCommand(Commands.openWalkthrough, () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#mcpHealth.gettingStarted`, false)));
-    this.own(new ToolDriftWatcher(this.registry, context.workspaceState, () => this.settings.current.notifications, this.log.logger));
+    for (const disposable of registerToolDriftCommands(() => this.services().toolDrift)) {
+      this.own(disposable);
+    }
     this.own(this.discoveredEmitter);
     this.metrics = this.own(new MetricsEndpoint({
       registry: this.registry, extensionPath: context.extensionPath, version: String(context.extension.packageJSON.version ?? '0.0.0'), logger: this.log.logger,
     }));
 
     this.own(this.settings.onDidChange((event) => this.applySettings(event)));
-    this.own(this.watchers.onDidChange(() => this.requestRediscovery('a configuration file changed')));
     this.own(vscode.workspace.onDidChangeWorkspaceFolders(() => this.requestRediscovery('workspace folders changed')));
     this.own(vscode.workspace.onDidGrantWorkspaceTrust(() => {
       this.log.logger.info('workspace trusted: starting servers from workspace files');
@@ -164,19 +165,53 @@ export class McpHealth {
     for (const disposable of registerVsCodeMcpCommands(this.registry)) {
       this.own(disposable);
     }
-    // Copied now, off the activation path: by the time a user picks "Guard This Server" the stable copy is there.
-    const guardRuntime = new StableGuardRuntime(
-      path.join(this.context.extensionPath, 'dist', BUNDLED_GUARD_FILE), path.join(this.context.globalStorageUri.fsPath, 'bin'), this.log.logger);
-    for (const disposable of registerGuardCommands({ registry: this.registry, rediscover: () => this.rediscover(), guardLauncher: () => guardRuntime.launcher(), nodeOnPath: async () => Boolean(await findOnPath('node')) })) {
+    for (const disposable of registerGuardCommands({ registry: this.registry, rediscover: () => this.rediscover(), guardLauncher: () => this.services().guardRuntime.launcher(), nodeOnPath: async () => Boolean(await findOnPath('node')) })) {
       this.own(disposable);
     }
   }
 
-  /** First discovery, then monitoring. Runs after activate() has returned. */
+  /** The deferred half of the wiring (DeferredServices), built on first call; every part is owned like the rest. */
+  private services(): DeferredServices {
+    if (this.deferred) return this.deferred;
+    const chatMcp = this.own(new ChatMcpSettingsWatcher());
+    this.own(chatMcp.onDidChange(() => this.tree.refresh()));
+    const watchers = this.own(new ConfigWatchers());
+    this.own(watchers.onDidChange(() => this.requestRediscovery('a configuration file changed')));
+    this.deferred = {
+      chatMcp,
+      watchers,
+      diagnostics: this.own(new ConfigDiagnostics()),
+      configLens: this.own(new ConfigLensProvider(this.registry, this.settings.current.codeLens)),
+      notifier: this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, this.context.globalState, () => this.settings.current.notificationReminderMs, (status) => this.decorate(status))),
+      toolDrift: this.own(new ToolDriftWatcher(this.registry, this.context.workspaceState, () => this.settings.current.notifications, this.log.logger)),
+      shared: new SharedServers({
+        path: channelPath(sharedServersTopic(this.vscodeUserDir())),
+        registry: this.registry,
+        covers: (config) => config.source.scope === 'user',
+        label: vscode.l10n.t('another VS Code window'),
+        logger: this.log.logger,
+      }),
+      // Copied now, off the activation path: by the time a user picks "Guard This Server" the stable copy is there.
+      guardRuntime: new StableGuardRuntime(
+        path.join(this.context.extensionPath, 'dist', BUNDLED_GUARD_FILE), path.join(this.context.globalStorageUri.fsPath, 'bin'), this.log.logger),
+    };
+    void this.history.load();
+    return this.deferred;
+  }
+
+  /** VS Code's own chat.mcp settings beside the monitor's view of a server; none known before the deferred start. */
+  private decorate(status: ServerStatus): ServerStatus {
+    return this.deferred ? this.deferred.chatMcp.decorate(status) : status;
+  }
+
+  /** First discovery, then monitoring. Runs after activate() has returned, and builds what activate() left out. */
   async start(): Promise<void> {
+    // deactivate() may come first (a window closed while starting): then nothing is built, and nothing started.
+    if (this.disposing) return;
+    const { shared } = this.services();
     await this.rediscover();
     // Lead or follow before anything starts, so a follower never starts its own copy of a user-level server.
-    await this.shared.start();
+    await shared.start();
     if (!this.disposing) {
       this.registry.start();
       const { metricsListen, monitor } = this.settings.current;
@@ -220,14 +255,14 @@ export class McpHealth {
       treeView: this.tree.view,
       flushViews: () => this.tree.flush(),
       statusBar: () => this.statusBar.snapshot(),
-      diagnostics: () => this.diagnostics.entries(),
-      watchedPatterns: () => this.watchers.patterns,
+      diagnostics: () => this.services().diagnostics.entries(),
+      watchedPatterns: () => this.services().watchers.patterns,
       settings: () => this.settings.current,
       storeInput: (id, value) => this.inputs.store(id, value),
       onDidDiscover: this.discoveredEmitter.event,
       dashboard: () => this.dashboard.state,
-      notificationsShown: (id) => this.notifier.shown.get(id) ?? 0,
-      notificationGroups: () => this.notifier.shownGroups.map((group) => ({ message: group.message, ids: [...group.ids] })),
+      notificationsShown: (id) => this.services().notifier.shown.get(id) ?? 0,
+      notificationGroups: () => this.services().notifier.shownGroups.map((group) => ({ message: group.message, ids: [...group.ids] })),
     };
   }
 
@@ -239,6 +274,8 @@ export class McpHealth {
   }
 
   private async discoverOnce(): Promise<void> {
+    if (this.disposing) return;
+    const { diagnostics: diagnosticsView, watchers } = this.services();
     const settings = this.settings.current;
     const globalStorage = this.context.globalStorageUri.fsPath;
     const options: DiscoveryOptions = {
@@ -271,8 +308,8 @@ export class McpHealth {
           this.registry.setEnabled(id, false);
         }
       }
-      this.diagnostics.update(diagnostics);
-      this.watchers.update(candidateFiles(options));
+      diagnosticsView.update(diagnostics);
+      watchers.update(candidateFiles(options));
       const files = result.sources.filter((source) => source.exists).length;
       this.log.logger.info(`discovered ${servers.length} server(s) in ${files} file(s); ${diagnostics.length} problem(s)`);
       this.consent.offer();
@@ -303,7 +340,8 @@ export class McpHealth {
     }
     if (change.rerender) {
       this.statusBar.setVisibility(current.statusBar);
-      this.configLens.setEnabled(current.codeLens);
+      // Not built yet: it reads the current setting when it is.
+      this.deferred?.configLens.setEnabled(current.codeLens);
     }
     if (change.rediscover) {
       this.requestRediscovery('discovery settings changed');
@@ -350,7 +388,7 @@ export class McpHealth {
       }
       await Promise.all([this.registry.dispose(), this.metrics.closed(), this.history.closed()]);
       // Only now, with our servers closed, may another window take the user-level servers over.
-      await this.shared.dispose();
+      await this.deferred?.shared.dispose();
     })();
     return this.disposing;
   }
