@@ -196,6 +196,7 @@ export class McpHealth {
         path.join(this.context.extensionPath, 'dist', BUNDLED_GUARD_FILE), path.join(this.context.globalStorageUri.fsPath, 'bin'), this.log.logger),
     };
     void this.history.load();
+    this.statusBar.render();
     return this.deferred;
   }
 
