@@ -3,35 +3,10 @@
 // Needs the bundle built first (`node esbuild.js`, as the integration script does).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-
-const ROOT = path.resolve(__dirname, '../../..');
-
-interface LoadResult {
-  readonly atActivation: string[];
-  readonly afterDiscovery: string[];
-  readonly servers: Array<{ name: string; state: string }>;
-}
-
-function loadBundle(workspaceFolder: string, scratch: string, expectNames: string[]): Promise<LoadResult> {
-  const home = path.join(scratch, 'home');
-  fs.mkdirSync(home, { recursive: true });
-  const options = { extensionPath: ROOT, workspaceFolder, storageDir: path.join(scratch, 'storage'), expectNames, waitMs: 15_000 };
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(__dirname, 'load-bundle.cjs'), JSON.stringify(options)], {
-      // A private home: discovery must find only this test's workspace files, never the user's own configs.
-      env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, '.config'), APPDATA: path.join(home, 'AppData'), CODEX_HOME: path.join(home, '.codex') },
-      timeout: 30_000,
-    }, (error, stdout, stderr) => {
-      const line = stdout.split('\n').find((text) => text.startsWith('RESULT '));
-      if (line) resolve(JSON.parse(line.slice('RESULT '.length)) as LoadResult);
-      else reject(new Error(`load-bundle: ${error?.message ?? 'no result'}\n${stderr}`));
-    });
-  });
-}
+import { loadBundle, ROOT } from './loadBundle';
 
 void describe('the extension bundle loads config parsers lazily', { timeout: 60_000 }, () => {
   void it('ships each parser in its own file, outside dist/extension.js', () => {
@@ -48,7 +23,7 @@ void describe('the extension bundle loads config parsers lazily', { timeout: 60_
       const json = path.join(scratch, 'json-only');
       fs.mkdirSync(path.join(json, '.vscode'), { recursive: true });
       fs.writeFileSync(path.join(json, '.vscode', 'mcp.json'), JSON.stringify({ servers: { 'json-server': { command: 'node', args: ['server.js'] } } }));
-      const onlyJson = await loadBundle(json, path.join(scratch, 'a'), ['json-server']);
+      const onlyJson = await loadBundle(json, path.join(scratch, 'a'), { expectNames: ['json-server'] });
       assert.deepEqual(onlyJson.atActivation, []);
       assert.deepEqual(onlyJson.afterDiscovery, [], 'a JSON workspace never loads a YAML or TOML parser');
       assert.ok(onlyJson.servers.some((server) => server.name === 'json-server'), JSON.stringify(onlyJson.servers));
@@ -58,7 +33,7 @@ void describe('the extension bundle loads config parsers lazily', { timeout: 60_
       fs.mkdirSync(path.join(mixed, '.codex'), { recursive: true });
       fs.writeFileSync(path.join(mixed, '.continue', 'mcpServers', 'block.yaml'), 'name: block\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: yaml-server\n    command: node\n    args: [server.js]\n');
       fs.writeFileSync(path.join(mixed, '.codex', 'config.toml'), '[mcp_servers.toml-server]\ncommand = "node"\nargs = ["server.js"]\n');
-      const both = await loadBundle(mixed, path.join(scratch, 'b'), ['yaml-server', 'toml-server']);
+      const both = await loadBundle(mixed, path.join(scratch, 'b'), { expectNames: ['yaml-server', 'toml-server'] });
       assert.deepEqual(both.atActivation, []);
       assert.deepEqual(both.afterDiscovery, ['smol-toml.js', 'yaml.js']);
       const names = both.servers.map((server) => server.name);

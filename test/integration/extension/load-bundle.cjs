@@ -1,6 +1,7 @@
 // Child process of lazyParsers.test.ts: loads a built dist/extension.js in plain Node with the bench's fake `vscode`,
 // activates it, and reports which lazily loaded parser files were required at activation and after discovery.
-// Usage: node load-bundle.cjs '<json: {extensionPath, workspaceFolder, storageDir, expectNames, waitMs}>'
+// Usage: node load-bundle.cjs '<json: {extensionPath, workspaceFolder, storageDir, expectNames, expectFiles, waitMs, deactivateAtOnce}>'
+// deactivateAtOnce: deactivate() in the same tick as activate(), before the deferred start could run.
 'use strict';
 const Module = require('node:module');
 const path = require('node:path');
@@ -23,9 +24,17 @@ async function main() {
   const extension = require(path.join(options.extensionPath, 'dist', 'extension.js'));
   const api = extension.activate(context);
   const atActivation = lazyLoaded();
+  if (options.deactivateAtOnce) {
+    await extension.deactivate();
+    // Long enough for anything activate() left behind (a timer, an immediate, a file read) to show.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.stdout.write(`RESULT ${JSON.stringify({ atActivation, afterDiscovery: lazyLoaded(), servers: [] })}\n`);
+    process.exit(0);
+  }
   const deadline = Date.now() + options.waitMs;
   const names = () => api.servers().map((server) => server.name).sort();
-  while (Date.now() < deadline && !options.expectNames.every((name) => names().includes(name))) {
+  const filesThere = () => (options.expectFiles ?? []).every((file) => require('node:fs').existsSync(file));
+  while (Date.now() < deadline && !(options.expectNames.every((name) => names().includes(name)) && filesThere())) {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const result = { atActivation, afterDiscovery: lazyLoaded(), servers: api.servers().map((server) => ({ name: server.name, state: server.state })) };
