@@ -65,19 +65,10 @@ export class HistoryStore {
     await this.flush();
   }
 
-  /**
-   * Writes once more and stops. `write: false` for a store whose file was never read: writing would replace the file
-   * with this session alone.
-   */
-  async dispose({ write = true }: { readonly write?: boolean } = {}): Promise<void> {
+  async dispose(): Promise<void> {
     if (this.disposed) return this.writing;
     this.disposed = true;
     this.unsubscribe();
-    if (!write) {
-      if (this.timer) this.options.clock.clearTimeout(this.timer);
-      this.timer = null;
-      return this.writing;
-    }
     await this.flush().catch(() => undefined);
   }
 

@@ -13,43 +13,43 @@ import { Commands } from '../present/commandIds';
 
 export const HISTORY_FILE = 'history.json';
 
+/**
+ * The commands exist from activation on; the history behind them (and its file read) is built after activate()
+ * returns, or by the first of these commands if that comes sooner.
+ */
+export function registerHistoryCommands(history: () => EditorHistory): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(Commands.exportHistory, (target?: unknown) => history().export(target)),
+    vscode.commands.registerCommand(Commands.clearHistory, (confirmed?: unknown) => history().clear(confirmed === true)),
+  ];
+}
+
 export class EditorHistory implements vscode.Disposable {
   readonly recorder = new HistoryRecorder(() => systemClock.wall());
   readonly store: HistoryStore;
   private readonly disposables: vscode.Disposable[] = [];
   private closing: Promise<void> | undefined;
-  private loading: Promise<void> | undefined;
+  /** Settles once the file was read (or found missing or broken): the views show restored uptime from then on. */
+  readonly loaded: Promise<void>;
 
-  constructor(context: vscode.ExtensionContext, registry: MonitorRegistry, private readonly logger: Logger, private readonly onLoaded: () => void) {
+  constructor(context: vscode.ExtensionContext, registry: MonitorRegistry, private readonly logger: Logger, onLoaded: () => void) {
     const folder = context.storageUri ?? context.globalStorageUri;
     this.store = new HistoryStore({ file: vscode.Uri.joinPath(folder, HISTORY_FILE).fsPath, recorder: this.recorder, clock: systemClock, logger });
     const unsubscribe = recordHistory(registry, this.recorder);
-    this.disposables.push(
-      { dispose: unsubscribe },
-      vscode.commands.registerCommand(Commands.exportHistory, (target?: unknown) => this.export(target)),
-      vscode.commands.registerCommand(Commands.clearHistory, (confirmed?: unknown) => this.clear(confirmed === true)),
-    );
-  }
-
-  /**
-   * Reads the file once; not in the constructor, which runs in activate(): the read is I/O a first paint does not need.
-   * Settles once the file was read (or found missing or broken): the views show restored uptime from then on.
-   */
-  load(): Promise<void> {
-    this.loading ??= this.store.load().then(
+    this.loaded = this.store.load().then(
       (outcome) => {
-        this.logger.info(`history: ${outcome} ${this.store.file}`);
-        this.onLoaded();
+        logger.info(`history: ${outcome} ${this.store.file}`);
+        onLoaded();
       },
-      (error: unknown) => this.logger.warn(`history: could not load ${this.store.file} (${String(error)})`),
+      (error: unknown) => logger.warn(`history: could not load ${this.store.file} (${String(error)})`),
     );
-    return this.loading;
+    this.disposables.push({ dispose: unsubscribe });
   }
 
   uptimeOf = (serverId: string): UptimeWindows | null => (this.recorder.has(serverId) ? this.recorder.uptime(serverId) : null);
 
   /** The user picks the file; `.csv` writes CSV, anything else JSON lines. A Uri argument skips the dialog. */
-  private async export(target: unknown): Promise<vscode.Uri | undefined> {
+  async export(target: unknown): Promise<vscode.Uri | undefined> {
     const uri = target instanceof vscode.Uri ? target : await vscode.window.showSaveDialog({
       title: vscode.l10n.t('Export MCP Server History'),
       saveLabel: vscode.l10n.t('Export'),
@@ -57,8 +57,6 @@ export class EditorHistory implements vscode.Disposable {
       filters: { [vscode.l10n.t('JSON Lines')]: ['jsonl'], CSV: ['csv'] },
     });
     if (!uri) return undefined;
-    // Before the deferred start has read the file, the export would hold this session alone.
-    await this.load();
     this.recorder.settle();
     const records = historyRecords(this.recorder.servers());
     const text = uri.path.toLowerCase().endsWith('.csv') ? csv(records) : jsonLines(records);
@@ -68,20 +66,18 @@ export class EditorHistory implements vscode.Disposable {
     return uri;
   }
 
-  private async clear(confirmed: boolean): Promise<void> {
+  async clear(confirmed: boolean): Promise<void> {
     const CLEAR = vscode.l10n.t('Clear History');
     const answer = confirmed ? CLEAR : await vscode.window.showWarningMessage(
       vscode.l10n.t('Forget the uptime and probe history of every MCP server in this workspace?'), { modal: true }, CLEAR);
     if (answer !== CLEAR) return;
-    // Read first: a read still to come (the deferred start) would otherwise bring the cleared history back.
-    await this.load();
     await this.store.clear();
     this.logger.info(`history: cleared ${this.store.file}`);
   }
 
   dispose(): void {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
-    this.closing ??= this.store.dispose({ write: this.loading !== undefined });
+    this.closing ??= this.store.dispose();
   }
 
   /** The last write, started by dispose(). */

@@ -9,6 +9,7 @@ import { candidateFiles, discover } from '../core/config/discover';
 import type { DiscoveryOptions, InputDefinition } from '../core/config/types';
 import { createRegistry, type TrustAwareRegistry } from '../core/monitor';
 import { concurrentStarts } from '../mcp/concurrentStarts';
+import type { UptimeWindows } from '../core/history';
 import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { GUARD_POLL_MS, GuardPoller } from '../core/guardReport';
@@ -27,7 +28,7 @@ import { loadConsentKey } from './consentKey';
 import { ConsentFlow } from './consent';
 import { registerConsentCommands } from './consentCommands';
 import { DashboardPanel } from './dashboard';
-import { EditorHistory } from './history';
+import { EditorHistory, registerHistoryCommands } from './history';
 import { registerGuardCommands } from './guardCommands';
 import { ConfigDiagnostics } from './diagnostics';
 import { InputStore } from './inputs';
@@ -61,6 +62,8 @@ interface DeferredServices {
   readonly watchers: ConfigWatchers;
   readonly notifier: StateNotifier;
   readonly toolDrift: ToolDriftWatcher;
+  /** Before the views' first events: they show its uptime, and it must see every event. */
+  readonly history: EditorHistory;
   /** One copy per machine: user-level servers run in one window, the others mirror it. */
   readonly shared: SharedServers;
   readonly guardRuntime: StableGuardRuntime;
@@ -77,7 +80,6 @@ export class McpHealth {
   private readonly dashboard: DashboardPanel;
   private readonly consent: ConsentFlow;
   private readonly metrics: MetricsEndpoint;
-  private readonly history: EditorHistory;
   private deferred: DeferredServices | undefined;
   private inputDefinitions: readonly InputDefinition[] = [];
   private consentKey: ConsentKey | undefined;
@@ -119,16 +121,14 @@ export class McpHealth {
     });
     this.consent = this.own(new ConsentFlow(this.consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
     this.inputs = new InputStore(context.secrets);
-    // Before the views: they show its uptime, and it must see the first events. Its file is read by start().
-    this.history = this.own(new EditorHistory(context, this.registry, this.log.logger, () => this.tree.refresh()));
-    this.tree = this.own(new ServerTreeProvider(this.registry, (status) => this.decorate(status), this.history.uptimeOf));
+    this.tree = this.own(new ServerTreeProvider(this.registry, (status) => this.decorate(status), this.uptimeOf));
     this.statusBar = this.own(new HealthStatusBar(this.registry, this.settings.current.statusBar));
     // Here, not deferred: VS Code restores an open dashboard through this serializer as soon as activation ends.
-    this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry, this.history.uptimeOf));
+    this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry, this.uptimeOf));
     this.own(vscode.commands.registerCommand(Commands.resetNotifications, () => this.services().notifier.resetMuted()));
     this.own(vscode.commands.registerCommand(Commands.openWalkthrough, () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#mcpHealth.gettingStarted`, false)));
-    for (const disposable of registerToolDriftCommands(() => this.services().toolDrift)) {
+    for (const disposable of [...registerToolDriftCommands(() => this.services().toolDrift), ...registerHistoryCommands(() => this.services().history)]) {
       this.own(disposable);
     }
     this.own(this.discoveredEmitter);
@@ -178,6 +178,8 @@ export class McpHealth {
     const watchers = this.own(new ConfigWatchers());
     this.own(watchers.onDidChange(() => this.requestRediscovery('a configuration file changed')));
     this.deferred = {
+      // First: it must see every event of the registry, and the views show its uptime.
+      history: this.own(new EditorHistory(this.context, this.registry, this.log.logger, () => this.tree.refresh())),
       chatMcp,
       watchers,
       diagnostics: this.own(new ConfigDiagnostics()),
@@ -195,10 +197,12 @@ export class McpHealth {
       guardRuntime: new StableGuardRuntime(
         path.join(this.context.extensionPath, 'dist', BUNDLED_GUARD_FILE), path.join(this.context.globalStorageUri.fsPath, 'bin'), this.log.logger),
     };
-    void this.history.load();
     this.statusBar.render();
     return this.deferred;
   }
+
+  /** Restored uptime of a server, for the tree and the dashboard; none before the deferred start. */
+  private readonly uptimeOf = (serverId: string): UptimeWindows | null => this.deferred?.history.uptimeOf(serverId) ?? null;
 
   /** VS Code's own chat.mcp settings beside the monitor's view of a server; none known before the deferred start. */
   private decorate(status: ServerStatus): ServerStatus {
@@ -387,7 +391,7 @@ export class McpHealth {
           // A view failing to dispose must not keep children alive.
         }
       }
-      await Promise.all([this.registry.dispose(), this.metrics.closed(), this.history.closed()]);
+      await Promise.all([this.registry.dispose(), this.metrics.closed(), this.deferred?.history.closed()]);
       // Only now, with our servers closed, may another window take the user-level servers over.
       await this.deferred?.shared.dispose();
     })();
