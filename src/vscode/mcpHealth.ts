@@ -378,13 +378,15 @@ export class McpHealth {
 
   private own<T extends vscode.Disposable>(disposable: T): T {
     this.disposables.push(disposable);
+    // Built after dispose() began (a late command reaching services()): disposed at once, so nothing outlives us.
+    if (this.disposing) disposable.dispose();
     return disposable;
   }
 
   /** Closes every connection and child; safe to call twice (deactivate, then the subscriptions). */
   dispose(): Promise<void> {
     this.disposing ??= (async () => {
-      for (const disposable of this.disposables.reverse()) {
+      for (const disposable of this.disposables.splice(0).reverse()) {
         try {
           disposable.dispose();
         } catch {
