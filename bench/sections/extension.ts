@@ -130,7 +130,7 @@ async function registryFirstStatus(ours: Ours): Promise<number> {
     registry.setServers(configs, []);
     registry.start();
     const settled = await Promise.all(
-      configs.map((config) => log.waitFor((event) => event.type === 'state' && event.id === config.id && !['idle', 'connecting'].includes(event.to), 10_000, 0, `${config.name} settled`)),
+      configs.map((config) => log.waitFor((event) => event.type === 'state' && event.id === config.id && !['idle', 'starting', 'connecting'].includes(event.to), 10_000, 0, `${config.name} settled`)),
     );
     return Math.max(...settled.map((stamped) => stamped.t)) - start;
   } finally {
