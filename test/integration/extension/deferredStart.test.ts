@@ -55,4 +55,22 @@ void describe('the deferred start of the extension', { timeout: 60_000 }, () => 
       fs.rmSync(scratch, { recursive: true, force: true });
     }
   });
+
+  void it('is built once when a command needs it before the deferred start ran', async () => {
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-health-deferred-'));
+    try {
+      const { guardCopy } = storagePaths(scratch);
+      const result = await loadBundle(workspaceWithOneServer(scratch), scratch, {
+        expectNames: ['json-server'], expectFiles: [guardCopy], commandsAtOnce: ['mcpHealth.resetNotifications'],
+      });
+      assert.ok(result.servers.some((server) => server.name === 'json-server'), JSON.stringify(result.servers));
+      const once = (pattern: RegExp) => result.logLines.filter((line) => pattern.test(line));
+      // One history read, one guard copy, one discovery: a second build would read, copy and watch again.
+      assert.equal(once(/^info history: /).length, 1, result.logLines.join('\n'));
+      assert.equal(once(/^info guard runtime copied to /).length, 1, result.logLines.join('\n'));
+      assert.equal(once(/^info discovered 1 server/).length, 1, result.logLines.join('\n'));
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
 });

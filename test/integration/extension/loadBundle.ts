@@ -10,6 +10,8 @@ export interface LoadResult {
   readonly atActivation: string[];
   readonly afterDiscovery: string[];
   readonly servers: Array<{ name: string; state: string }>;
+  /** Every line the extension logged, `<level> <message>`. */
+  readonly logLines: string[];
 }
 
 export interface LoadOptions {
@@ -19,13 +21,15 @@ export interface LoadOptions {
   readonly expectFiles?: readonly string[];
   /** deactivate() in activate()'s own tick, before the deferred start. */
   readonly deactivateAtOnce?: boolean;
+  /** Commands run right after activate(), in its tick (before the deferred start). */
+  readonly commandsAtOnce?: readonly string[];
 }
 
 /** `scratch` holds the private home and the extension's storage (<scratch>/storage, laid out as bench/extension/fake-vscode.cjs does). */
-export function loadBundle(workspaceFolder: string, scratch: string, { expectNames = [], expectFiles = [], deactivateAtOnce = false }: LoadOptions = {}): Promise<LoadResult> {
+export function loadBundle(workspaceFolder: string, scratch: string, { expectNames = [], expectFiles = [], deactivateAtOnce = false, commandsAtOnce = [] }: LoadOptions = {}): Promise<LoadResult> {
   const home = path.join(scratch, 'home');
   fs.mkdirSync(home, { recursive: true });
-  const options = { extensionPath: ROOT, workspaceFolder, storageDir: path.join(scratch, 'storage'), expectNames, expectFiles, waitMs: 15_000, deactivateAtOnce };
+  const options = { extensionPath: ROOT, workspaceFolder, storageDir: path.join(scratch, 'storage'), expectNames, expectFiles, waitMs: 15_000, deactivateAtOnce, commandsAtOnce };
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [path.join(__dirname, 'load-bundle.cjs'), JSON.stringify(options)], {
       // A private home: discovery must find only this test's workspace files, never the user's own configs.
