@@ -43,6 +43,50 @@ function bundleOptions({ production: minify }) {
   };
 }
 
+/**
+ * Parsers the extension needs only for some config formats (Continue's YAML blocks, Codex's config.toml): each one is
+ * bundled into its own file under dist/lazy and required on the first use of one of its exports, so dist/extension.js
+ * neither carries nor evaluates them. The CLI bundles them as usual.
+ */
+const LAZY_PACKAGES = ['yaml', 'smol-toml'];
+
+/** In the extension bundle, `yaml` and `smol-toml` become objects whose getters load dist/lazy/<package>.js once. */
+const lazyPackagesPlugin = {
+  name: 'lazy-packages',
+  setup(build) {
+    const filter = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`);
+    build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-package' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
+      // The export names of the package's CommonJS build, the one the bundle would otherwise carry.
+      const names = Object.keys(require(args.path));
+      const getters = names.map((name) => `${JSON.stringify(name)}: { enumerable: true, get: () => load()[${JSON.stringify(name)}] }`);
+      // A computed path: esbuild leaves this require alone, as it does dist/metrics.js's (src/vscode/metricsEndpoint.ts).
+      const contents = [
+        'let loaded;',
+        `function load() { return loaded ??= require(require('node:path').join(__dirname, 'lazy', ${JSON.stringify(`${args.path}.js`)})); }`,
+        `module.exports = Object.defineProperties({}, { ${getters.join(', ')} });`,
+      ].join('\n');
+      return { contents, loader: 'js', resolveDir: __dirname };
+    });
+  },
+};
+
+/**
+ * The extension's bundles in `outDir`: dist/extension.js and every file it may require later (the lazy parsers,
+ * dist/metrics.js). The bench builds the same list, so the size it reports is the size of all of them.
+ */
+function extensionEntries(outDir) {
+  return [
+    { entryPoints: ['src/extension.ts'], outfile: path.join(outDir, 'extension.js'), plugins: [lazyPackagesPlugin] },
+    ...LAZY_PACKAGES.map((name) => ({
+      stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: __dirname, loader: 'js', sourcefile: `lazy-${name}.js` },
+      outfile: path.join(outDir, 'lazy', `${name}.js`),
+    })),
+    // prom-client and OpenTelemetry: required by the extension only when mcpHealth.metrics.listen is set.
+    { entryPoints: ['src/metrics/index.ts'], outfile: path.join(outDir, 'metrics.js') },
+  ];
+}
+
 const common = { ...bundleOptions({ production }), plugins: watch ? [problemMatcherPlugin] : [] };
 
 const entries = [
@@ -50,11 +94,11 @@ const entries = [
   { entryPoints: ['src/bin.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/main.js' },
   { entryPoints: ['src/guardCli.ts'], outfile: 'dist/guard.js' },
-  // prom-client and OpenTelemetry: required by the extension only when mcpHealth.metrics.listen is set.
-  { entryPoints: ['src/metrics/index.ts'], outfile: 'dist/metrics.js' },
 ];
 if (fs.existsSync(path.join(__dirname, 'src/extension.ts'))) {
-  entries.push({ entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' });
+  entries.push(...extensionEntries('dist'));
+} else {
+  entries.push({ entryPoints: ['src/metrics/index.ts'], outfile: 'dist/metrics.js' });
 }
 
 // VS Code's MCP sandbox runtime (@vscode/sandbox-runtime's `srt`), run as its own process for each sandboxed server.
@@ -81,7 +125,7 @@ async function buildSandboxRuntime() {
 
 async function main() {
   if (!watch) await buildSandboxRuntime();
-  const contexts = await Promise.all(entries.map((entry) => esbuild.context({ ...common, ...entry })));
+  const contexts = await Promise.all(entries.map((entry) => esbuild.context({ ...common, ...entry, plugins: [...common.plugins, ...(entry.plugins ?? [])] })));
   if (watch) {
     await Promise.all(contexts.map((ctx) => ctx.watch()));
     return;
@@ -91,7 +135,7 @@ async function main() {
   fs.chmodSync(path.join(__dirname, 'dist/cli.js'), 0o755);
 }
 
-module.exports = { bundleOptions };
+module.exports = { bundleOptions, extensionEntries };
 
 if (require.main === module) {
   main().catch((error) => {

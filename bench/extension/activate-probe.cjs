@@ -30,7 +30,8 @@ async function main() {
     // The documented API other extensions get (the fake context is not in Test mode): read-only server snapshots.
     if (!api || typeof api.servers !== 'function') throw new Error('activate() returned no servers() API: the probe no longer matches the extension');
     const list = () => api.servers();
-    const settled = (s) => !['idle', 'connecting'].includes(s.state);
+    // 'starting' is a stdio server's first start still within its budget: it spins in the status bar, not yet settled.
+    const settled = (s) => !['idle', 'starting', 'connecting'].includes(s.state);
     const deadline = afterActivate + options.waitMs;
     let allSettledAt = null;
     while (performance.now() < deadline) {

@@ -165,7 +165,7 @@ async function bareRefusedLatency(url: string): Promise<number> {
  * retried, the status event the monitor sends as the attempt starts (`reconnecting`). */
 function attemptStarts(id: string) {
   return (event: MonitorEvent): boolean =>
-    event.type !== 'servers' && event.id === id && ((event.type === 'state' && (event.to === 'connecting' || event.to === 'starting')) || (event.type === 'status' && event.reconnecting === true));
+    'id' in event && event.id === id && ((event.type === 'state' && (event.to === 'connecting' || event.to === 'starting')) || (event.type === 'status' && event.reconnecting === true));
 }
 
 /**
@@ -183,7 +183,7 @@ async function recovery(
   previousGone?: Promise<number>,
 ): Promise<Pick<Trial, 'recoveryMs' | 'recoveryBoundMs' | 'failedAttemptsBeforeReturn' | 'recoveryPath' | 'connectMs' | 'chosenBackoffMs' | 'backoffStep' | 'closeWaitMs'>> {
   const up = await monitored.log.waitFor(stateTo(id, 'up'), 30_000, downIndex, `${id} recovery`);
-  const trial = monitored.log.events.slice(downIndex).filter((stamped) => stamped.event.type !== 'stderr' && stamped.event.type !== 'servers' && stamped.event.id === id && stamped.t <= up.t);
+  const trial = monitored.log.events.slice(downIndex).filter((stamped) => stamped.event.type !== 'stderr' && 'id' in stamped.event && stamped.event.id === id && stamped.t <= up.t);
   const lastAttempt = [...trial].reverse().find((stamped) => attemptStarts(id)(stamped.event));
   if (!lastAttempt) throw new Error(`${id}: no reconnect attempt seen before up`);
   const connectMs = up.t - lastAttempt.t;

@@ -13,6 +13,17 @@ import { Commands } from '../present/commandIds';
 
 export const HISTORY_FILE = 'history.json';
 
+/**
+ * The commands exist from activation on; the history behind them (and its file read) is built after activate()
+ * returns, or by the first of these commands if that comes sooner.
+ */
+export function registerHistoryCommands(history: () => EditorHistory): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(Commands.exportHistory, (target?: unknown) => history().export(target)),
+    vscode.commands.registerCommand(Commands.clearHistory, (confirmed?: unknown) => history().clear(confirmed === true)),
+  ];
+}
+
 export class EditorHistory implements vscode.Disposable {
   readonly recorder = new HistoryRecorder(() => systemClock.wall());
   readonly store: HistoryStore;
@@ -32,17 +43,13 @@ export class EditorHistory implements vscode.Disposable {
       },
       (error: unknown) => logger.warn(`history: could not load ${this.store.file} (${String(error)})`),
     );
-    this.disposables.push(
-      { dispose: unsubscribe },
-      vscode.commands.registerCommand(Commands.exportHistory, (target?: unknown) => this.export(target)),
-      vscode.commands.registerCommand(Commands.clearHistory, (confirmed?: unknown) => this.clear(confirmed === true)),
-    );
+    this.disposables.push({ dispose: unsubscribe });
   }
 
   uptimeOf = (serverId: string): UptimeWindows | null => (this.recorder.has(serverId) ? this.recorder.uptime(serverId) : null);
 
   /** The user picks the file; `.csv` writes CSV, anything else JSON lines. A Uri argument skips the dialog. */
-  private async export(target: unknown): Promise<vscode.Uri | undefined> {
+  async export(target: unknown): Promise<vscode.Uri | undefined> {
     const uri = target instanceof vscode.Uri ? target : await vscode.window.showSaveDialog({
       title: vscode.l10n.t('Export MCP Server History'),
       saveLabel: vscode.l10n.t('Export'),
@@ -59,7 +66,7 @@ export class EditorHistory implements vscode.Disposable {
     return uri;
   }
 
-  private async clear(confirmed: boolean): Promise<void> {
+  async clear(confirmed: boolean): Promise<void> {
     const CLEAR = vscode.l10n.t('Clear History');
     const answer = confirmed ? CLEAR : await vscode.window.showWarningMessage(
       vscode.l10n.t('Forget the uptime and probe history of every MCP server in this workspace?'), { modal: true }, CLEAR);

@@ -9,6 +9,7 @@ import { candidateFiles, discover } from '../core/config/discover';
 import type { DiscoveryOptions, InputDefinition } from '../core/config/types';
 import { createRegistry, type TrustAwareRegistry } from '../core/monitor';
 import { concurrentStarts } from '../mcp/concurrentStarts';
+import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { GUARD_POLL_MS, GuardPoller } from '../core/guardReport';
 import { redactText } from '../core/redact';
@@ -26,7 +27,7 @@ import { loadConsentKey } from './consentKey';
 import { ConsentFlow } from './consent';
 import { registerConsentCommands } from './consentCommands';
 import { DashboardPanel } from './dashboard';
-import { EditorHistory } from './history';
+import { EditorHistory, registerHistoryCommands } from './history';
 import { registerGuardCommands } from './guardCommands';
 import { ConfigDiagnostics } from './diagnostics';
 import { InputStore } from './inputs';
@@ -37,7 +38,7 @@ import { isExcluded } from '../present/settingsModel';
 import { SettingsStore, type SettingsChangeEvent } from './settings';
 import { HealthStatusBar } from './statusBar';
 import { StateNotifier } from './notifications';
-import { ToolDriftWatcher } from './toolDrift';
+import { registerToolDriftCommands, ToolDriftWatcher } from './toolDrift';
 import { ServerTreeProvider } from './treeView';
 import { ChatMcpSettingsWatcher } from './chatMcpSettings';
 import { registerVsCodeMcpCommands } from './vscodeMcp';
@@ -49,6 +50,25 @@ import { ConfigLensProvider } from './configLens';
 
 const DISABLED_KEY = 'mcpHealth.disabledServers';
 
+/**
+ * What activate() does not wait for: no first paint needs them, and building them costs file I/O, hashing or the
+ * first run of their code. Built once, by start() right after activate() returns, or by the first command that needs
+ * one of them before that.
+ */
+interface DeferredServices {
+  readonly chatMcp: ChatMcpSettingsWatcher;
+  readonly diagnostics: ConfigDiagnostics;
+  readonly configLens: ConfigLensProvider;
+  readonly watchers: ConfigWatchers;
+  readonly notifier: StateNotifier;
+  readonly toolDrift: ToolDriftWatcher;
+  /** Before the views' first events: they show its uptime, and it must see every event. */
+  readonly history: EditorHistory;
+  /** One copy per machine: user-level servers run in one window, the others mirror it. */
+  readonly shared: SharedServers;
+  readonly guardRuntime: StableGuardRuntime;
+}
+
 export class McpHealth {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly log: PingLog;
@@ -56,17 +76,11 @@ export class McpHealth {
   readonly registry: TrustAwareRegistry & MonitorRegistry;
   private readonly tree: ServerTreeProvider;
   private readonly statusBar: HealthStatusBar;
-  private readonly diagnostics: ConfigDiagnostics;
-  private readonly watchers: ConfigWatchers;
   private readonly inputs: InputStore;
   private readonly dashboard: DashboardPanel;
-  private readonly notifier: StateNotifier;
   private readonly consent: ConsentFlow;
-  /** One copy per machine: user-level servers run in one window, the others mirror it. */
-  private readonly shared: SharedServers;
   private readonly metrics: MetricsEndpoint;
-  private readonly history: EditorHistory;
-  private readonly configLens: ConfigLensProvider;
+  private deferred: DeferredServices | undefined;
   private inputDefinitions: readonly InputDefinition[] = [];
   private consentKey: ConsentKey | undefined;
   private readonly consentStore: ConsentStore;
@@ -107,37 +121,22 @@ export class McpHealth {
     });
     this.consent = this.own(new ConsentFlow(this.consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
     this.inputs = new InputStore(context.secrets);
-    const chatMcp = this.own(new ChatMcpSettingsWatcher());
-    // Before the views: they show its uptime, and it must see the first events.
-    this.history = this.own(new EditorHistory(context, this.registry, this.log.logger, () => this.tree.refresh()));
-    // What every view shows beside the monitor's verdict (src/present/serverView.ts), the same for each of them.
-    const contextOf: ViewContextOf = (status) => ({ vscodeWontStart: chatMcp.blockFor(status.config), uptime: this.history.uptimeOf(status.config.id) });
-    this.tree = this.own(new ServerTreeProvider(this.registry, contextOf));
-    this.statusBar = this.own(new HealthStatusBar(this.registry, this.settings.current.statusBar, contextOf));
-    this.own(chatMcp.onDidChange(() => { this.tree.refresh(); this.statusBar.render(); }));
-    this.diagnostics = this.own(new ConfigDiagnostics());
-    this.configLens = this.own(new ConfigLensProvider(this.registry, this.settings.current.codeLens));
-    this.watchers = this.own(new ConfigWatchers());
-    this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry, contextOf));
-    this.notifier = this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, context.globalState, () => this.settings.current.notificationReminderMs, contextOf));
-    this.shared = new SharedServers({
-      path: channelPath(sharedServersTopic(this.vscodeUserDir())),
-      registry: this.registry,
-      covers: (config) => config.source.scope === 'user',
-      label: vscode.l10n.t('another VS Code window'),
-      logger: this.log.logger,
-    });
-    this.own(vscode.commands.registerCommand(Commands.resetNotifications, () => this.notifier.resetMuted()));
+    this.tree = this.own(new ServerTreeProvider(this.registry, this.contextOf));
+    this.statusBar = this.own(new HealthStatusBar(this.registry, this.settings.current.statusBar, this.contextOf));
+    // Here, not deferred: VS Code restores an open dashboard through this serializer as soon as activation ends.
+    this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry, this.contextOf));
+    this.own(vscode.commands.registerCommand(Commands.resetNotifications, () => this.services().notifier.resetMuted()));
     this.own(vscode.commands.registerCommand(Commands.openWalkthrough, () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#mcpHealth.gettingStarted`, false)));
-    this.own(new ToolDriftWatcher(this.registry, context.workspaceState, () => this.settings.current.notifications, this.log.logger));
+    for (const disposable of [...registerToolDriftCommands(() => this.services().toolDrift), ...registerHistoryCommands(() => this.services().history)]) {
+      this.own(disposable);
+    }
     this.own(this.discoveredEmitter);
     this.metrics = this.own(new MetricsEndpoint({
       registry: this.registry, extensionPath: context.extensionPath, version: String(context.extension.packageJSON.version ?? '0.0.0'), logger: this.log.logger,
     }));
 
     this.own(this.settings.onDidChange((event) => this.applySettings(event)));
-    this.own(this.watchers.onDidChange(() => this.requestRediscovery('a configuration file changed')));
     this.own(vscode.workspace.onDidChangeWorkspaceFolders(() => this.requestRediscovery('workspace folders changed')));
     this.own(vscode.workspace.onDidGrantWorkspaceTrust(() => {
       this.log.logger.info('workspace trusted: starting servers from workspace files');
@@ -157,7 +156,7 @@ export class McpHealth {
       setMonitoringEnabled: (id, enabled) => this.setMonitoringEnabled(id, enabled),
       showDashboard: () => this.dashboard.show(),
       wallClock: () => systemClock.wall(),
-      viewContext: contextOf,
+      viewContext: this.contextOf,
     })) {
       this.own(disposable);
     }
@@ -167,19 +166,59 @@ export class McpHealth {
     for (const disposable of registerVsCodeMcpCommands(this.registry)) {
       this.own(disposable);
     }
-    // Copied now, off the activation path: by the time a user picks "Guard This Server" the stable copy is there.
-    const guardRuntime = new StableGuardRuntime(
-      path.join(this.context.extensionPath, 'dist', BUNDLED_GUARD_FILE), path.join(this.context.globalStorageUri.fsPath, 'bin'), this.log.logger);
-    for (const disposable of registerGuardCommands({ registry: this.registry, rediscover: () => this.rediscover(), guardLauncher: () => guardRuntime.launcher(), nodeOnPath: async () => Boolean(await findOnPath('node')) })) {
+    for (const disposable of registerGuardCommands({ registry: this.registry, rediscover: () => this.rediscover(), guardLauncher: () => this.services().guardRuntime.launcher(), nodeOnPath: async () => Boolean(await findOnPath('node')) })) {
       this.own(disposable);
     }
   }
 
-  /** First discovery, then monitoring. Runs after activate() has returned. */
+  /** The deferred half of the wiring (DeferredServices), built on first call; every part is owned like the rest. */
+  private services(): DeferredServices {
+    if (this.deferred) return this.deferred;
+    const chatMcp = this.own(new ChatMcpSettingsWatcher());
+    this.own(chatMcp.onDidChange(() => { this.tree.refresh(); this.statusBar.render(); }));
+    const watchers = this.own(new ConfigWatchers());
+    this.own(watchers.onDidChange(() => this.requestRediscovery('a configuration file changed')));
+    this.deferred = {
+      // First: it must see every event of the registry, and the views show its uptime.
+      history: this.own(new EditorHistory(this.context, this.registry, this.log.logger, () => this.tree.refresh())),
+      chatMcp,
+      watchers,
+      diagnostics: this.own(new ConfigDiagnostics()),
+      configLens: this.own(new ConfigLensProvider(this.registry, this.settings.current.codeLens)),
+      notifier: this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, this.context.globalState, () => this.settings.current.notificationReminderMs, this.contextOf)),
+      toolDrift: this.own(new ToolDriftWatcher(this.registry, this.context.workspaceState, () => this.settings.current.notifications, this.log.logger)),
+      shared: new SharedServers({
+        path: channelPath(sharedServersTopic(this.vscodeUserDir())),
+        registry: this.registry,
+        covers: (config) => config.source.scope === 'user',
+        label: vscode.l10n.t('another VS Code window'),
+        logger: this.log.logger,
+      }),
+      // Copied now, off the activation path: by the time a user picks "Guard This Server" the stable copy is there.
+      guardRuntime: new StableGuardRuntime(
+        path.join(this.context.extensionPath, 'dist', BUNDLED_GUARD_FILE), path.join(this.context.globalStorageUri.fsPath, 'bin'), this.log.logger),
+    };
+    this.statusBar.render();
+    return this.deferred;
+  }
+
+  /**
+   * What every view shows beside the monitor's verdict (src/present/serverView.ts), the same for each of them: VS
+   * Code's own chat.mcp settings and the restored uptime, neither known before the deferred start.
+   */
+  private readonly contextOf: ViewContextOf = (status) => ({
+    vscodeWontStart: this.deferred?.chatMcp.blockFor(status.config) ?? null,
+    uptime: this.deferred?.history.uptimeOf(status.config.id) ?? null,
+  });
+
+  /** First discovery, then monitoring. Runs after activate() has returned, and builds what activate() left out. */
   async start(): Promise<void> {
+    // deactivate() may come first (a window closed while starting): then nothing is built, and nothing started.
+    if (this.disposing) return;
+    const { shared } = this.services();
     await this.rediscover();
     // Lead or follow before anything starts, so a follower never starts its own copy of a user-level server.
-    await this.shared.start();
+    await shared.start();
     if (!this.disposing) {
       this.registry.start();
       const { metricsListen, monitor } = this.settings.current;
@@ -223,14 +262,14 @@ export class McpHealth {
       treeView: this.tree.view,
       flushViews: () => this.tree.flush(),
       statusBar: () => this.statusBar.snapshot(),
-      diagnostics: () => this.diagnostics.entries(),
-      watchedPatterns: () => this.watchers.patterns,
+      diagnostics: () => this.services().diagnostics.entries(),
+      watchedPatterns: () => this.services().watchers.patterns,
       settings: () => this.settings.current,
       storeInput: (id, value) => this.inputs.store(id, value),
       onDidDiscover: this.discoveredEmitter.event,
       dashboard: () => this.dashboard.state,
-      notificationsShown: (id) => this.notifier.shown.get(id) ?? 0,
-      notificationGroups: () => this.notifier.shownGroups.map((group) => ({ message: group.message, ids: [...group.ids] })),
+      notificationsShown: (id) => this.services().notifier.shown.get(id) ?? 0,
+      notificationGroups: () => this.services().notifier.shownGroups.map((group) => ({ message: group.message, ids: [...group.ids] })),
     };
   }
 
@@ -242,6 +281,8 @@ export class McpHealth {
   }
 
   private async discoverOnce(): Promise<void> {
+    if (this.disposing) return;
+    const { diagnostics: diagnosticsView, watchers } = this.services();
     const settings = this.settings.current;
     const globalStorage = this.context.globalStorageUri.fsPath;
     const options: DiscoveryOptions = {
@@ -274,8 +315,8 @@ export class McpHealth {
           this.registry.setEnabled(id, false);
         }
       }
-      this.diagnostics.update(diagnostics);
-      this.watchers.update(candidateFiles(options));
+      diagnosticsView.update(diagnostics);
+      watchers.update(candidateFiles(options));
       const files = result.sources.filter((source) => source.exists).length;
       this.log.logger.info(`discovered ${servers.length} server(s) in ${files} file(s); ${diagnostics.length} problem(s)`);
       this.consent.offer();
@@ -306,7 +347,8 @@ export class McpHealth {
     }
     if (change.rerender) {
       this.statusBar.setVisibility(current.statusBar);
-      this.configLens.setEnabled(current.codeLens);
+      // Not built yet: it reads the current setting when it is.
+      this.deferred?.configLens.setEnabled(current.codeLens);
     }
     if (change.rediscover) {
       this.requestRediscovery('discovery settings changed');
@@ -338,22 +380,24 @@ export class McpHealth {
 
   private own<T extends vscode.Disposable>(disposable: T): T {
     this.disposables.push(disposable);
+    // Built after dispose() began (a late command reaching services()): disposed at once, so nothing outlives us.
+    if (this.disposing) disposable.dispose();
     return disposable;
   }
 
   /** Closes every connection and child; safe to call twice (deactivate, then the subscriptions). */
   dispose(): Promise<void> {
     this.disposing ??= (async () => {
-      for (const disposable of this.disposables.reverse()) {
+      for (const disposable of this.disposables.splice(0).reverse()) {
         try {
           disposable.dispose();
         } catch {
           // A view failing to dispose must not keep children alive.
         }
       }
-      await Promise.all([this.registry.dispose(), this.metrics.closed(), this.history.closed()]);
+      await Promise.all([this.registry.dispose(), this.metrics.closed(), this.deferred?.history.closed()]);
       // Only now, with our servers closed, may another window take the user-level servers over.
-      await this.shared.dispose();
+      await this.deferred?.shared.dispose();
     })();
     return this.disposing;
   }

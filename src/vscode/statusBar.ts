@@ -34,7 +34,7 @@ export class HealthStatusBar implements vscode.Disposable {
         this.renderSoon.schedule();
       }
     });
-    this.render();
+    // No render() here: this runs inside activate(), and the first text is drawn by the deferred start (McpHealth).
   }
 
   setVisibility(visibility: StatusBarVisibility): void {

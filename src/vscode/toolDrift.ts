@@ -23,6 +23,18 @@ export const CLIENT_TOOL_LIMIT = 128;
 
 type StoredBaselines = Record<string, ToolsBaseline>;
 
+/**
+ * The commands and the diff documents' provider exist from activation on; the watcher behind them is built after
+ * activate() returns (or by the first command that needs it), off the activation path.
+ */
+export function registerToolDriftCommands(watcher: () => ToolDriftWatcher): vscode.Disposable[] {
+  return [
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, { provideTextDocumentContent: (uri) => watcher().document(uri) }),
+    vscode.commands.registerCommand(Commands.showToolChanges, (element?: unknown) => watcher().showChanges(element)),
+    vscode.commands.registerCommand(Commands.acceptToolsBaseline, (element?: unknown) => watcher().accept(element)),
+  ];
+}
+
 export class ToolDriftWatcher implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private stored: StoredBaselines;
@@ -40,12 +52,7 @@ export class ToolDriftWatcher implements vscode.Disposable {
       else if (event.type === 'inventory') this.onListed(event.id);
       else if (event.type === 'tools-changed') this.announce(event.id, describeDrift(event.drift));
     });
-    this.disposables.push(
-      { dispose: unsubscribe },
-      vscode.workspace.registerTextDocumentContentProvider(SCHEME, { provideTextDocumentContent: (uri) => this.document(uri) }),
-      vscode.commands.registerCommand(Commands.showToolChanges, (element?: unknown) => this.showChanges(element)),
-      vscode.commands.registerCommand(Commands.acceptToolsBaseline, (element?: unknown) => this.accept(element)),
-    );
+    this.disposables.push({ dispose: unsubscribe });
     this.applyStored();
   }
 
@@ -100,7 +107,7 @@ export class ToolDriftWatcher implements vscode.Disposable {
     return typeof picked === 'string' ? picked : undefined;
   }
 
-  private async showChanges(element: unknown): Promise<void> {
+  async showChanges(element: unknown): Promise<void> {
     const id = await this.resolve(element, vscode.l10n.t('Show tool changes of which server?'));
     const status = id ? this.registry.get(id) : undefined;
     if (!id || !status) return;
@@ -108,7 +115,7 @@ export class ToolDriftWatcher implements vscode.Disposable {
     await vscode.commands.executeCommand('vscode.diff', uri('baseline'), uri('current'), vscode.l10n.t('{0}: accepted tools ↔ tools now', status.config.name));
   }
 
-  private async accept(element: unknown): Promise<void> {
+  async accept(element: unknown): Promise<void> {
     const id = await this.resolve(element, vscode.l10n.t('Accept the current tools of which server?'));
     if (!id) return;
     const accepted = this.registry.acceptToolsBaseline(id);
@@ -120,7 +127,7 @@ export class ToolDriftWatcher implements vscode.Disposable {
     this.logger.info(`${this.registry.get(id)?.config.name ?? id}: tools accepted as the new baseline (${accepted.count} tools)`);
   }
 
-  private document(uri: vscode.Uri): string {
+  document(uri: vscode.Uri): string {
     const id = decodeURIComponent(uri.query);
     const side = uri.path.endsWith('/baseline.json') ? 'baseline' : 'current';
     const status = this.registry.get(id);

@@ -13,8 +13,9 @@ import { LineIndex } from './lineIndex';
 import { locateTomlKeys, pathKey } from './tomlKeyLocator';
 
 // smol-toml's types describe its ES module only; its package also ships the CommonJS build this project loads.
+// Its members are read at the call, not here: the extension loads the parser from its own file on first use (esbuild.js).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { parse: parseTomlText } = require('smol-toml') as typeof SmolToml;
+const smolToml = require('smol-toml') as typeof SmolToml;
 
 /** Thrown with a message that names the file, line and column of what cannot be rewritten. */
 export class GuardRewriteError extends Error {
@@ -260,7 +261,7 @@ function locateToml(request: RewriteRequest): LocatedEntry {
   const fail = failer(request);
   let parsed: Record<string, unknown>;
   try {
-    parsed = parseTomlText(text) as Record<string, unknown>;
+    parsed = smolToml.parse(text) as Record<string, unknown>;
   } catch {
     throw fail(0, 'the file has a TOML error; fix it before guarding a server');
   }
@@ -325,7 +326,7 @@ function tomlString(text: string, at: number, fail: (offset: number, message: st
   while (i < text.length && text[i] !== quote && text[i] !== '\n') i += quote === '"' && text[i] === '\\' ? 2 : 1;
   if (text[i] !== quote) throw fail(at, `${what} is not a closed string`);
   const raw = text.slice(at, i + 1);
-  const value = (parseTomlText(`v = ${raw}`) as { v: string }).v;
+  const value = (smolToml.parse(`v = ${raw}`) as { v: string }).v;
   return { start: at, end: i + 1, raw, value };
 }
 

@@ -7,15 +7,16 @@ import { locateTomlKeys, pathKey, type KeyLocations } from './tomlKeyLocator';
 import { MAX_TREE_DEPTH, type ConfigNode, type ObjectEntry } from './tree';
 
 // smol-toml's types describe its ES module only; its package also ships the CommonJS build this project loads.
+// Its members are read at the call, not here: the extension loads the parser from its own file on first use (esbuild.js).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { parse, TomlError } = require('smol-toml') as typeof SmolToml;
+const smolToml = require('smol-toml') as typeof SmolToml;
 
 export function parseToml(text: string, sink: DiagnosticSink): ConfigNode | undefined {
   let value: unknown;
   try {
-    value = parse(text);
+    value = smolToml.parse(text);
   } catch (error) {
-    if (error instanceof TomlError) {
+    if (error instanceof smolToml.TomlError) {
       const message = error.message.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
       sink.error({ line: error.line, column: error.column }, `TOML error: ${message}`);
     } else {

@@ -94,9 +94,8 @@ export class ConsentStore {
   private legacy = new Map<string, string>();
   private reportedProblem: string | null = null;
 
-  constructor(private readonly storage: ConsentStorage, private readonly logger: Logger, private readonly key: () => ConsentKey | undefined) {
-    this.current();
-  }
+  /** Reads nothing yet: every query reads the storage first, and the extension builds this inside activate(). */
+  constructor(private readonly storage: ConsentStorage, private readonly logger: Logger, private readonly key: () => ConsentKey | undefined) {}
 
   /** Allowed means: this id, with exactly this definition. A changed command, args, env value... asks again. */
   isAllowed(config: ServerConfig): boolean {
