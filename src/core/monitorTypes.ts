@@ -6,13 +6,14 @@ import { defaultInventoryLimits } from './inventory/types';
 import type { CrashLoopSettings } from './monitor/crashLoop';
 import { defaultCrashLoopSettings } from './monitor/crashLoop';
 import type { SlowSettings } from './monitor/slowness';
+import { MONITOR_MODE_VALUES, SETTINGS, type MonitorModeValue } from './settings';
 import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerState, ServerStatus, TransportKind } from './model';
 import type { Suspension } from './monitor/suspend';
 
 /** watch: stay connected with keepalive probes; check: connect, probe once, disconnect; off: list only. */
-export type MonitorMode = 'watch' | 'check' | 'off';
+export type MonitorMode = MonitorModeValue;
 
-export const MONITOR_MODES: readonly MonitorMode[] = ['watch', 'check', 'off'];
+export const MONITOR_MODES: readonly MonitorMode[] = MONITOR_MODE_VALUES;
 
 export interface MonitorSettings {
   /** Idle interval before a keepalive probe, per transport (protocol.md: 15-30 s; HTTP inside proxies' 30-60 s). */
@@ -64,22 +65,27 @@ export interface InventorySettings extends InventoryLimits {
 
 export const defaultInventorySettings: InventorySettings = { enabled: true, ...defaultInventoryLimits };
 
-/** A first `npx -y` / `uvx` start downloads the package (often 20-60 s), slower still with many servers at once. */
-export const DEFAULT_STARTUP_TIMEOUT_MS = 120_000;
+/** The setting's default (src/core/settings.ts says why it is long). */
+export const DEFAULT_STARTUP_TIMEOUT_MS = SETTINGS.startupTimeoutSeconds.default * 1000;
 
+/** What a front end starts from: the settings' defaults (src/core/settings.ts) and the timings that are no setting. */
 export const defaultMonitorSettings: MonitorSettings = {
-  intervalMs: { stdio: 30_000, http: 20_000, sse: 20_000 },
+  intervalMs: {
+    stdio: SETTINGS['pingIntervalSeconds.stdio'].default * 1000,
+    http: SETTINGS['pingIntervalSeconds.http'].default * 1000,
+    sse: SETTINGS['pingIntervalSeconds.sse'].default * 1000,
+  },
   serverIntervalMs: {},
-  timeoutMs: 5_000,
+  timeoutMs: SETTINGS.timeoutSeconds.default * 1000,
   connectTimeoutMs: 15_000,
   startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
   serverStartupTimeoutMs: {},
   crashLoop: defaultCrashLoopSettings,
   backoff: { initialMs: 1_000, maxMs: 60_000 },
   flapping: { windowMs: 10 * 60_000, restarts: 3, stableMs: 5 * 60_000 },
-  mode: 'watch',
+  mode: SETTINGS.monitoringMode.default,
   serverMode: {},
-  checkIntervalMs: 10 * 60_000,
+  checkIntervalMs: SETTINGS.checkIntervalMinutes.default * 60_000,
   inventory: defaultInventorySettings,
 };
 

@@ -1,14 +1,15 @@
 // The `mcpHealth.*` settings as one frozen object, and what a change between two of them requires.
-// Pure: the editor adapter passes a reader, so bounds and defaults are checked in one place and testable.
+// Pure: the editor adapter passes a reader; each value is parsed by its row of the core's table (src/core/settings.ts),
+// which holds every setting's type, default and bounds.
 
-import type { ConfigFormat, TransportKind } from '../core/model';
-import { DEFAULT_CHECK_INTERVAL_MS, SETTINGS_BOUNDS } from '../core/monitor/intervals';
+import type { ConfigFormat } from '../core/model';
+import { SETTINGS_BOUNDS } from '../core/monitor/intervals';
 import { defaultSlowSettings } from '../core/monitor/slowness';
-import { defaultCrashLoopSettings } from '../core/monitor/crashLoop';
-import { DEFAULT_STARTUP_TIMEOUT_MS, defaultMonitorSettings, MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../core/monitorTypes';
+import { defaultMonitorSettings, type MonitorMode, type MonitorSettings } from '../core/monitorTypes';
+import { SETTINGS, type SettingKey } from '../core/settings';
 
-export type NotificationLevel = 'all' | 'errors' | 'off';
-export type StatusBarVisibility = 'always' | 'whenServers' | 'never';
+export type NotificationLevel = (typeof SETTINGS.notifications.enum)[number];
+export type StatusBarVisibility = (typeof SETTINGS)['statusBar.show']['enum'][number];
 
 export interface ExtensionSettings {
   readonly monitor: MonitorSettings;
@@ -36,78 +37,58 @@ export const CHECK_INTERVAL_MINUTES_BOUNDS = SETTINGS_BOUNDS.checkIntervalMinute
 export const REMINDER_MINUTES_BOUNDS = SETTINGS_BOUNDS.reminderMinutes;
 export const STARTUP_SECONDS_BOUNDS = SETTINGS_BOUNDS.startupTimeoutSeconds;
 
-/** Above the longest probe timeout: a larger threshold could never be reached. */
-const SLOW_MAX_MS = 30_000;
-const FAILURES_MAX = 10;
+/** Each setting's value in force: read, then parsed by its row of the core's table (type, bounds, default). */
+function reading(read: SettingReader) {
+  return <K extends SettingKey>(key: K): ReturnType<(typeof SETTINGS)[K]['parse']> =>
+    SETTINGS[key].parse(read(key)) as ReturnType<(typeof SETTINGS)[K]['parse']>;
+}
 
-const transports: readonly TransportKind[] = ['stdio', 'http', 'sse'];
-
-export function parseSettings(read: SettingReader, base: MonitorSettings = defaultMonitorSettings): ExtensionSettings {
-  const intervalMs = Object.fromEntries(
-    transports.map((transport) => [transport, seconds(read(`pingIntervalSeconds.${transport}`), INTERVAL_BOUNDS, base.intervalMs[transport] / 1000) * 1000]),
-  ) as Record<TransportKind, number>;
+export function parseSettings(read: SettingReader): ExtensionSettings {
+  const value = reading(read);
   const serverIntervalMs: Record<string, number> = {};
   const serverMode: Record<string, MonitorMode> = {};
   const serverSlowMs: Record<string, number> = {};
   const serverStartupTimeoutMs: Record<string, number> = {};
-  const overrides = read('serverOverrides');
-  if (isRecord(overrides)) {
-    for (const [name, override] of Object.entries(overrides)) {
-      if (isRecord(override) && typeof override.intervalSeconds === 'number' && Number.isFinite(override.intervalSeconds)) {
-        serverIntervalMs[name] = seconds(override.intervalSeconds, INTERVAL_BOUNDS, INTERVAL_BOUNDS.min) * 1000;
-      }
-      if (isRecord(override) && MONITOR_MODES.includes(override.mode as MonitorMode)) {
-        serverMode[name] = override.mode as MonitorMode;
-      }
-      if (isRecord(override) && typeof override.startupTimeoutSeconds === 'number' && Number.isFinite(override.startupTimeoutSeconds)) {
-        serverStartupTimeoutMs[name] = seconds(override.startupTimeoutSeconds, STARTUP_SECONDS_BOUNDS, STARTUP_SECONDS_BOUNDS.min) * 1000;
-      }
-      if (isRecord(override) && typeof override.slowThresholdMs === 'number' && Number.isFinite(override.slowThresholdMs) && override.slowThresholdMs > 0) {
-        serverSlowMs[name] = Math.min(SLOW_MAX_MS, override.slowThresholdMs);
-      }
-    }
+  for (const [name, override] of Object.entries(value('serverOverrides'))) {
+    if (override.intervalSeconds !== undefined) serverIntervalMs[name] = override.intervalSeconds * 1000;
+    if (override.mode !== undefined) serverMode[name] = override.mode;
+    if (override.startupTimeoutSeconds !== undefined) serverStartupTimeoutMs[name] = override.startupTimeoutSeconds * 1000;
+    if (override.slowThresholdMs !== undefined) serverSlowMs[name] = override.slowThresholdMs;
   }
-  const slowSetting = read('slowThresholdMs');
-  const slowThresholdMs = typeof slowSetting === 'number' && Number.isFinite(slowSetting) && slowSetting > 0 ? Math.min(SLOW_MAX_MS, slowSetting) : null;
-  const sources: Partial<Record<ConfigFormat, boolean>> = {};
-  const sourceSetting = read('discovery.sources');
-  if (isRecord(sourceSetting)) {
-    for (const [format, enabled] of Object.entries(sourceSetting)) {
-      if (typeof enabled === 'boolean') {
-        sources[format as ConfigFormat] = enabled;
-      }
-    }
-  }
-  const excluded = read('excludedServers');
+  const slowThresholdMs = value('slowThresholdMs') || null;
+  const failuresBeforeDown = value('failuresBeforeDown');
+  const successesBeforeUp = value('successesBeforeUp');
   const settings: ExtensionSettings = {
     monitor: {
-      ...base,
-      intervalMs,
-      serverIntervalMs,
-      timeoutMs: seconds(read('timeoutSeconds'), TIMEOUT_BOUNDS, base.timeoutMs / 1000) * 1000,
-      startupTimeoutMs: seconds(read('startupTimeoutSeconds'), STARTUP_SECONDS_BOUNDS, (base.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS) / 1000) * 1000,
-      serverStartupTimeoutMs,
-      crashLoop: {
-        crashes: Math.round(seconds(read('crashLoop.maxCrashes'), SETTINGS_BOUNDS.crashLoopCrashes, (base.crashLoop ?? defaultCrashLoopSettings).crashes)),
-        windowMs: seconds(read('crashLoop.windowMinutes'), SETTINGS_BOUNDS.crashLoopWindowMinutes, (base.crashLoop ?? defaultCrashLoopSettings).windowMs / 60_000) * 60_000,
+      ...defaultMonitorSettings,
+      intervalMs: {
+        stdio: value('pingIntervalSeconds.stdio') * 1000,
+        http: value('pingIntervalSeconds.http') * 1000,
+        sse: value('pingIntervalSeconds.sse') * 1000,
       },
-      mode: oneOf(read('monitoringMode'), MONITOR_MODES, 'watch'),
+      serverIntervalMs,
+      timeoutMs: value('timeoutSeconds') * 1000,
+      startupTimeoutMs: value('startupTimeoutSeconds') * 1000,
+      serverStartupTimeoutMs,
+      crashLoop: { crashes: value('crashLoop.maxCrashes'), windowMs: value('crashLoop.windowMinutes') * 60_000 },
+      mode: value('monitoringMode'),
       serverMode,
-      checkIntervalMs: seconds(read('checkIntervalMinutes'), CHECK_INTERVAL_MINUTES_BOUNDS, (base.checkIntervalMs ?? DEFAULT_CHECK_INTERVAL_MS) / 60_000) * 60_000,
-      ...failureThreshold(read('failuresBeforeDown')),
-      ...recoveryThreshold(read('successesBeforeUp')),
+      checkIntervalMs: value('checkIntervalMinutes') * 60_000,
+      // 1 (the default) adds nothing to the monitor settings: the first failure is down, the first success up.
+      ...(failuresBeforeDown > 1 ? { failuresBeforeDown } : {}),
+      ...(successesBeforeUp > 1 ? { successesBeforeUp } : {}),
       // Off unless a threshold is set somewhere: the monitor settings stay the defaults then.
       ...(slowThresholdMs !== null || Object.keys(serverSlowMs).length
-        ? { slow: { ...(base.slow ?? defaultSlowSettings), thresholdMs: slowThresholdMs, serverThresholdMs: serverSlowMs } }
+        ? { slow: { ...(defaultMonitorSettings.slow ?? defaultSlowSettings), thresholdMs: slowThresholdMs, serverThresholdMs: serverSlowMs } }
         : {}),
     },
-    notifications: oneOf(read('notifications'), ['all', 'errors', 'off'] as const, 'errors'),
-    notificationReminderMs: reminderMinutes(read('notificationReminderMinutes')) * 60_000,
-    statusBar: oneOf(read('statusBar.show'), ['always', 'whenServers', 'never'] as const, 'whenServers'),
-    discovery: { sources, includeUserConfigs: typeof read('discovery.includeUserConfigs') === 'boolean' ? read('discovery.includeUserConfigs') as boolean : true },
-    excludedServers: Array.isArray(excluded) ? [...new Set(excluded.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()))] : [],
-    metricsListen: typeof read('metrics.listen') === 'string' ? (read('metrics.listen') as string).trim() : '',
-    codeLens: read('codeLens.enabled') !== false,
+    notifications: value('notifications'),
+    notificationReminderMs: value('notificationReminderMinutes') * 60_000,
+    statusBar: value('statusBar.show'),
+    discovery: { sources: value('discovery.sources'), includeUserConfigs: value('discovery.includeUserConfigs') },
+    excludedServers: value('excludedServers'),
+    metricsListen: value('metrics.listen'),
+    codeLens: value('codeLens.enabled'),
   };
   return deepFreeze(settings);
 }
@@ -134,39 +115,9 @@ export function compareSettings(previous: ExtensionSettings, next: ExtensionSett
   };
 }
 
-/** Whole minutes within bounds; anything else (unset, negative, not a number) is 0: never remind. */
-function reminderMinutes(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return 0;
-  return Math.min(REMINDER_MINUTES_BOUNDS.max, Math.max(1, Math.round(value)));
-}
-
 /** Whether a server is excluded by name (as written in its file) or by its full id. */
 export function isExcluded(settings: ExtensionSettings, server: { readonly id: string; readonly name: string }): boolean {
   return settings.excludedServers.includes(server.name) || settings.excludedServers.includes(server.id);
-}
-
-/** 1 (the protocol's rule: the first failure is down) is the default and adds nothing to the monitor settings. */
-function failureThreshold(value: unknown): { failuresBeforeDown?: number } {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 1) return {};
-  return { failuresBeforeDown: Math.min(FAILURES_MAX, Math.floor(value)) };
-}
-
-/** Likewise 1 (up as soon as it is connected again) is the default. */
-function recoveryThreshold(value: unknown): { successesBeforeUp?: number } {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 1) return {};
-  return { successesBeforeUp: Math.min(FAILURES_MAX, Math.floor(value)) };
-}
-
-function seconds(value: unknown, bounds: { readonly min: number; readonly max: number }, fallback: number): number {
-  // Settings edited by hand in JSON skip the schema's bounds, so they are enforced here too.
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    return fallback;
-  }
-  return Math.min(bounds.max, Math.max(bounds.min, value));
-}
-
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
-  return allowed.includes(value as T) ? (value as T) : fallback;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -13,6 +13,8 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { GuardReport } from '../../src/core/guardReport';
 import { readGuardStatuses } from '../../src/guard/statusChannel';
+import { isAlive } from '../helpers/processes';
+import { waitFor } from '../helpers/wait';
 import { launchWorkbenchBrowser, waitForWorkbench, type Workbench } from './harness/browser';
 import { startCodeServer, type CodeServer } from './harness/codeServer';
 import { repoRoot } from './harness/paths';
@@ -29,25 +31,6 @@ function pids(file: string): number[] {
     return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/^\S+\s+\(.*\)\s+[ZX]/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
@@ -94,7 +77,7 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     fs.writeFileSync(path.join(calls, 'request'), JSON.stringify({ id, tool: 'echo', input: { message } }));
     const answer = path.join(calls, `answer-${id}.json`);
     try {
-      return await until(`the answer to tool call ${id}`, async () => {
+      return await waitFor(`the answer to tool call ${id}`, async () => {
         // Outside a chat request VS Code asks before running an MCP tool ("Run echo"): the user's Yes.
         const dialog = workbench!.page.locator('.monaco-dialog-box', { hasText: 'Run echo' });
         if (await dialog.isVisible()) await dialog.locator('.monaco-button', { hasText: 'Yes' }).first().click();
@@ -139,7 +122,7 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     await page.goto(workbenchUrl(codeServer, workspace));
     await waitForWorkbench(page, 90_000);
     await page.locator('.part.activitybar [aria-label^="MCP Health"]').first().click();
-    await until('the tree lists the server', async () => (await treeText(page)).includes(NAME), 90_000);
+    await waitFor('the tree lists the server', async () => (await treeText(page)).includes(NAME), 90_000);
 
     // Guard This Server, as a user runs it: the command, the server, then Guard in the confirmation.
     const unguarded = fs.readFileSync(mcpJson, 'utf8');
@@ -149,7 +132,7 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     await confirm.waitFor({ state: 'visible', timeout: 30_000 });
     await page.screenshot({ path: path.join(screenshots, 'guard-this-server-confirm.png') });
     await confirm.locator('.monaco-button', { hasText: /^Guard$/ }).first().click();
-    const entry = await until('the entry rewritten on disk', () => {
+    const entry = await waitFor('the entry rewritten on disk', () => {
       const text = fs.readFileSync(mcpJson, 'utf8');
       return text !== unguarded && (JSON.parse(text) as { servers: Record<string, { command: string; args: string[] }> }).servers[NAME];
     }, 30_000);
@@ -163,7 +146,7 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     assert.deepEqual(entry.args.slice(1), ['guard', '--name', NAME, '--', 'node', launcher, upstreamPids, faultServer, '--transport', 'stdio', '--fault', 'none']);
 
     // No consent question: nothing is started for a guarded entry, only the guard's socket is read.
-    await until('the tree shows the guarded entry without a guard', async () => new RegExp(`${NAME}\\s*guarded · guard not running`).test(await treeText(page)), 90_000);
+    await waitFor('the tree shows the guarded entry without a guard', async () => new RegExp(`${NAME}\\s*guarded · guard not running`).test(await treeText(page)), 90_000);
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     assert.deepEqual(pids(upstreamPids), [], 'MCP Health started no copy of the guarded server');
     await page.screenshot({ path: path.join(screenshots, 'guard-not-running.png') });
@@ -175,7 +158,7 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     // with VS Code's id for the server) starts it.
     await runCommand(page, 'MCP Health: Restart in VS Code');
     await pick(page, NAME);
-    const first = await until('VS Code started the guard and its upstream', async () => {
+    const first = await waitFor('VS Code started the guard and its upstream', async () => {
       const status = await guardOf();
       return status?.state === 'ready' && status.upstreamPid !== null && pids(upstreamPids).length === 1 && status;
     }, 90_000);
@@ -183,17 +166,17 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     assert.equal(first.upstreamPid, pids(upstreamPids)[0], 'the upstream is the fixture the guard started');
     assert.equal(first.restarts, 0);
     // VS Code's client lists the server's tools once started: a real request through its connection.
-    const beforeCrash = await until('VS Code\'s first requests', async () => {
+    const beforeCrash = await waitFor('VS Code\'s first requests', async () => {
       const status = await guardOf();
       return status && requests(status).count > 0 && status;
     }, 60_000);
-    await until('the tree shows the guard\'s figures', async () => new RegExp(`${NAME}\\s*guarded · up`).test(await treeText(page)), 30_000);
+    await waitFor('the tree shows the guard\'s figures', async () => new RegExp(`${NAME}\\s*guarded · up`).test(await treeText(page)), 30_000);
     assert.equal(pids(upstreamPids).length, 1, 'only VS Code\'s guard started an upstream: MCP Health started none');
     const beforeCall = await callTool('before', 'before-crash');
     assert.deepEqual([beforeCall.ok, beforeCall.text, beforeCall.error], [true, 'Echo: before-crash', undefined], 'a tool call through VS Code works');
 
     process.kill(first.upstreamPid!, 'SIGKILL');
-    const after = await until('the guard restarted the upstream', async () => {
+    const after = await waitFor('the guard restarted the upstream', async () => {
       const status = await guardOf();
       return status?.state === 'ready' && status.restarts === 1 && status.upstreamPid !== first.upstreamPid && status;
     }, 60_000);
@@ -204,7 +187,7 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
 
     // After the restart the guard told VS Code the tool list changed; VS Code asks again through the same connection
     // and the new upstream answers it without an error.
-    const answered = await until('a request from VS Code answered after the restart', async () => {
+    const answered = await waitFor('a request from VS Code answered after the restart', async () => {
       const status = await guardOf();
       return status && requests(status).count > requests(beforeCrash).count && status;
     }, 60_000);
@@ -220,7 +203,7 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     assert.equal(called?.guardPid, first.guardPid);
     assert.equal(called?.upstreamPid, after.upstreamPid, 'answered by the new upstream');
 
-    const rows = await until('the tree shows one restart', async () => {
+    const rows = await waitFor('the tree shows one restart', async () => {
       const text = await treeText(page);
       return new RegExp(`${NAME}\\s*guarded · up · .*1 restart`).test(text) && text;
     }, 30_000);
@@ -247,7 +230,7 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     // Reconnect: VS Code's server process (the guard) stays; the guard restarts the upstream behind it.
     await runCommand(page, 'MCP Health: Reconnect');
     await pick(page, NAME);
-    const restarted = await until('the guard restarted its upstream on Reconnect', async () => {
+    const restarted = await waitFor('the guard restarted its upstream on Reconnect', async () => {
       const status = await guardOf();
       return status?.state === 'ready' && status.restarts === before!.restarts + 1 && status;
     }, 60_000);
@@ -255,7 +238,7 @@ describe('a guarded server run by VS Code\'s own MCP client', { timeout: 360_000
     assert.notEqual(restarted.upstreamPid, before!.upstreamPid);
     const call = await callTool('reconnected', 'after-reconnect');
     assert.deepEqual([call.ok, call.text, call.error], [true, 'Echo: after-reconnect', undefined], 'a tool call after Reconnect succeeds');
-    await until('the tree shows the second restart', async () => new RegExp(`${NAME}\\s*guarded · up · .*2 restarts`).test(await treeText(page)), 30_000);
+    await waitFor('the tree shows the second restart', async () => new RegExp(`${NAME}\\s*guarded · up · .*2 restarts`).test(await treeText(page)), 30_000);
     await page.screenshot({ path: path.join(screenshots, 'guarded-reconnect.png') });
   });
 });

@@ -19,6 +19,8 @@ export interface CliOptions {
   cwd?: string;
   /** Added to this process's environment (NO_COLOR=1 is always set). */
   env?: NodeJS.ProcessEnv;
+  /** Names in this process's environment the CLI must not inherit (a developer's proxy variables, say). */
+  dropEnv?: RegExp;
   /** Each complete stdout line as it arrives, for tests that act on a run in progress. */
   onStdoutLine?: (line: string) => void;
   onStart?: (child: ChildProcess) => void;
@@ -27,7 +29,8 @@ export interface CliOptions {
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...options.env } });
+    const inherited = options.dropEnv ? Object.fromEntries(Object.entries(process.env).filter(([name]) => !options.dropEnv!.test(name))) : process.env;
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...inherited, NO_COLOR: '1', ...options.env } });
     let stdout = '';
     let stderr = '';
     let pending = '';

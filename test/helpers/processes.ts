@@ -1,5 +1,6 @@
 // Whether a process a test started is still running: the one answer every tier uses.
 import { existsSync, readFileSync } from 'node:fs';
+import { waitFor } from './wait';
 
 const HAS_PROC = existsSync('/proc/self/stat');
 
@@ -23,4 +24,9 @@ export function isAlive(pid: number): boolean {
     // It went between the signal and the read.
     return false;
   }
+}
+
+/** Resolves once `pid` is gone (see isAlive); throws when it outlives `timeoutMs`. */
+export async function waitUntilDead(pid: number, timeoutMs = 10_000): Promise<void> {
+  await waitFor(`process ${pid} to end`, () => !isAlive(pid), timeoutMs, 20);
 }

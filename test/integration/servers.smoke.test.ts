@@ -20,6 +20,7 @@ import {
   type RunningStdio,
   type StdioLaunch,
 } from '../helpers/servers';
+import { waitUntil } from '../helpers/wait';
 
 const SILENCE_MS = 500;
 // Generous: a cold node + SDK start takes 0.5-2 s on a busy 2-CPU machine. Silence checks use SILENCE_MS instead.
@@ -206,19 +207,12 @@ class SseStream {
   }
 
   async waitFor(predicate: (e: { event: string; data: string }) => boolean, timeoutMs = ANSWER_TIMEOUT_MS) {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const found = this.events.find(predicate);
-      if (found) return found;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return undefined;
+    await waitUntil(() => this.events.some(predicate), timeoutMs);
+    return this.events.find(predicate);
   }
 
   async waitForEnd(timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.ended && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    return this.ended;
+    return waitUntil(() => this.ended, timeoutMs);
   }
 
   close(): void {

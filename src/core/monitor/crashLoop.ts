@@ -2,13 +2,18 @@
 // minutes). One rule for the monitor and the guard: a restart loop that never ends hides the problem behind a
 // "reconnecting" that never finishes, and burns a core on a small machine.
 
+import { SETTINGS } from '../settings';
+
 /** `crashes` or more crashes within `windowMs` and the server is given up on until the user restarts it. */
 export interface CrashLoopSettings {
   readonly crashes: number;
   readonly windowMs: number;
 }
 
-export const defaultCrashLoopSettings: CrashLoopSettings = { crashes: 5, windowMs: 3 * 60_000 };
+export const defaultCrashLoopSettings: CrashLoopSettings = {
+  crashes: SETTINGS['crashLoop.maxCrashes'].default,
+  windowMs: SETTINGS['crashLoop.windowMinutes'].default * 60_000,
+};
 
 /** The ceiling any back-off may reach before the give-up, whatever is configured (Kubernetes' CrashLoopBackOff cap). */
 export const BACKOFF_CEILING_MS = 5 * 60_000;

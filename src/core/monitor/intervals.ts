@@ -1,9 +1,10 @@
-// Keepalive timing from the settings, with floors so that no setting can turn the monitor into a tight loop. The one
-// source of these numbers: the editor's settings parse with SETTINGS_BOUNDS (package.json states the same, a unit test
-// holds them equal), the CLI with the floors below, and both start from defaultMonitorSettings.
+// Keepalive timing from the settings, with floors so that no setting can turn the monitor into a tight loop. The
+// settings' own bounds and defaults are in src/core/settings.ts (package.json states the same, a unit test holds them
+// equal); the CLI parses with the floors below, and both start from defaultMonitorSettings.
 
 import type { ServerConfig } from '../model';
 import { DEFAULT_STARTUP_TIMEOUT_MS, defaultMonitorSettings, type MonitorMode, type MonitorSettings } from '../monitorTypes';
+import { SETTINGS, type NumberSetting } from '../settings';
 
 /** The monitor's own floors, whatever the caller passes: below them the monitor would be a tight loop. */
 export const MIN_INTERVAL_MS = 1_000;
@@ -14,14 +15,18 @@ export const MIN_TIMEOUT_MS = 100;
  * that loads a server for nothing a user can see. Only the CLI goes lower, for tests (see src/cli/args.ts).
  */
 export const SETTINGS_BOUNDS = {
-  intervalSeconds: { min: 5, max: 3600 },
-  timeoutSeconds: { min: 1, max: 30 },
-  checkIntervalMinutes: { min: 1, max: 1440 },
-  reminderMinutes: { min: 0, max: 10_080 },
-  startupTimeoutSeconds: { min: 5, max: 600 },
-  crashLoopCrashes: { min: 2, max: 100 },
-  crashLoopWindowMinutes: { min: 1, max: 60 },
+  intervalSeconds: bounds(SETTINGS['pingIntervalSeconds.stdio']),
+  timeoutSeconds: bounds(SETTINGS.timeoutSeconds),
+  checkIntervalMinutes: bounds(SETTINGS.checkIntervalMinutes),
+  reminderMinutes: bounds(SETTINGS.notificationReminderMinutes),
+  startupTimeoutSeconds: bounds(SETTINGS.startupTimeoutSeconds),
+  crashLoopCrashes: bounds(SETTINGS['crashLoop.maxCrashes']),
+  crashLoopWindowMinutes: bounds(SETTINGS['crashLoop.windowMinutes']),
 } as const;
+
+function bounds(setting: NumberSetting): { readonly min: number; readonly max: number } {
+  return { min: setting.minimum, max: setting.maximum };
+}
 
 /** Idle time before a keepalive probe: per-server override (by id, then name), else per transport. */
 export function probeIntervalFor(config: ServerConfig, settings: MonitorSettings): number {

@@ -16,6 +16,7 @@ import { defaultMonitorSettings } from '../../../src/core/monitorTypes';
 import { createNodeConnector } from '../../../src/mcp';
 import { faultStdio, freePort, startFaultHttp, type RunningServer } from '../../helpers/servers';
 import { serverConfig, userSource } from '../../helpers/serverConfig';
+import { waitUntil } from '../../helpers/wait';
 
 const source = userSource('/tmp/mcp-health-causes.json');
 
@@ -108,8 +109,7 @@ describe('causes produced by real failures', { timeout: 90_000 }, () => {
     try {
       registry.setServers([server], []);
       registry.start();
-      const deadline = Date.now() + 30_000;
-      while (!registry.get(server.id)?.nonConformant && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitUntil(() => Boolean(registry.get(server.id)?.nonConformant), 30_000, 50);
       const status = registry.get(server.id)!;
       assert.equal(status.state, 'suspect');
       assert.equal(status.cause?.id, 'ignores-ping', JSON.stringify(status.lastError));

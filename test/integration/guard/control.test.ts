@@ -19,6 +19,7 @@ import { defaultMonitorSettings, type MonitorRegistry } from '../../../src/core/
 import { probeGuards, readGuardStatuses, restartGuards } from '../../../src/guard/statusChannel';
 import { createNodeConnector } from '../../../src/mcp';
 import { faultStdio, type StdioLaunch } from '../../helpers/servers';
+import { waitFor } from '../../helpers/wait';
 import { CLI, recording, StderrWatch, waitUntilDead } from './support';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'guard-control-'));
@@ -71,18 +72,8 @@ async function guardedSession(name: string, server: StdioLaunch, flags: string[]
     await waitUntilDead(guardPid);
     for (const pid of pids) await waitUntilDead(pid);
   });
-  await until('the guard report', () => (registry.get(config.id)?.guarded?.running ? true : undefined));
+  await waitFor('the guard report', () => (registry.get(config.id)?.guarded?.running ? true : undefined));
   return { client, registry, id: config.id, stderr, received, closed };
-}
-
-async function until<T>(what: string, get: () => T | undefined, limitMs = 20_000): Promise<T> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = get();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 async function echo(client: Client, message: string): Promise<string> {
@@ -125,7 +116,7 @@ void describe('Reconnect on a guarded entry', () => {
     let progressed = false;
     const slow = session.client.callTool({ name: 'count', arguments: { steps: 5, intervalMs: 200 } }, undefined, { onprogress: () => (progressed = true) });
     // Its first progress has come back through the guard: the guard holds it as in flight.
-    await until('the call to be under way', () => (progressed ? true : undefined));
+    await waitFor('the call to be under way', () => (progressed ? true : undefined));
     const refused = await session.registry.restartGuarded(session.id);
     assert.equal(refused?.length, 1);
     assert.equal(refused[0]!.restarting, false);
@@ -138,10 +129,10 @@ void describe('Reconnect on a guarded entry', () => {
     assert.notEqual(second, first);
     await session.stderr.waitFor(/restart requested from MCP Health; restarting/);
     // The client kept its connection, was told to refetch its tools, and its calls work on the new upstream.
-    await until('list_changed', () => (session.received.some((message) => (message as { method?: string }).method === 'notifications/tools/list_changed') ? true : undefined));
+    await waitFor('list_changed', () => (session.received.some((message) => (message as { method?: string }).method === 'notifications/tools/list_changed') ? true : undefined));
     assert.equal(await echo(session.client, 'after reconnect'), 'Echo: after reconnect');
     assert.equal(session.closed(), false);
-    const status = await until('the restart in the figures', () => (session.registry.get(session.id)?.guarded?.restarts === 1 ? session.registry.get(session.id) : undefined));
+    const status = await waitFor('the restart in the figures', () => (session.registry.get(session.id)?.guarded?.restarts === 1 ? session.registry.get(session.id) : undefined));
     assert.equal(status?.guarded?.upstreamPid, second);
   });
 

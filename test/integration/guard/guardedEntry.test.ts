@@ -17,22 +17,13 @@ import { defaultMonitorSettings } from '../../../src/core/monitorTypes';
 import { readGuardStatuses } from '../../../src/guard/statusChannel';
 import { createNodeConnector } from '../../../src/mcp';
 import { faultStdio } from '../../helpers/servers';
+import { waitFor } from '../../helpers/wait';
 import { CLI, isAlive, waitUntilDead } from './support';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(path.join(tmpdir(), 'guarded-entry-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const silent = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-
-async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, limitMs = 20_000): Promise<T> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = await get();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 void describe('a guarded config entry in MCP Health', () => {
   void it('the monitor and list --json show the running guard (restart after the upstream is killed) and start no copy', async () => {
@@ -54,7 +45,7 @@ void describe('a guarded config entry in MCP Health', () => {
     });
     try {
       guard.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
-      await until('initialize answer', () => (out.includes('"id":1') ? true : undefined));
+      await waitFor('initialize answer', () => (out.includes('"id":1') ? true : undefined));
 
       // The entry as a client's config holds it: the CLI by a path an install would have, so a wrongly started copy
       // really runs and leaves its marker.
@@ -70,7 +61,7 @@ void describe('a guarded config entry in MCP Health', () => {
       registry.setServers([config], []);
       registry.start();
 
-      const first = await until('the guard report', () => {
+      const first = await waitFor('the guard report', () => {
         const status = registry.get(config.id);
         return status?.guarded?.running ? status : undefined;
       });
@@ -82,7 +73,7 @@ void describe('a guarded config entry in MCP Health', () => {
 
       // Kill the upstream, not the guard: the guard restarts it and the monitor shows that.
       process.kill(first.guarded.upstreamPid, 'SIGKILL');
-      const restarted = await until('the restart', () => {
+      const restarted = await waitFor('the restart', () => {
         const status = registry.get(config.id);
         return status?.state === 'up' && status.guarded?.restarts === 1 ? status : undefined;
       });
@@ -91,8 +82,8 @@ void describe('a guarded config entry in MCP Health', () => {
 
       // A real request after the restart is counted by the guard and shown here.
       guard.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
-      await until('tools/list answer', () => (out.includes('"id":2') ? true : undefined));
-      const counted = await until('the request count', () => {
+      await waitFor('tools/list answer', () => (out.includes('"id":2') ? true : undefined));
+      const counted = await waitFor('the request count', () => {
         const status = registry.get(config.id);
         return status?.guarded && status.guarded.requests >= 2 ? status : undefined;
       });

@@ -11,6 +11,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startModernHttp, type RunningServer } from '../../helpers/servers';
+import { waitFor } from '../../helpers/wait';
 import { CLI, recording, StderrWatch, waitUntilDead } from './support';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -40,14 +41,6 @@ async function connect(url: string, flags: string[] = []) {
 async function echo(client: Client, message: string): Promise<string> {
   const result = (await client.callTool({ name: 'echo', arguments: { message } })) as { content: Array<{ text?: string }> };
   return result.content.map((part) => part.text ?? '').join('');
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** Anything of the guard's own that reached the client: its probe ids or a ping. */
@@ -89,7 +82,7 @@ void describe('guard over Streamable HTTP, a 2026-07-28 server', () => {
     await assert.rejects(echo(session.client, 'while down'), /upstream .* failed: .*restarting/);
     server = await startModernHttp(port);
     // Ready again when the guard tells the client to refetch its tools (it does so once a new upstream is in place).
-    await waitUntil(() => session.received.some((message) => (message as { method?: string }).method === 'notifications/tools/list_changed'));
+    await waitFor('the list_changed notification at the client', () => session.received.some((message) => (message as { method?: string }).method === 'notifications/tools/list_changed'), 20_000, 25);
     assert.match(session.stderr.all, /upstream started \(pid unknown, generation 2\)/);
     assert.equal(await echo(session.client, 'three'), 'Echo: three');
     assert.equal(session.closed(), false);

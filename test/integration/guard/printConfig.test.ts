@@ -3,7 +3,6 @@
 // checks that MCP Health itself sees the printed entry as guarded (it must never start a copy of that server).
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -11,19 +10,12 @@ import type { Readable } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { runCli } from '../../helpers/cli';
 import { faultStdio } from '../../helpers/servers';
 import { CLI, StderrWatch, waitUntilDead } from './support';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mcp-health-print-config-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 interface Entry {
   command: string;

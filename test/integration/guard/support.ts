@@ -63,13 +63,7 @@ export class StderrWatch {
   }
 }
 
-export async function waitUntilDead(pid: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid)) {
-    if (Date.now() > deadline) throw new Error(`process ${pid} is still alive`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { waitUntilDead } from '../../helpers/processes';
 
 /** Something with the SDK Transport shape (v1 and v2 differ only in types). */
 export interface AnyTransport {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { FIXTURES } from '../../helpers/servers';
+import { waitFor } from '../../helpers/wait';
 import { CLI, waitUntilDead } from './support';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'guard-transparency-'));
@@ -39,14 +40,6 @@ function startGuard(record: string): { guard: ChildProcess; stdout: Buffer[]; st
   return { guard, stdout, stderr: () => stderr };
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 function sizeOf(file: string): number {
   try {
     return statSync(file).size;
@@ -71,14 +64,14 @@ void describe('guard transparency', () => {
     const toUpstream = oddMessages(1000, 'c');
     for (const message of toUpstream) guard.stdin!.write(message);
     const expectedIn = Buffer.concat(toUpstream);
-    await until(() => sizeOf(record) >= expectedIn.length, 'the upstream to record 1000 messages');
+    await waitFor('the upstream to record 1000 messages', () => sizeOf(record) >= expectedIn.length, 60_000, 20);
     assert.ok(readFileSync(record).equals(expectedIn), 'the upstream read exactly the bytes the client wrote');
 
     const toClient = Buffer.concat(oddMessages(1000, 's'));
     writeFileSync(emit, toClient);
     const command = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', method: 'emit', params: { file: emit } })}\n`);
     guard.stdin!.write(command);
-    await until(() => Buffer.concat(stdout).length >= toClient.length, 'the client to receive 1000 messages');
+    await waitFor('the client to receive 1000 messages', () => Buffer.concat(stdout).length >= toClient.length, 60_000, 20);
     assert.ok(Buffer.concat(stdout).equals(toClient), 'the client read exactly the bytes the upstream wrote, and nothing else');
     await stop(guard, stderr);
   });
@@ -93,13 +86,13 @@ void describe('guard transparency', () => {
     guard.stdin!.write(big);
     guard.stdin!.write(small);
     const expectedIn = Buffer.concat([big, small]);
-    await until(() => sizeOf(record) >= expectedIn.length, 'the upstream to record the 50 MB message');
+    await waitFor('the upstream to record the 50 MB message', () => sizeOf(record) >= expectedIn.length, 60_000, 20);
     assert.ok(readFileSync(record).equals(expectedIn));
 
     const answer = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${blob}"}]}}\n`);
     writeFileSync(emit, answer);
     guard.stdin!.write(Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', method: 'emit', params: { file: emit } })}\n`));
-    await until(() => stdout.reduce((sum, chunk) => sum + chunk.length, 0) >= answer.length, 'the client to receive 50 MB');
+    await waitFor('the client to receive 50 MB', () => stdout.reduce((sum, chunk) => sum + chunk.length, 0) >= answer.length, 60_000, 20);
     assert.ok(Buffer.concat(stdout).equals(answer));
     await stop(guard, stderr);
   });

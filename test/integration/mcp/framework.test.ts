@@ -2,17 +2,17 @@
 // and the bundled `mcp-health check` must show it up, as the clients its users run do.
 
 import assert from 'node:assert/strict';
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createNodeConnector } from '../../../src/mcp';
+import { runCli } from '../../helpers/cli';
 import { httpServer } from './support';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/fastmcp-server.mjs');
-const CLI = path.join(ROOT, 'dist/cli.js');
 
 function startFastMcp(): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
@@ -60,11 +60,7 @@ void describe('a server built on fastmcp', () => {
   void it('is up in `mcp-health check`', async () => {
     const config = path.join(dir, 'mcp.json');
     writeFileSync(config, JSON.stringify({ servers: { fastmcp: { type: 'http', url: server.url } } }));
-    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      execFile(process.execPath, [CLI, 'check', '--config', config, '--json'], { timeout: 60_000 }, (error, out) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout: out }),
-      );
-    });
+    const { code, stdout } = await runCli(['check', '--config', config, '--json']);
     assert.equal(code, 0, stdout);
     const report = JSON.parse(stdout) as { servers: Array<{ name: string; state: string }> };
     assert.deepEqual(

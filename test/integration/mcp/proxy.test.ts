@@ -4,32 +4,29 @@
 // 127.0.0.1, so a server "elsewhere" (a host name under .invalid) is reachable only through it.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { createNodeConnector } from '../../../src/mcp';
 import { proxiedFetch } from '../../../src/mcp/httpProxy';
+import { runCli as runCliIn, type CliRun } from '../../helpers/cli';
 import { CountingProxy, ELSEWHERE } from '../../helpers/countingProxy';
 import { answer, json, QuirkyHttpServer } from './quirkyHttp';
 import { connectError, httpServer } from './support';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const CLI = path.join(ROOT, 'dist/cli.js');
 const CONNECT_MS = 10_000;
 
-function runCli(config: object, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `check --json` on this config, with only the proxy variables given here (none of the developer's own). */
+async function runCli(config: object, env: NodeJS.ProcessEnv): Promise<CliRun> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mcp-health-proxy-'));
   const file = path.join(dir, 'mcp.json');
   writeFileSync(file, JSON.stringify(config));
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(https?|no)_proxy$/i.test(name)));
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, 'check', '--config', file, '--json', '--connect-timeout-ms', '10000'], { env: { ...clean, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      rmSync(dir, { recursive: true, force: true });
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
+  try {
+    return await runCliIn(['check', '--config', file, '--json', '--connect-timeout-ms', '10000'], { env, dropEnv: /^(https?|no)_proxy$/i });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 void describe('the extension: VS Code patches the global fetch with its http.proxy settings', () => {

@@ -111,12 +111,8 @@ async function threeWindows(fault = 'none'): Promise<Window[]> {
   assert.ok(await waitUntil(() => liveServerPids().length === 2, 45_000), `two servers start (live: ${liveServerPids().join(',')})`);
   // Followers know the leader's children (their pids) once they mirror them up: only then is a crash recoverable.
   for (const follower of opened.slice(1)) {
-    const deadline = Date.now() + 45_000;
     let list = await follower.list();
-    while (!list.every((s) => s.state === 'up' && s.pid !== null) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      list = await follower.list();
-    }
+    await waitUntil(async () => (list = await follower.list()).every((s) => s.state === 'up' && s.pid !== null), 45_000, 100);
     assert.deepEqual(list.map((s) => s.state), ['up', 'up'], 'the follower mirrors both servers up');
   }
   return opened;

@@ -2,32 +2,16 @@
 // it shuts down: a clear error or a clean answer, never a crash or a hang.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { createServer, type Server } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { runCli } from '../../helpers/cli';
 import { everythingStdio, freePort } from '../../helpers/servers';
-import { CLI, startWatch } from './watchProcess';
+import { startWatch } from './watchProcess';
 
 const RUN_LIMIT_MS = 30_000;
-
-function runCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const guard = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 /** One GET; resolves with the status, or with the socket error's code when the connection is refused or cut. */
 function scrape(url: string): Promise<number | string> {

@@ -2,13 +2,12 @@
 // over OTLP/HTTP (JSON) to a small receiver of our own on 127.0.0.1 that decodes what arrives.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { everythingStdio } from '../../helpers/servers';
-import { CLI } from './watchProcess';
+import { runCli } from '../../helpers/cli';
 
 interface KeyValue { key: string; value: { stringValue?: string; intValue?: string | number; doubleValue?: number } }
 interface DataPoint { attributes?: KeyValue[]; asDouble?: number; asInt?: string | number; count?: string | number; explicitBounds?: number[]; bucketCounts?: Array<string | number> }
@@ -67,25 +66,13 @@ describe('OTLP export to a collector named by OTEL_EXPORTER_OTLP_ENDPOINT', () =
     const up = everythingStdio();
     const config = path.join(dir, 'mcp.json');
     fs.writeFileSync(config, JSON.stringify({ servers: { up: { type: 'stdio', command: up.command, args: up.args } } }));
-    const exit = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, 'watch', '--config', config, '--interval-ms', '1000', '--duration-ms', '5000', '--json'], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: {
-          ...process.env,
-          OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-          OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/json',
-          OTEL_METRIC_EXPORT_INTERVAL: '1000',
-          OTEL_SERVICE_NAME: 'fleet-watch',
-        },
-      });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(guard);
-        resolve({ code, stderr });
-      });
+    const exit = await runCli(['watch', '--config', config, '--interval-ms', '1000', '--duration-ms', '5000', '--json'], {
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/json',
+        OTEL_METRIC_EXPORT_INTERVAL: '1000',
+        OTEL_SERVICE_NAME: 'fleet-watch',
+      },
     });
     assert.equal(exit.code, 0, exit.stderr);
     assert.ok(requests.length >= 1, 'the receiver got exports');
@@ -128,11 +115,8 @@ describe('OTLP export to a collector named by OTEL_EXPORTER_OTLP_ENDPOINT', () =
     const up = everythingStdio();
     const config = path.join(dir, 'off.json');
     fs.writeFileSync(config, JSON.stringify({ servers: { up: { type: 'stdio', command: up.command, args: up.args } } }));
-    const env = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_METRICS_EXPORTER: 'none', OTEL_METRIC_EXPORT_INTERVAL: '500' };
-    const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, [CLI, 'watch', '--config', config, '--interval-ms', '1000', '--duration-ms', '2000'], { stdio: 'ignore', env });
-      child.on('close', resolve);
-    });
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_METRICS_EXPORTER: 'none', OTEL_METRIC_EXPORT_INTERVAL: '500' };
+    const { code } = await runCli(['watch', '--config', config, '--interval-ms', '1000', '--duration-ms', '2000'], { env });
     assert.equal(code, 0);
     assert.equal(requests.length, 0);
   });

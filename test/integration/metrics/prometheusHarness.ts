@@ -3,6 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { waitUntil } from '../../helpers/wait';
 
 const ROOT = path.resolve(__dirname, '../../..');
 export const PROMETHEUS = '/usr/bin/prometheus';
@@ -84,12 +85,9 @@ export async function alerts(prometheus: RunningPrometheus): Promise<Alert[]> {
 
 /** Polls `read` until `done` holds, bounded by `limitMs`; returns the last value either way for the assertion. */
 export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, limitMs: number): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    value = await read();
-  }
+  // waitUntil reads at least once, so value is set however short the limit.
+  let value!: T;
+  await waitUntil(async () => done((value = await read())), limitMs, 500);
   return value;
 }
 
