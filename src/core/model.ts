@@ -194,8 +194,8 @@ export type ProbeMethod = 'ping' | 'server/discover' | 'tools/list' | 'initializ
 export type ProbeOutcome =
   | 'ok'
   | 'timeout'
-  | 'error-reply'     // JSON-RPC error to a ping: a violation
-  | 'non-empty'       // ping answered with a non-empty result: a violation
+  | 'error-reply'     // JSON-RPC error to the era's probe: a violation
+  | 'non-empty'       // a result the method never returns (a non-empty pong, a discover answer without supportedVersions): a violation
   | 'closed'          // the connection died while the probe was out
   | 'auth'            // 401/403 while probing
   | 'failed';         // any other transport failure
