@@ -1,13 +1,13 @@
-// Servers this process lists but does not run: a guarded entry (its guard runs the server and reports) and a server
-// another window leads (a status source reports). Their local monitor is parked; status, Ping and Reconnect go to
-// whoever runs them. The registry asks here first and falls back to the local monitor.
+// Servers this process lists but does not run: a guarded entry (its guards run the server and report) and a server
+// another window leads (a status source reports). Their local monitor is parked; each one's RemoteSource
+// (remoteSource.ts) answers status, Ping and Reconnect. The registry asks here first and falls back to the monitor.
 
 import type { Clock } from '../clock';
-import { guardedStatus, type GuardReports, type GuardRestartOutcome } from '../guardReport';
+import type { GuardReports, GuardRestartOutcome } from '../guardReport';
 import type { Logger } from '../logger';
-import type { ProbeResult, ServerStatus } from '../model';
+import { followedWindow, GuardSource, type RemoteSource } from './remoteSource';
 import type { ServerMonitor } from './serverMonitor';
-import { mirroredStatus, type StatusSource } from './statusSource';
+import type { StatusSource } from './statusSource';
 
 export interface ElsewhereDeps {
   readonly clock: Clock;
@@ -19,10 +19,13 @@ export interface ElsewhereDeps {
 
 export class Elsewhere {
   private current: StatusSource | null = null;
+  private followed: RemoteSource | null = null;
   private sourceSubscription: (() => void) | null = null;
+  private readonly guardSource: GuardSource;
   private readonly guardSubscription: (() => void) | null;
 
   constructor(private readonly deps: ElsewhereDeps) {
+    this.guardSource = new GuardSource(deps.guards, deps.clock, deps.logger, () => deps.changed());
     this.guardSubscription = deps.guards?.onDidChange(() => deps.changed()) ?? null;
   }
 
@@ -36,8 +39,15 @@ export class Elsewhere {
     this.sourceSubscription?.();
     this.sourceSubscription = null;
     this.current = source;
+    this.followed = source ? followedWindow(source, this.deps.clock) : null;
     if (source) this.sourceSubscription = source.onDidChange(() => this.deps.changed());
     return true;
+  }
+
+  /** Who runs a parked monitor's server; null for a server run here. */
+  sourceFor(monitor: ServerMonitor): RemoteSource | null {
+    if (monitor.guardName !== null) return this.guardSource;
+    return monitor.watchedElsewhere ? this.followed : null;
   }
 
   /** A parked monitor's events are not shown: what views show comes from elsewhere. */
@@ -51,52 +61,13 @@ export class Elsewhere {
     this.deps.guards?.setWanted(any && active);
   }
 
-  /** The status reported from elsewhere; null for a server run here. */
-  status(monitor: ServerMonitor): ServerStatus | null {
-    const guardName = monitor.guardName;
-    if (guardName !== null) {
-      return guardedStatus(monitor.config, guardName, this.deps.guards?.reports() ?? [], this.deps.clock.wall());
-    }
-    if (monitor.watchedElsewhere && this.current) {
-      return mirroredStatus(monitor.config, this.current.status(monitor.id), this.current.label, this.deps.clock.wall());
-    }
-    return null;
-  }
-
-  /** Ping where the server runs; undefined for a server run here. */
-  ping(monitor: ServerMonitor): Promise<ProbeResult | null> | undefined {
-    const guardName = monitor.guardName;
-    if (guardName !== null) return this.pingGuarded(guardName);
-    if (monitor.watchedElsewhere && this.current) return this.current.pingNow(monitor.id);
-    return undefined;
-  }
-
-  /** Reconnect where the server runs; undefined for a server run here. */
-  reconnect(monitor: ServerMonitor): Promise<unknown> | undefined {
-    const guardName = monitor.guardName;
-    if (guardName !== null) return this.restartGuarded(guardName);
-    if (monitor.watchedElsewhere && this.current) return this.current.reconnect(monitor.id);
-    return undefined;
-  }
-
-  async restartGuarded(guardName: string): Promise<readonly GuardRestartOutcome[]> {
-    const outcomes = (await this.deps.guards?.restart?.(guardName)) ?? [];
-    for (const outcome of outcomes) {
-      this.deps.logger[outcome.restarting ? 'info' : 'warn'](`${guardName}: guard ${outcome.guardPid}: ${outcome.detail}`);
-    }
-    return outcomes;
+  restartGuarded(guardName: string): Promise<readonly GuardRestartOutcome[]> {
+    return this.guardSource.restart(guardName);
   }
 
   dispose(): void {
     this.setSource(null);
     this.guardSubscription?.();
     this.deps.guards?.dispose();
-  }
-
-  /** A guarded entry's monitor is parked: its guard probes the real connection instead. */
-  private async pingGuarded(guardName: string): Promise<ProbeResult | null> {
-    const result = (await this.deps.guards?.probe?.(guardName)) ?? null;
-    if (result) this.deps.changed();
-    return result;
   }
 }

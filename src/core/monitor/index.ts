@@ -9,6 +9,7 @@ export { percentile, PROBE_HISTORY_SIZE, RESTART_HISTORY_SIZE } from './probeSta
 export { MIN_INTERVAL_MS, MIN_TIMEOUT_MS, probeIntervalFor, probeTimeoutFor } from './intervals';
 export { FALLBACK_PROBE_METHOD } from './serverMonitor';
 export { mirroredStatus, toRemote, type RemoteStatus, type StatusSource } from './statusSource';
+export type { RemoteSource } from './remoteSource';
 
 export function createRegistry(deps: RegistryDeps): TrustAwareRegistry & MonitorRegistry {
   return new Registry(deps);

@@ -139,7 +139,7 @@ export class Registry implements TrustAwareRegistry {
   }
 
   private statusOf(monitor: ServerMonitor): ServerStatus {
-    return this.elsewhere.status(monitor) ?? monitor.status();
+    return this.elsewhere.sourceFor(monitor)?.status(monitor.config) ?? monitor.status();
   }
 
   diagnostics(): readonly ConfigDiagnostic[] {
@@ -171,7 +171,8 @@ export class Registry implements TrustAwareRegistry {
     }
     await Promise.all(
       this.select(id).map(async (monitor) => {
-        const result = await (this.elsewhere.ping(monitor) ?? monitor.pingNow());
+        const remote = this.elsewhere.sourceFor(monitor);
+        const result = await (remote ? remote.pingNow(monitor.config) : monitor.pingNow());
         if (result) {
           results.set(monitor.id, result);
         }
@@ -212,7 +213,7 @@ export class Registry implements TrustAwareRegistry {
       return;
     }
     await Promise.all(
-      this.select(id).map((monitor) => this.elsewhere.reconnect(monitor) ?? monitor.reconnect()),
+      this.select(id).map((monitor) => this.elsewhere.sourceFor(monitor)?.reconnect(monitor.config) ?? monitor.reconnect()),
     );
   }
 
