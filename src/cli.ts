@@ -19,7 +19,7 @@ import { fixedGuardReports, GuardPoller, type GuardReport, type GuardReports } f
 import { describeDrift } from './core/inventory/drift';
 import { HistoryRecorder, recordHistory } from './core/history';
 import { HistoryAppender } from './history/historyAppender';
-import { readGuardStatuses } from './guard/statusChannel';
+import { readGuardStatuses } from './mcp/guardClient';
 import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
 import { untilStopped } from './cli/untilStopped';
 import { systemClock } from './core/clock';

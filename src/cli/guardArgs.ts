@@ -2,6 +2,8 @@
 
 import { parseArgs } from 'node:util';
 import type { SandboxPolicy } from '../core/model';
+import { MIN_INTERVAL_MS, MIN_TIMEOUT_MS } from '../core/monitor/intervals';
+import { defaultMonitorSettings } from '../core/monitorTypes';
 import { policyFromJson } from '../core/sandbox';
 import { UsageError } from './args';
 
@@ -33,6 +35,10 @@ export interface PrintConfigOptions {
   readonly includeUser: boolean;
 }
 
+// A guard is a stdio server seen from its client: the monitor's stdio timing and floors.
+const DEFAULT_INTERVAL_MS = defaultMonitorSettings.intervalMs.stdio;
+const DEFAULT_TIMEOUT_MS = defaultMonitorSettings.timeoutMs;
+
 export const GUARD_USAGE = `Usage:
   mcp-health guard [--name NAME] [--interval-ms N] [--timeout-ms N] [--sandbox JSON] -- <command> [args...]
   mcp-health guard [--name NAME] [--interval-ms N] [--timeout-ms N] --url URL [--header 'K: V']... [--sse]
@@ -41,8 +47,8 @@ export const GUARD_USAGE = `Usage:
   Runs in place of an MCP server: a transparent stdio proxy that keeps the real connection alive with keepalive
   probes and restarts the server (replaying the client's handshake) when it dies or stops answering.
   --name NAME       the name used in diagnostics (default: the command's or the URL's base name)
-  --interval-ms N   idle time before a keepalive probe (default ${30_000}, minimum ${1000})
-  --timeout-ms N    time a probe may take; no answer means the upstream is dead (default ${5000}, minimum ${100})
+  --interval-ms N   idle time before a keepalive probe (default ${DEFAULT_INTERVAL_MS}, minimum ${MIN_INTERVAL_MS})
+  --timeout-ms N    time a probe may take; no answer means the upstream is dead (default ${DEFAULT_TIMEOUT_MS}, minimum ${MIN_TIMEOUT_MS})
   --sandbox JSON    start the command only inside VS Code's MCP sandbox with this policy (the "sandbox" block of
                     a VS Code entry with "sandboxEnabled"); never without it
   --url URL         a Streamable HTTP upstream (legacy HTTP+SSE with --sse)
@@ -50,8 +56,6 @@ export const GUARD_USAGE = `Usage:
   --print-config NAME
                     print the config entry that runs the discovered server NAME through the guard`;
 
-const DEFAULT_INTERVAL_MS = 30_000;
-const DEFAULT_TIMEOUT_MS = 5000;
 
 function wholeNumber(flag: string, value: string | undefined, minimum: number, fallback: number): number {
   if (value === undefined) return fallback;
@@ -95,8 +99,8 @@ export function parseGuardArgs(argv: readonly string[]): GuardOptions | PrintCon
     return { printConfig: values['print-config'], workspaces: values.workspace ?? [], configFiles: values.config ?? [], includeUser: !values['no-user'] };
   }
   if (values.workspace || values.config || values['no-user']) throw new UsageError('guard: --workspace, --config and --no-user apply to --print-config only');
-  const intervalMs = wholeNumber('interval-ms', values['interval-ms'], 1000, DEFAULT_INTERVAL_MS);
-  const timeoutMs = wholeNumber('timeout-ms', values['timeout-ms'], 100, DEFAULT_TIMEOUT_MS);
+  const intervalMs = wholeNumber('interval-ms', values['interval-ms'], MIN_INTERVAL_MS, DEFAULT_INTERVAL_MS);
+  const timeoutMs = wholeNumber('timeout-ms', values['timeout-ms'], MIN_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
   if (values.url !== undefined) {
     if (command.length) throw new UsageError('guard: give either --url or a command after --, not both');
     let url: URL;

@@ -4,7 +4,7 @@
 import { guardedName } from '../core/guarded';
 import { guardLine, type GuardReport } from '../core/guardReport';
 import type { ServerConfig } from '../core/model';
-import { readGuardStatuses } from '../guard/statusChannel';
+import { readGuardStatuses } from '../mcp/guardClient';
 import { terminalSafe } from './terminalText';
 
 export interface GuardedServer {

@@ -6,8 +6,8 @@ import { boolean, integer, nullable, number, object, oneOf, optional, ownEntry, 
 import type { Clock, TimerHandle } from './clock';
 import { deepEqual } from './monitor/deepEqual';
 import { EMPTY_PROBE_STATS } from './monitor/probeStats';
-import type { ProbeResult, ProcessEnd, ServerConfig, ServerState, ServerStatus } from './model';
-import type { Unsubscribe } from './monitorTypes';
+import type { GuardedFigures, ProbeResult, ProcessEnd, ServerConfig, ServerState, ServerStatus } from './model';
+import type { GuardRestartOutcome, Unsubscribe } from './monitorTypes';
 
 /** The published status of one guard process (the fields MCP Health reads; the guard sends more). */
 export interface GuardReport {
@@ -74,20 +74,7 @@ export const guardRestartAnswerSchema: Schema<{ readonly type: typeof GUARD_REST
   detail: string,
 });
 
-/** The guard's figures on a guarded server's status; `running` false when no guard of that name answered. */
-export interface GuardedFigures {
-  readonly guardName: string;
-  readonly running: boolean;
-  /** How many guards of that name run (one per client that started the entry). */
-  readonly guards: number;
-  readonly guardPid: number | null;
-  readonly upstreamPid: number | null;
-  readonly restarts: number;
-  readonly probeRttMs: number | null;
-  /** Real requests from the client (not the guard's own probes) and how many of them failed. */
-  readonly requests: number;
-  readonly errors: number;
-}
+export type { GuardedFigures } from './model';
 
 export function requestCounts(report: GuardReport): { requests: number; errors: number } {
   const methods = Object.values(report.methods);
@@ -158,12 +145,7 @@ export function guardedStatus(config: ServerConfig, guardName: string, reports: 
   };
 }
 
-/** What a guard answered to "restart your upstream now". */
-export interface GuardRestartOutcome {
-  readonly guardPid: number;
-  readonly restarting: boolean;
-  readonly detail: string;
-}
+export type { GuardRestartOutcome } from './monitorTypes';
 
 /** Asking the running guards of one name to act, over their channel (src/guard/statusChannel.ts). */
 export interface GuardControl {

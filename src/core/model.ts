@@ -1,8 +1,7 @@
 // The shared vocabulary of MCP Health. Pure data: no I/O, no SDK, no editor.
 
-import type { FailureCause } from './causes';
+import type { FailureCause } from './causeTypes';
 import type { Inventory, ToolDrift } from './inventory/types';
-import type { GuardedFigures } from './guardReport';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
@@ -194,8 +193,8 @@ export type ProbeMethod = 'ping' | 'server/discover' | 'tools/list' | 'initializ
 export type ProbeOutcome =
   | 'ok'
   | 'timeout'
-  | 'error-reply'     // JSON-RPC error to a ping: a violation
-  | 'non-empty'       // ping answered with a non-empty result: a violation
+  | 'error-reply'     // JSON-RPC error to the era's probe: a violation
+  | 'non-empty'       // a result the method never returns (a non-empty pong, a discover answer without supportedVersions): a violation
   | 'closed'          // the connection died while the probe was out
   | 'auth'            // 401/403 while probing
   | 'failed';         // any other transport failure
@@ -294,4 +293,19 @@ export interface ProbeRecord {
   readonly method: ProbeMethod;
   readonly outcome: ProbeOutcome;
   readonly rttMs?: number;
+}
+
+/** The guard's figures on a guarded server's status; `running` false when no guard of that name answered. */
+export interface GuardedFigures {
+  readonly guardName: string;
+  readonly running: boolean;
+  /** How many guards of that name run (one per client that started the entry). */
+  readonly guards: number;
+  readonly guardPid: number | null;
+  readonly upstreamPid: number | null;
+  readonly restarts: number;
+  readonly probeRttMs: number | null;
+  /** Real requests from the client (not the guard's own probes) and how many of them failed. */
+  readonly requests: number;
+  readonly errors: number;
 }

@@ -1,11 +1,9 @@
 // The contract between the monitor (src/core/monitor) and its front ends (CLI, extension).
 
-import type { GuardRestartOutcome } from './guardReport';
 import type { InventoryLimits, ToolDrift, ToolsBaseline } from './inventory/types';
 import { defaultInventoryLimits } from './inventory/types';
 import type { CrashLoopSettings } from './monitor/crashLoop';
 import { defaultCrashLoopSettings } from './monitor/crashLoop';
-import type { SlowSettings } from './monitor/slowness';
 import { MONITOR_MODE_VALUES, SETTINGS, type MonitorModeValue } from './settings';
 import type { ConfigDiagnostic, ProbeResult, ServerConfig, ServerState, ServerStatus, TransportKind } from './model';
 import type { Suspension } from './monitor/suspend';
@@ -141,4 +139,23 @@ export interface MonitorRegistry {
   updateSettings(settings: MonitorSettings): void;
   /** Closes every connection, kills every child, clears every timer. */
   dispose(): Promise<void>;
+}
+
+/** The *slow* flag's settings (applied by monitor/slowness.ts). */
+export interface SlowSettings {
+  /** Threshold for every server, ms; null: off. */
+  readonly thresholdMs: number | null;
+  /** Per-server threshold by id or name; wins over thresholdMs. */
+  readonly serverThresholdMs: Readonly<Record<string, number>>;
+  /** Consecutive answers above the threshold that make a server slow. */
+  readonly enterAfter: number;
+  /** Consecutive answers at or below it that clear the flag. */
+  readonly clearAfter: number;
+}
+
+/** What a guard answered to "restart your upstream now". */
+export interface GuardRestartOutcome {
+  readonly guardPid: number;
+  readonly restarting: boolean;
+  readonly detail: string;
 }

@@ -4,12 +4,14 @@
 
 import type { Clock, TimerHandle } from '../core/clock';
 import type { Logger } from '../core/logger';
-import type { ProcessEnd } from '../core/model';
+import type { ProbeOutcome, ProcessEnd } from '../core/model';
 import { backoffDelay, type BackoffSettings } from '../core/monitor/backoff';
 import { CrashLoop, crashLoopSettings, defaultCrashLoopSettings, gaveUpReason, type CrashLoopSettings } from '../core/monitor/crashLoop';
 import { stderrFinding } from '../core/stderrCause';
-import { judge, Keepalive, type KeepaliveStats, type ProbeMethod } from './keepalive';
 import { sleptText, suspendAwareClock, type Suspension } from '../core/monitor/suspend';
+import { defaultMonitorSettings } from '../core/monitorTypes';
+import { classifyReply } from '../core/probeReply';
+import { Keepalive, type KeepaliveMethod, type KeepaliveStats } from './keepalive';
 import { classify, classifyLine, clientIdOf, errorResponse, GUARD_ID_PREFIX, hasGuardPrefix, isRecord, line, MODERN_VERSION_META, upstreamId, type JsonRpcId } from './messages';
 import { routeLine, withTopId, type Message, type Route } from './routeLine';
 import type { Upstream, UpstreamEnd, UpstreamFactory } from './upstream';
@@ -30,9 +32,10 @@ export interface GuardSettings {
   readonly crashLoop?: CrashLoopSettings;
 }
 
+/** The keepalive timing of the monitor's stdio servers: a guard is one, seen from the client's side. */
 export const defaultGuardSettings: GuardSettings = {
-  intervalMs: 30_000,
-  timeoutMs: 5_000,
+  intervalMs: defaultMonitorSettings.intervalMs.stdio,
+  timeoutMs: defaultMonitorSettings.timeoutMs,
   handshakeTimeoutMs: 30_000,
   backoff: { initialMs: 500, maxMs: 30_000 },
   healthyResetMs: 60_000,
@@ -92,8 +95,8 @@ type Outcome = { result?: unknown; error?: { code?: unknown; message?: unknown }
 
 /** What a probe asked for from outside (MCP Health's Ping) found; the outcome names follow the monitor's. */
 export interface ManualProbe {
-  readonly method: ProbeMethod;
-  readonly outcome: 'ok' | 'timeout' | 'error-reply' | 'non-empty' | 'closed' | 'failed';
+  readonly method: KeepaliveMethod;
+  readonly outcome: Exclude<ProbeOutcome, 'auth'>;
   readonly rttMs?: number;
   readonly detail?: string;
 }
@@ -194,7 +197,7 @@ export class GuardSession {
    * rules. It only reports: declaring the upstream dead stays with the keepalive, so a click cannot restart a server.
    */
   async probeNow(timeoutMs: number): Promise<ManualProbe> {
-    const method: ProbeMethod = this.era === 'modern' ? 'server/discover' : 'ping';
+    const method: KeepaliveMethod = this.era === 'modern' ? 'server/discover' : 'ping';
     if (this.state !== 'ready' || !this.upstream) return { method, outcome: 'failed', detail: `the guard is ${this.state}` };
     if (this.era === 'unknown' || (this.era === 'modern' && !this.modern)) {
       // A ping would be a fault on a modern server, and a discover needs the client's envelope.
@@ -206,9 +209,7 @@ export class GuardSession {
     const rttMs = this.deps.clock.monotonic() - startedAt;
     if (answer === 'timeout') return { method, outcome: 'timeout', detail: `no answer within ${timeoutMs} ms` };
     if (answer === 'aborted') return { method, outcome: 'closed', detail: 'the upstream went away while the probe was out' };
-    const problem = judge(method, answer);
-    if (!problem) return { method, outcome: 'ok', rttMs };
-    return { method, outcome: answer.error ? 'error-reply' : method === 'ping' ? 'non-empty' : 'failed', rttMs, detail: problem };
+    return { method, rttMs, ...classifyReply(method, answer) };
   }
 
   /**
@@ -539,7 +540,7 @@ export class GuardSession {
 
   // ---- keepalive and the guard's own requests ----
 
-  private sendProbe(id: string): ProbeMethod | null {
+  private sendProbe(id: string): KeepaliveMethod | null {
     if (this.state !== 'ready' || !this.upstream) return null;
     if (this.era === 'handshake') {
       this.deps.logger.debug(`keepalive ping ${id} sent`);

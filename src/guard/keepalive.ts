@@ -3,19 +3,23 @@
 // streak so a server that answers wrongly does not flood the log.
 
 import type { Clock, TimerHandle } from '../core/clock';
-import { GUARD_ID_PREFIX, isRecord } from './messages';
+import type { ProbeMethod } from '../core/model';
+import { judgeUnanswered } from '../core/monitor/probePolicy';
+import { classifyReply, type JsonRpcReply } from '../core/probeReply';
+import { GUARD_ID_PREFIX } from './messages';
 
-export type ProbeMethod = 'ping' | 'server/discover';
+/** The era's own probe; the guard has no fallback, since tools/list would be one of the client's requests. */
+export type KeepaliveMethod = Extract<ProbeMethod, 'ping' | 'server/discover'>;
 
 export interface KeepaliveHooks {
   /** Writes the probe with this id upstream; returns which method it used, or null when no probe can be sent now. */
-  send(id: string): ProbeMethod | null;
+  send(id: string): KeepaliveMethod | null;
   /** No answer within the timeout and no other sign of life: the upstream is dead. */
   dead(reason: string): void;
   /** A wrong answer, or a server that ignores probes while answering everything else. */
   violation(reason: string): void;
   /** A proper answer, for the debug log. */
-  answered?(method: ProbeMethod, rttMs: number): void;
+  answered?(method: KeepaliveMethod, rttMs: number): void;
 }
 
 export interface KeepaliveSettings {
@@ -39,7 +43,7 @@ export class Keepalive {
   private idleTimer: TimerHandle | null = null;
   private timeoutTimer: TimerHandle | null = null;
   private lastActivity: number;
-  private outstanding: { id: string; method: ProbeMethod; sentAt: number; trafficSince: boolean } | null = null;
+  private outstanding: { id: string; method: KeepaliveMethod; sentAt: number; trafficSince: boolean } | null = null;
   private running = false;
   private sequence = 0;
   private inViolationStreak = false;
@@ -81,7 +85,7 @@ export class Keepalive {
   }
 
   /** An answer whose id carries the probe prefix; true when it was one of ours (and so must not be forwarded). */
-  answer(id: string, outcome: { result?: unknown; error?: { code?: unknown; message?: unknown } }): boolean {
+  answer(id: string, outcome: JsonRpcReply): boolean {
     if (!id.startsWith(this.idPrefix)) return false;
     const probe = this.outstanding;
     // A late answer to a probe that already timed out: swallowed, judged no further.
@@ -94,7 +98,7 @@ export class Keepalive {
     this.stats.lastRttMs = rtt;
     this.stats.rttsMs.push(rtt);
     if (this.stats.rttsMs.length > RTT_HISTORY) this.stats.rttsMs.shift();
-    const problem = judge(probe.method, outcome);
+    const problem = wrongAnswer(probe.method, outcome);
     if (problem) {
       this.stats.violations++;
       if (!this.inViolationStreak) this.hooks.violation(problem);
@@ -152,18 +156,15 @@ export class Keepalive {
     const probe = this.outstanding;
     if (!probe || !this.running) return;
     this.outstanding = null;
-    if (probe.trafficSince) {
-      // The loop is alive (it answered other messages) but drops probes: restarting such a server on every missed
-      // probe is the restart storm protocol.md warns about, so probing stops and the exit watch remains.
-      const reason = `did not answer the keepalive ${probe.method} within ${this.settings.timeoutMs} ms while answering other messages; keepalive probes stopped`;
+    const verdict = judgeUnanswered(probe.method, this.settings.timeoutMs, probe.trafficSince);
+    this.stop();
+    if (verdict.kind === 'stop-probing') {
       this.stats.violations++;
-      this.stats.stoppedReason = reason;
-      this.stop();
-      this.hooks.violation(reason);
+      this.stats.stoppedReason = verdict.reason;
+      this.hooks.violation(verdict.reason);
       return;
     }
-    this.stop();
-    this.hooks.dead(`did not answer a keepalive ${probe.method} within ${this.settings.timeoutMs} ms`);
+    this.hooks.dead(verdict.reason);
   }
 
   private clearTimers(): void {
@@ -174,15 +175,8 @@ export class Keepalive {
   }
 }
 
-/** Why an answer breaks the protocol, or null when it is a proper pong / DiscoverResult. */
-export function judge(method: ProbeMethod, outcome: { result?: unknown; error?: { code?: unknown; message?: unknown } }): string | null {
-  if (outcome.error) {
-    return `answered the keepalive ${method} with error ${String(outcome.error.code)} ${String(outcome.error.message ?? '')}`.trim();
-  }
-  if (!isRecord(outcome.result)) return `answered the keepalive ${method} with a result that is not an object`;
-  if (method === 'ping') {
-    const extra = Object.keys(outcome.result).filter((key) => key !== '_meta');
-    return extra.length ? `answered ping with a non-empty result (${extra.join(', ')})` : null;
-  }
-  return Array.isArray(outcome.result.supportedVersions) ? null : 'answered server/discover without supportedVersions';
+/** Why an answer breaks the protocol (by core's classifyReply, the monitor's rule), or null when it is a proper one. */
+export function wrongAnswer(method: KeepaliveMethod, reply: JsonRpcReply): string | null {
+  const judged = classifyReply(method, reply);
+  return judged.outcome === 'ok' ? null : `answered the keepalive ${method} with ${judged.detail}`;
 }

@@ -7,6 +7,7 @@ import type { Connection } from '../core/connection';
 import type { Logger } from '../core/logger';
 import type { ListCapabilities, RawReply } from '../core/inventory/types';
 import type { CertificateFacts, Era, ProbeMethod, ProbeResult, ServerError, ServerInfo } from '../core/model';
+import { classifyReply, type JsonRpcReply } from '../core/probeReply';
 import { describeFailure, httpBodyOf, httpStatusOf, isConnectionClosed, isUnusableReply, jsonRpcErrorInBody, messageOf } from './errors';
 import { modernEnvelope, sessionEra, sessionServerInfo, type ClientIdentity, type Session } from './session';
 
@@ -56,7 +57,6 @@ interface SessionLost {
  * Far above the ids the SDK's own counter reaches, below 2^31 for servers that store ids in 32-bit integers.
  */
 const PROBE_ID_BASE = 1_500_000_000;
-const RESULT_PREVIEW_CHARS = 200;
 
 export class McpConnection implements Connection {
   private session: Session;
@@ -275,13 +275,8 @@ export class McpConnection implements Connection {
     this.settle(probe);
     if (probe.raw) {
       probe.raw(message);
-    } else if ('error' in message) {
-      const { code, message: text } = message.error;
-      probe.resolve({ method: probe.method, outcome: 'error-reply', rttMs, requestId: probe.id, detail: `error ${code}: ${text}` });
-    } else if ('result' in message && probe.method === 'ping' && !isEmptyResult(message.result)) {
-      probe.resolve({ method: probe.method, outcome: 'non-empty', rttMs, requestId: probe.id, detail: `result ${preview(message.result)}` });
     } else {
-      probe.resolve({ method: probe.method, outcome: 'ok', rttMs, requestId: probe.id });
+      probe.resolve({ method: probe.method, rttMs, requestId: probe.id, ...classifyReply(probe.method, message as JsonRpcReply) });
     }
     return true;
   }
@@ -360,16 +355,4 @@ function isSessionLost(value: ProbeResult | SessionLost): value is SessionLost {
 /** 404 is the specified answer to an unknown session; some servers answer 400 and say why in the body. */
 function isSessionGone(status: number, body: string | undefined): boolean {
   return status === 404 || (status === 400 && body !== undefined && /session/i.test(body));
-}
-
-/** `{}` is the only valid pong; the schema tolerates a lone `_meta`. */
-function isEmptyResult(result: unknown): boolean {
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) return false;
-  for (const key in result) if (key !== '_meta') return false;
-  return true;
-}
-
-function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > RESULT_PREVIEW_CHARS ? `${text.slice(0, RESULT_PREVIEW_CHARS)}…` : text;
 }

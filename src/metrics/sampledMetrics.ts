@@ -4,10 +4,10 @@
 // reference bytes() is tested against (sampledText.test.ts, exposition.test.ts) and what Registry#metrics() serves.
 
 import { ByteWriter } from './byteWriter';
-import { escapeText, header, linePrefix } from './sampledText';
+import { escapeText, header, linePrefix, type Labels } from './sampledText';
 import { labelsKey, type ServerLabels } from './series';
 
-export type Labels = Readonly<Record<string, string>>;
+export type { Labels } from './sampledText';
 
 /** One line; prom-client reads the absent `labels` as none, and formats `sharedLabels` once per object. */
 export interface SampleValue {

@@ -5,7 +5,8 @@
 // template per line), this path a string concatenation of a prefix kept per series. Proven equal to prom-client's
 // output over generated inputs by test/unit/metrics/sampledText.test.ts; a difference fails that test, not a scrape.
 
-import type { Labels } from './sampledMetrics';
+/** A series' label names and values. Here, at the bottom of the exposition files, so that every one of them may use it. */
+export type Labels = Readonly<Record<string, string>>;
 
 /** prom-client's escapeString: in names, HELP text and (with quotes) label values. */
 export function escapeText(text: string): string {

@@ -13,7 +13,7 @@ import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { GUARD_POLL_MS, GuardPoller } from '../core/guardReport';
 import { redactText } from '../core/redact';
-import { channelGuardControl, readGuardStatuses } from '../guard/statusChannel';
+import { channelGuardControl, readGuardStatuses } from '../mcp/guardClient';
 import { createNodeConnector } from '../mcp';
 import { channelPath } from '../mcp/localChannel';
 import { createNodeFileSystem } from '../mcp/nodeFileSystem';

@@ -5,12 +5,12 @@
 import { ConnectError, type Connection, type Connector } from '../connection';
 import type { Era, ProbeMethod, ProbeResult } from '../model';
 import type { ConnectSlots } from './connectSlots';
-import { guardWithTimer, type Guarded } from './guard';
+import { withTimeLimit, type TimeLimited } from './timeLimit';
 import { answered, defaultProbeMethod } from './probePolicy';
 import { say, type ServerScope } from './serverScope';
 
-const PROBE_GUARD_GRACE_MS = 1_000;
-const CONNECT_GUARD_GRACE_MS = 1_000;
+const PROBE_LIMIT_GRACE_MS = 1_000;
+const CONNECT_LIMIT_GRACE_MS = 1_000;
 /** close() kills with SIGKILL after its own grace period; a close that still hangs must not block reconnects forever. */
 const CLOSE_WAIT_LIMIT_MS = 10_000;
 
@@ -39,11 +39,11 @@ export class ConnectionLifetime {
   /** Bumped whenever a connection is started or torn down, so late callbacks of an old one are ignored. */
   private gen = 0;
   private readonly connectRun = new Joined<void>();
-  private pendingConnect: Guarded<Connection> | null = null;
+  private pendingConnect: TimeLimited<Connection> | null = null;
   private connectAbort: AbortController | null = null;
   private closing: Promise<void> = Promise.resolve();
   private readonly probeInFlight = new Joined<ProbeResult>();
-  private pendingProbe: Guarded<ProbeResult> | null = null;
+  private pendingProbe: TimeLimited<ProbeResult> | null = null;
   private probesSent = 0;
 
   constructor(private readonly context: LifetimeContext) {}
@@ -123,20 +123,20 @@ export class ConnectionLifetime {
     let listening = true;
     const stderr = start ? (text: string) => { if (listening && this.isCurrent(generation)) start.stderr(text); } : undefined;
     const work = this.context.connector.connect(this.context.config(), { timeoutMs, eraHint, signal: abort.signal, ...(stderr ? { onStderr: stderr } : {}) });
-    const guarded = guardWithTimer(
+    const limited = withTimeLimit(
       this.context.clock,
       work,
-      timeoutMs + CONNECT_GUARD_GRACE_MS,
+      timeoutMs + CONNECT_LIMIT_GRACE_MS,
       () => {
         abort.abort();
         return { error: new ConnectError('timeout', `no connection within ${timeoutMs} ms`) };
       },
       (late) => void this.closeQuietly(late),
     );
-    this.pendingConnect = guarded;
+    this.pendingConnect = limited;
     let connection: Connection;
     try {
-      connection = await guarded.promise;
+      connection = await limited.promise;
       listening = false;
     } catch (error) {
       listening = false;
@@ -177,12 +177,12 @@ export class ConnectionLifetime {
     const work = connection
       .probe(timeoutMs, method)
       .catch((error: unknown): ProbeResult => ({ method: expected, outcome: 'failed', detail: String(error) }));
-    const guarded = guardWithTimer<ProbeResult>(clock, work, timeoutMs + PROBE_GUARD_GRACE_MS, () => ({
+    const limited = withTimeLimit<ProbeResult>(clock, work, timeoutMs + PROBE_LIMIT_GRACE_MS, () => ({
       value: { method: expected, outcome: 'timeout', detail: `no answer within ${timeoutMs} ms` },
     }));
-    this.pendingProbe = guarded;
-    return guarded.promise.then((result) => {
-      if (this.pendingProbe === guarded) {
+    this.pendingProbe = limited;
+    return limited.promise.then((result) => {
+      if (this.pendingProbe === limited) {
         this.pendingProbe = null;
       }
       const gotAnswer = answered(result.outcome) || result.outcome === 'auth';
@@ -214,7 +214,7 @@ export class ConnectionLifetime {
 
   /** Never two children of one server at once: resolves once every dropped connection closed (or the limit passed). */
   waitForClose(): Promise<void> {
-    return guardWithTimer(this.context.clock, this.closing, CLOSE_WAIT_LIMIT_MS, () => {
+    return withTimeLimit(this.context.clock, this.closing, CLOSE_WAIT_LIMIT_MS, () => {
       say(this.context, 'warn', `the previous connection did not close within ${CLOSE_WAIT_LIMIT_MS} ms`);
       return { value: undefined };
     }).promise;

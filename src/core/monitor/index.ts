@@ -10,6 +10,7 @@ export { MIN_INTERVAL_MS, MIN_TIMEOUT_MS, probeIntervalFor, probeTimeoutFor } fr
 export { FALLBACK_PROBE_METHOD } from './serverMonitor';
 export { judgeTimer, resumeAfterSuspend, sleptText, suspendAwareClock, SUSPEND_THRESHOLD_MS, wakeLine, type Suspension } from './suspend';
 export { mirroredStatus, toRemote, type RemoteStatus, type StatusSource } from './statusSource';
+export type { RemoteSource } from './remoteSource';
 
 export function createRegistry(deps: RegistryDeps): TrustAwareRegistry & MonitorRegistry {
   return new Registry(deps);

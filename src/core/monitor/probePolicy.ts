@@ -3,6 +3,7 @@
 // carries the verdicts out (state change, teardown, reconnect); every rule here is tested on its own by a table.
 
 import type { Era, ProbeMethod, ProbeOutcome, ProbeResult, ServerError, ServerState } from '../model';
+import { describeWrongAnswer } from '../probeReply';
 
 /** Cheap, answered by every server that lists tools; used for servers that do not answer the era's probe properly. */
 export const FALLBACK_PROBE_METHOD: ProbeMethod = 'tools/list';
@@ -177,13 +178,8 @@ function afterFallback(result: ProbeResult, memory: ProbeMemory, facts: JudgeFac
   return failed(result, memory, facts, result.outcome === 'timeout' ? 'timeout' : 'unreachable');
 }
 
-function describeViolation(result: ProbeResult): string {
-  const what = result.outcome === 'error-reply' ? 'a JSON-RPC error' : 'a non-empty result';
-  return `${result.method} answered with ${what}${result.detail ? `: ${result.detail}` : ''}`;
-}
-
 function violation(seen: Violation, result: ProbeResult, memory: ProbeMemory, facts: JudgeFacts): Judgement {
-  const message = describeViolation(result);
+  const message = describeWrongAnswer(result.method, seen, result.detail);
   const error: ServerError = { kind: 'protocol-violation', message };
   if (memory.pendingViolation === seen) {
     // The same answer from a fresh connection: a property of the server, not of a connection. Reconnecting again
@@ -271,4 +267,19 @@ export function failedState(current: ServerState, everEstablished: boolean, cons
 /** successesBeforeUp as a whole number of probes, at least one. */
 export function recoveryThreshold(successesBeforeUp: number | undefined): number {
   return Math.max(1, Math.floor(successesBeforeUp ?? 1));
+}
+
+/**
+ * A probe that got no answer in time on a connection that carries other traffic too (the guard's, where the client's
+ * requests share the upstream). Other messages answered meanwhile mean the loop is alive but drops probes: restarting
+ * such a server on every missed probe is the restart storm protocol.md warns about, so probing stops and the exit
+ * watch remains. Silence all along means the loop is dead.
+ */
+export type UnansweredVerdict = { readonly kind: 'stop-probing'; readonly reason: string } | { readonly kind: 'dead'; readonly reason: string };
+
+export function judgeUnanswered(method: ProbeMethod, timeoutMs: number, trafficSince: boolean): UnansweredVerdict {
+  if (trafficSince) {
+    return { kind: 'stop-probing', reason: `did not answer the keepalive ${method} within ${timeoutMs} ms while answering other messages; keepalive probes stopped` };
+  }
+  return { kind: 'dead', reason: `did not answer a keepalive ${method} within ${timeoutMs} ms` };
 }

@@ -2,7 +2,7 @@
 
 import type { Clock } from '../clock';
 import { guardedName } from '../guarded';
-import { guardedStatus, type GuardReports, type GuardRestartOutcome } from '../guardReport';
+import type { GuardReports, GuardRestartOutcome } from '../guardReport';
 import type { Connector } from '../connection';
 import type { Logger } from '../logger';
 import type { ToolsBaseline } from '../inventory/types';
@@ -14,7 +14,8 @@ import { ConnectSlots, DEFAULT_CONCURRENT_STARTS } from './connectSlots';
 import { modeFor } from './intervals';
 import { desiredServers, reconcile } from './reconcile';
 import { ServerMonitor, type MonitorContext } from './serverMonitor';
-import { mirroredStatus, type StatusSource } from './statusSource';
+import { Elsewhere } from './elsewhere';
+import type { StatusSource } from './statusSource';
 import { resumeAfterSuspend, suspendAwareClock, type Suspension } from './suspend';
 
 export interface RegistryDeps {
@@ -67,12 +68,10 @@ export class Registry implements TrustAwareRegistry {
   private readonly retiring = new Set<Promise<void>>();
   private settings: MonitorSettings;
   private trusted: boolean;
-  private source: StatusSource | null = null;
-  private sourceSubscription: (() => void) | null = null;
+  private readonly elsewhere: Elsewhere;
   private started = false;
   private disposed: Promise<void> | null = null;
   private readonly context: MonitorContext;
-  private readonly guardSubscription: (() => void) | null;
 
   constructor(private readonly deps: RegistryDeps) {
     this.settings = deps.settings;
@@ -90,14 +89,14 @@ export class Registry implements TrustAwareRegistry {
       isStarted: () => this.started && !this.disposed,
       emit: (event) => {
         // A mirrored or guarded server's local monitor only parks and unparks; what views show comes from elsewhere.
-        const parked = event.type !== 'servers' && event.type !== 'wake' ? this.monitors.get(event.id) : undefined;
-        if (parked && (parked.watchedElsewhere || parked.guardName !== null)) {
+        const monitor = event.type !== 'servers' && event.type !== 'wake' ? this.monitors.get(event.id) : undefined;
+        if (monitor && this.elsewhere.parks(monitor)) {
           return;
         }
         this.emit(event);
       },
     };
-    this.guardSubscription = deps.guards?.onDidChange(() => this.emit({ type: 'servers' })) ?? null;
+    this.elsewhere = new Elsewhere({ clock: deps.clock, logger: deps.logger, ...(deps.guards ? { guards: deps.guards } : {}), changed: () => this.emit({ type: 'servers' }) });
   }
 
   setServers(servers: readonly ServerConfig[], diagnostics: readonly ConfigDiagnostic[]): void {
@@ -128,10 +127,8 @@ export class Registry implements TrustAwareRegistry {
     this.wantGuards();
   }
 
-  /** The guards' sockets are read only while a guarded entry is listed and monitoring runs. */
   private wantGuards(): void {
-    const any = [...this.monitors.values()].some((monitor) => monitor.guardName !== null);
-    this.deps.guards?.setWanted(any && this.started && !this.disposed);
+    this.elsewhere.want(this.monitors.values(), this.started && !this.disposed);
   }
 
   list(): readonly ServerStatus[] {
@@ -144,14 +141,7 @@ export class Registry implements TrustAwareRegistry {
   }
 
   private statusOf(monitor: ServerMonitor): ServerStatus {
-    const guardName = monitor.guardName;
-    if (guardName !== null) {
-      return guardedStatus(monitor.config, guardName, this.deps.guards?.reports() ?? [], this.deps.clock.wall());
-    }
-    if (monitor.watchedElsewhere && this.source) {
-      return mirroredStatus(monitor.config, this.source.status(monitor.id), this.source.label, this.deps.clock.wall());
-    }
-    return monitor.status();
+    return this.elsewhere.sourceFor(monitor)?.status(monitor.config) ?? monitor.status();
   }
 
   diagnostics(): readonly ConfigDiagnostic[] {
@@ -183,13 +173,8 @@ export class Registry implements TrustAwareRegistry {
     }
     await Promise.all(
       this.select(id).map(async (monitor) => {
-        const guardName = monitor.guardName;
-        const result =
-          guardName !== null
-            ? await this.pingGuarded(guardName)
-            : monitor.watchedElsewhere && this.source
-              ? await this.source.pingNow(monitor.id)
-              : await monitor.pingNow();
+        const remote = this.elsewhere.sourceFor(monitor);
+        const result = await (remote ? remote.pingNow(monitor.config) : monitor.pingNow());
         if (result) {
           results.set(monitor.id, result);
         }
@@ -198,21 +183,10 @@ export class Registry implements TrustAwareRegistry {
     return results;
   }
 
-  /** A guarded entry's monitor is parked: its guard probes the real connection instead. */
-  private async pingGuarded(guardName: string): Promise<ProbeResult | null> {
-    const result = (await this.deps.guards?.probe?.(guardName)) ?? null;
-    if (result) this.emit({ type: 'servers' });
-    return result;
-  }
-
   async restartGuarded(id: string): Promise<readonly GuardRestartOutcome[] | null> {
     const guardName = this.monitors.get(id)?.guardName ?? null;
     if (this.disposed || guardName === null) return null;
-    const outcomes = (await this.deps.guards?.restart?.(guardName)) ?? [];
-    for (const outcome of outcomes) {
-      this.deps.logger[outcome.restarting ? 'info' : 'warn'](`${guardName}: guard ${outcome.guardPid}: ${outcome.detail}`);
-    }
-    return outcomes;
+    return this.elsewhere.restartGuarded(guardName);
   }
 
   async settleInventory(id?: string): Promise<void> {
@@ -241,13 +215,7 @@ export class Registry implements TrustAwareRegistry {
       return;
     }
     await Promise.all(
-      this.select(id).map((monitor) =>
-        monitor.guardName !== null
-          ? this.restartGuarded(monitor.id)
-          : monitor.watchedElsewhere && this.source
-            ? this.source.reconnect(monitor.id)
-            : monitor.reconnect(),
-      ),
+      this.select(id).map((monitor) => this.elsewhere.sourceFor(monitor)?.reconnect(monitor.config) ?? monitor.reconnect()),
     );
   }
 
@@ -291,14 +259,8 @@ export class Registry implements TrustAwareRegistry {
   }
 
   setStatusSource(source: StatusSource | null): void {
-    if (this.disposed || this.source === source) {
+    if (this.disposed || !this.elsewhere.setSource(source)) {
       return;
-    }
-    this.sourceSubscription?.();
-    this.sourceSubscription = null;
-    this.source = source;
-    if (source) {
-      this.sourceSubscription = source.onDidChange(() => this.emit({ type: 'servers' }));
     }
     this.refreshGates();
     this.emit({ type: 'servers' });
@@ -319,10 +281,7 @@ export class Registry implements TrustAwareRegistry {
 
   dispose(): Promise<void> {
     this.disposed ??= (async () => {
-      this.sourceSubscription?.();
-      this.sourceSubscription = null;
-      this.guardSubscription?.();
-      this.deps.guards?.dispose();
+      this.elsewhere.dispose();
       const monitors = [...this.monitors.values()];
       this.monitors = new Map();
       await Promise.all([...monitors.map((monitor) => monitor.dispose()), ...this.retiring]);
@@ -358,7 +317,7 @@ export class Registry implements TrustAwareRegistry {
       workspaceTrusted: this.trusted,
       consented: this.deps.consent ? this.deps.consent(config) : true,
       mode: modeFor(config, this.settings),
-      ...(this.source?.covers(config) ? { runElsewhere: this.source.label } : {}),
+      ...(this.elsewhere.source?.covers(config) ? { runElsewhere: this.elsewhere.source.label } : {}),
       guardedAs: guardedName(config),
     });
   }

@@ -1,19 +1,20 @@
 // One server's monitor, following protocol.md: it answers the registry and wires parts that each live in a file of
 // their own. The connection lifetime opens and drops connections, the probe policy judges each answer, the health
-// record keeps what is shown; keepalive times the probes on an open connection and the reconnect schedule the next
-// attempt of a failed one. What is left here: connecting, attaching a fresh connection, and every failure's course.
+// record keeps what is shown; keepalive times the probes on an open connection, the failure course decides where a
+// failure leads and the reconnect schedule the next attempt. What is left here: connecting and attaching a connection.
 
-import { ConnectError, withFacts, type Connection } from '../connection';
+import type { Connection } from '../connection';
 import type { ProbeResult, ServerConfig, ServerError, ServerStatus } from '../model';
 import type { MonitorEvent, MonitorMode } from '../monitorTypes';
-import { ConnectionLifetime, type StartPlan } from './connectionLifetime';
-import { CrashLoop, crashLoopSettings, gaveUpReason } from './crashLoop';
+import { ConnectionLifetime } from './connectionLifetime';
+import { FailureCourse } from './failureCourse';
 import type { Gate } from './gate';
 import { HealthRecord } from './healthRecord';
 import { serverInventory, type InventoryTracker } from './inventoryTracker';
 import type { ToolsBaseline } from '../inventory/types';
 import { defaultInventorySettings } from '../monitorTypes';
-import { modeFor, startupTimeoutFor } from './intervals';
+import { firstStartPlan } from './firstStart';
+import { modeFor } from './intervals';
 import { ReconnectSchedule } from './reconnectSchedule';
 import { Keepalive, type DroppingVerdict } from './keepalive';
 import { makeRedactor } from '../redact';
@@ -30,10 +31,10 @@ export class ServerMonitor {
   private readonly keepalive: Keepalive;
   private readonly inventory: InventoryTracker;
   private readonly retries: ReconnectSchedule;
+  private readonly failures: FailureCourse;
   private disposed = false;
   /** The next attempt is a start, not a reconnect: nothing answered yet (or the user restarted a server given up on). */
   private startPending = true;
-  private readonly crashes = new CrashLoop();
   /** watch keeps the connection; check connects, probes once and disconnects until the next check. */
   private mode: MonitorMode;
 
@@ -70,6 +71,7 @@ export class ServerMonitor {
       announce: () => this.emit({ type: 'status', id: this.id, status: status() }),
       reconnect: () => void this.connectNow('retrying the connection', true),
     });
+    this.failures = new FailureCourse({ ...scope, record: this.record, retries: this.retries });
     this.inventory = serverInventory(scope, (news) => this.emit({ ...news, id: this.id, status: status() }));
     this.mode = modeFor(currentConfig, context.settings());
   }
@@ -181,7 +183,7 @@ export class ServerMonitor {
     this.keepalive.forget();
     this.teardown();
     if (this.record.state === 'gave-up') this.freshStart();
-    this.crashes.reset();
+    this.failures.forgetCrashes();
     await this.connectNow('reconnect requested');
   }
 
@@ -194,7 +196,7 @@ export class ServerMonitor {
         // Start over in the new mode: check closes after one probe, watch stays connected.
         this.teardown();
         if (this.record.state === 'gave-up') this.freshStart();
-        this.crashes.reset();
+        this.failures.forgetCrashes();
         if (this.context.isStarted()) {
           void this.connectNow(`mode ${mode}`);
         }
@@ -237,7 +239,9 @@ export class ServerMonitor {
   }
 
   private async runConnect(reason: string, retry: boolean): Promise<void> {
-    const start = this.startPlan();
+    // A stdio server's first start gets the start-up budget and a start slot; later reconnects the connect timeout.
+    const announce = () => this.emit({ type: 'status', id: this.id, status: this.status() });
+    const start = this.startPending ? firstStartPlan(this.scope, this.record, announce, (text) => this.onStderr(text)) : null;
     const opened = await this.lifetime.attempt(
       () => this.record.lastEra,
       () => !this.disposed && !this.gate,
@@ -258,32 +262,16 @@ export class ServerMonitor {
     );
     // Null: torn down meanwhile (disposed, gated, reconnect requested); the lifetime closed a late connection.
     if (opened && 'error' in opened) {
-      this.onConnectFailed(opened.error);
+      this.failures.connectFailed(opened.error);
     } else if (opened) {
       this.attach(opened.connection, opened.generation, opened.handshakeMs);
     }
   }
 
-  /** A stdio server's first start gets the start-up budget and a start slot; later reconnects the connect timeout. */
-  private startPlan(): StartPlan | null {
-    if (!this.startPending || this.config.transport !== 'stdio') return null;
-    return {
-      budgetMs: startupTimeoutFor(this.config, this.context.settings()),
-      running: () => {
-        if (this.record.startRunning()) this.emit({ type: 'status', id: this.id, status: this.status() });
-      },
-      stderr: (text) => {
-        this.onStderr(text);
-        // The latest stderr line is shown while it starts (npm's download progress is there).
-        if (this.record.state === 'starting') this.emit({ type: 'status', id: this.id, status: this.status() });
-      },
-    };
-  }
-
   /** The next attempt starts the server afresh: a start-up budget again, no crashes counted. */
   private freshStart(): void {
     this.startPending = true;
-    this.crashes.reset();
+    this.failures.forgetCrashes();
   }
 
   private attach(connection: Connection, generation: number, handshakeMs: number): void {
@@ -326,64 +314,12 @@ export class ServerMonitor {
     this.retries.afterCheck();
   }
 
-  private onConnectFailed(error: unknown): void {
-    const serverError = this.record.failure(ConnectError.describe(error));
-    const auth = serverError.kind === 'auth';
-    this.fail(serverError, `connect failed (${serverError.kind}): ${serverError.message}`, auth ? `credentials needed: ${serverError.message}` : `connect failed: ${serverError.message}`, auth);
-  }
-
   private onConnectionClosed(end: ServerError, generation: number): void {
     if (!this.lifetime.isCurrent(generation) || this.disposed) {
       return;
     }
-    const { kind, message, ...facts } = end;
-    const error = this.record.failure(withFacts({ kind, message, phase: 'session' }, facts));
     this.teardown();
-    this.fail(error, `connection ended (${error.kind}): ${error.message}`, error.message, false);
-  }
-
-  /** Every failure but a first protocol violation ends here: counted, logged, shown, and the next attempt planned. */
-  private fail(error: ServerError, log: string, reason: string, auth: boolean): void {
-    if (error.kind === 'sandbox') {
-      // Nothing was started, so nothing failed: the server is shown as not started, and tried again only rarely
-      // (what is missing does not appear by itself; a Reconnect tries at once).
-      say(this.scope, 'warn', log);
-      this.record.transition('sandbox-unavailable', reason, error);
-      this.retries.afterAuthFailure();
-      return;
-    }
-    this.record.noteFailure();
-    say(this.scope, 'error', log);
-    if (this.record.takeEndedStable()) {
-      // The connection that ended was up for a stable stretch: a fresh incident, not part of a loop. It recovers in
-      // one initial back-off step and starts the crash count over.
-      this.retries.resetBackoff();
-      this.crashes.reset();
-    }
-    if (auth) {
-      this.record.transition('auth-required', reason, error);
-      this.retries.afterAuthFailure();
-    } else if (this.crashLoopEnds(error)) {
-      this.retries.clear();
-    } else {
-      this.record.transition(this.record.failedState(), reason, error);
-      this.retries.afterFailure();
-    }
-  }
-
-  /** Counts a crash (the process exited); true when it completes a crash loop and the server is given up on. */
-  private crashLoopEnds(error: ServerError): boolean {
-    if (error.kind !== 'exited' || this.config.transport !== 'stdio') {
-      return false;
-    }
-    const settings = crashLoopSettings(this.context.settings().crashLoop);
-    if (!this.crashes.recordCrash(this.context.clock.monotonic(), settings)) {
-      return false;
-    }
-    const reason = gaveUpReason(settings);
-    say(this.scope, 'error', `${reason}; not restarted until Restart (Reconnect) or a change of its definition`);
-    this.record.giveUp(settings, reason, error);
-    return true;
+    this.failures.connectionEnded(end);
   }
 
   private onStderr(text: string): void {
@@ -395,18 +331,10 @@ export class ServerMonitor {
     this.context.emit({ type: 'stderr', id: this.id, text: clean });
   }
 
-  /** A probe verdict that drops the connection: reconnect once (a protocol violation), or as after any failure. */
+  /** A probe verdict that drops the connection: a failed probe is never retried (a stalled loop would hide behind it). */
   private drop(verdict: DroppingVerdict): void {
-    // A failed probe is never retried: a stalled message loop would hide behind the retry. The connection goes.
     this.teardown();
-    if (verdict.kind !== 'reconnect-once') {
-      this.fail(verdict.error, verdict.message, verdict.message, verdict.kind === 'auth');
-      return;
-    }
-    this.record.noteFailure();
-    say(this.scope, 'warn', `protocol violation: ${verdict.message}; reconnecting once`);
-    this.record.transition('suspect', `protocol violation: ${verdict.message}; reconnecting once`, verdict.error);
-    this.retries.afterFailure();
+    this.failures.dropped(verdict);
   }
 
   /** Drops the current connection (or attempt) and every timer tied to it. */
@@ -422,5 +350,4 @@ export class ServerMonitor {
       this.context.emit(event);
     }
   }
-
 }

@@ -2,18 +2,9 @@
 // answer is not enough (a GC pause, a cold cache), and one fast answer does not clear it. Off unless configured.
 
 import type { ServerConfig } from '../model';
-import type { MonitorSettings } from '../monitorTypes';
+import type { MonitorSettings, SlowSettings } from '../monitorTypes';
 
-export interface SlowSettings {
-  /** Threshold for every server, ms; null: off. */
-  readonly thresholdMs: number | null;
-  /** Per-server threshold by id or name; wins over thresholdMs. */
-  readonly serverThresholdMs: Readonly<Record<string, number>>;
-  /** Consecutive answers above the threshold that make a server slow. */
-  readonly enterAfter: number;
-  /** Consecutive answers at or below it that clear the flag. */
-  readonly clearAfter: number;
-}
+export type { SlowSettings } from '../monitorTypes';
 
 export const defaultSlowSettings: SlowSettings = { thresholdMs: null, serverThresholdMs: {}, enterAfter: 3, clearAfter: 3 };
 

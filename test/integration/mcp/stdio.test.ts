@@ -322,6 +322,16 @@ void describe('stdio: probe outcomes', () => {
     });
   }
 
+  void it('a server/discover answer without supportedVersions -> non-empty (the guard\'s rule too: core classifyReply)', async () => {
+    const launch = modernStdio();
+    const connection = connections.add(await createNodeConnector().connect(stdioServer('modern-unversioned', { ...launch, args: [...launch.args, '--discover-without-versions'] }), { timeoutMs: CONNECT_MS }));
+    assert.equal(connection.era, 'modern');
+    const result = await connection.probe(2000);
+    assert.equal(result.method, 'server/discover');
+    assert.equal(result.outcome, 'non-empty');
+    assert.match(result.detail ?? '', /^result without supportedVersions /);
+  });
+
   void it('hang-ping -> timeout within the timeout, and tools/list still answers', async () => {
     const connection = connections.add(await createNodeConnector().connect(stdioServer('hang', faultStdio('hang-ping')), { timeoutMs: CONNECT_MS }));
     const startedAt = performance.now();

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { judge, Keepalive, type ProbeMethod } from '../../../src/guard/keepalive';
+import { Keepalive, type KeepaliveMethod } from '../../../src/guard/keepalive';
 import { FakeClock } from '../../helpers/fakeClock';
 
-function harness(method: ProbeMethod | null = 'ping') {
+function harness(method: KeepaliveMethod | null = 'ping') {
   const clock = new FakeClock();
   const sent: Array<{ id: string; at: number }> = [];
   const dead: string[] = [];
@@ -105,12 +105,14 @@ void describe('guard keepalive', () => {
     assert.equal(clock.pendingTimers(), 0);
   });
 
-  void it('judges pongs and DiscoverResults by protocol.md', () => {
-    assert.equal(judge('ping', { result: {} }), null);
-    assert.equal(judge('ping', { result: { _meta: { a: 1 } } }), null);
-    assert.match(judge('ping', { result: { status: 'ok' } }) ?? '', /non-empty/);
-    assert.match(judge('ping', { error: { code: -32603, message: 'x' } }) ?? '', /-32603/);
-    assert.equal(judge('server/discover', { result: { supportedVersions: ['2026-07-28'], capabilities: {} } }), null);
-    assert.match(judge('server/discover', { result: {} }) ?? '', /supportedVersions/);
+  void it('judges answers by the monitor\'s rule: a DiscoverResult without supportedVersions is a violation', async () => {
+    const { clock, sent, keepalive, violations } = harness('server/discover');
+    keepalive.start();
+    await clock.advance(30_000);
+    keepalive.answer(sent[0]!.id, { result: { supportedVersions: ['2026-07-28'], capabilities: {} } });
+    assert.deepEqual(violations, []);
+    await clock.advance(30_000);
+    keepalive.answer(sent[1]!.id, { result: { capabilities: {} } });
+    assert.deepEqual(violations, ['answered the keepalive server/discover with result without supportedVersions {"capabilities":{}}']);
   });
 });

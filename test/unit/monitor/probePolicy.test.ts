@@ -10,6 +10,7 @@ import {
   FRESH_MEMORY,
   judgeConnected,
   judgeProbe,
+  judgeUnanswered,
   nextProbe,
   PING_RETEST_INTERVAL_MS,
   recoveryThreshold,
@@ -246,3 +247,17 @@ void describe('probe policy: a reconnect the user asks for', () => {
 function pick(value: object, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.map((key) => [key, (value as Record<string, unknown>)[key]]));
 }
+
+// The guard's rule: its upstream carries the client's requests beside the probes.
+void describe('probe policy: a probe unanswered on a connection that carries other traffic', () => {
+  void it('other messages answered meanwhile: alive but dropping probes, so probing stops (no restart storm)', () => {
+    assert.deepEqual(judgeUnanswered('ping', 5_000, true), {
+      kind: 'stop-probing',
+      reason: 'did not answer the keepalive ping within 5000 ms while answering other messages; keepalive probes stopped',
+    });
+  });
+
+  void it('silence all along: the loop is dead', () => {
+    assert.deepEqual(judgeUnanswered('server/discover', 5_000, false), { kind: 'dead', reason: 'did not answer a keepalive server/discover within 5000 ms' });
+  });
+});

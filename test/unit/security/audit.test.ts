@@ -47,9 +47,10 @@ void describe('code audit', () => {
     assert.doesNotMatch(certificate, /\.(write|end)\(/);
     // node:net only for the local channel, and only on a filesystem path (Unix socket or named pipe): no host, no port.
     // And in the /probe allow-list, for address parsing and BlockList only: no socket, no name resolved.
-    assert.deepEqual(hits(/from ['"](node:)?net['"]/), ['src/mcp/localChannel.ts', 'src/metrics/probe/allowList.ts']);
+    assert.deepEqual(hits(/from ['"](node:)?net['"]/), ['src/mcp/channelBind.ts', 'src/mcp/localChannel.ts', 'src/metrics/probe/allowList.ts']);
     assert.deepEqual([...new Set(code(path.join(SRC, 'metrics', 'probe', 'allowList.ts')).match(/\bnet\.\w+/g))].sort(), ['net.BlockList', 'net.isIP', 'net.isIPv4']);
-    const channel = code(path.join(SRC, 'mcp', 'localChannel.ts'));
+    // The channel's bind (and its stale-socket probe) lives in channelBind.ts, its connections in localChannel.ts.
+    const channel = code(path.join(SRC, 'mcp', 'channelBind.ts')) + code(path.join(SRC, 'mcp', 'localChannel.ts'));
     assert.doesNotMatch(channel, /\b(port|host)\b/i);
     assert.deepEqual(channel.match(/\b(listen|createConnection)\([^)]*\)/g), ['listen(path)', 'createConnection(path)', 'createConnection(this.path)']);
     // No second HTTP client: a probe's verdict is the one the SDK transport (what real clients use) gets.

@@ -5,19 +5,19 @@ import type { Clock } from '../clock';
 
 export type Settlement<T> = { readonly value: T } | { readonly error: unknown };
 
-export interface Guarded<T> {
+export interface TimeLimited<T> {
   readonly promise: Promise<T>;
   /** Settles now (if not yet settled) and releases the timer; a late result is handed to onLate. */
   cancel(settlement: Settlement<T>): void;
 }
 
-export function guardWithTimer<T>(
+export function withTimeLimit<T>(
   clock: Clock,
   work: Promise<T>,
   limitMs: number,
   onExpiry: () => Settlement<T>,
   onLate?: (value: T) => void,
-): Guarded<T> {
+): TimeLimited<T> {
   let settled = false;
   let settle: (settlement: Settlement<T>) => void = () => undefined;
   const promise = new Promise<T>((resolve, reject) => {
