@@ -44,32 +44,52 @@ function bundleOptions({ production: minify }) {
 }
 
 /**
- * Parsers the extension needs only for some config formats (Continue's YAML blocks, Codex's config.toml): each one is
- * bundled into its own file under dist/lazy and required on the first use of one of its exports, so dist/extension.js
- * neither carries nor evaluates them. The CLI bundles them as usual.
+ * Code the extension needs only for some files or one command, bundled into its own file under dist/lazy and required
+ * on the first use of one of its exports, so dist/extension.js neither carries nor evaluates it: the parsers of some
+ * config formats (Continue's YAML blocks, Codex's config.toml) and the rewrite behind Guard This Server. The key is
+ * what the extension's sources import; the value is the module bundled into dist/lazy/<name>.js. The CLI bundles them
+ * as usual.
  */
-const LAZY_PACKAGES = ['yaml', 'smol-toml'];
+const LAZY_MODULES = {
+  yaml: 'yaml',
+  'smol-toml': 'smol-toml',
+  '../core/config/guardRewrite': './src/core/config/guardRewrite.ts',
+};
+const lazyName = (specifier) => path.basename(specifier);
 
-/** In the extension bundle, `yaml` and `smol-toml` become objects whose getters load dist/lazy/<package>.js once. */
-const lazyPackagesPlugin = {
-  name: 'lazy-packages',
+/**
+ * The names a module exports: a package's from its CommonJS build (the one the bundle would otherwise carry), a
+ * TypeScript source's from a throwaway ESM build of it, since it cannot be required here.
+ */
+async function exportNames(module) {
+  if (!module.endsWith('.ts')) return Object.keys(require(module));
+  const result = await esbuild.build({ ...bundleOptions({ production: false }), entryPoints: [module], format: 'esm', write: false, metafile: true, sourcemap: false });
+  return Object.values(result.metafile.outputs).flatMap((output) => output.exports ?? []);
+}
+
+/**
+ * In the extension bundle, each lazy module (but `own`, in the lazy file that is that module) becomes an object whose
+ * getters load dist/lazy/<name>.js once.
+ */
+const lazyModulesPlugin = (own) => ({
+  name: 'lazy-modules',
   setup(build) {
-    const filter = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`);
-    build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-package' }));
-    build.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
-      // The export names of the package's CommonJS build, the one the bundle would otherwise carry.
-      const names = Object.keys(require(args.path));
-      const getters = names.map((name) => `${JSON.stringify(name)}: { enumerable: true, get: () => load()[${JSON.stringify(name)}] }`);
+    const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const filter = new RegExp(`^(${Object.keys(LAZY_MODULES).filter((specifier) => LAZY_MODULES[specifier] !== own).map(escape).join('|')})$`);
+    build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-module' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-module' }, async (args) => {
+      const module = LAZY_MODULES[args.path];
+      const names = await exportNames(module.endsWith('.ts') ? path.resolve(__dirname, module) : module);
       // A computed path: esbuild leaves this require alone, as it does dist/metrics.js's (src/vscode/metricsEndpoint.ts).
       const contents = [
         'let loaded;',
-        `function load() { return loaded ??= require(require('node:path').join(__dirname, 'lazy', ${JSON.stringify(`${args.path}.js`)})); }`,
-        `module.exports = Object.defineProperties({}, { ${getters.join(', ')} });`,
+        `function load() { return loaded ??= require(require('node:path').join(__dirname, 'lazy', ${JSON.stringify(`${lazyName(args.path)}.js`)})); }`,
+        `module.exports = Object.defineProperties({}, Object.fromEntries(${JSON.stringify(names)}.map((name) => [name, { enumerable: true, get: () => load()[name] }])));`,
       ].join('\n');
       return { contents, loader: 'js', resolveDir: __dirname };
     });
   },
-};
+});
 
 /**
  * The extension's bundles in `outDir`: dist/extension.js and every file it may require later (the lazy parsers,
@@ -77,10 +97,12 @@ const lazyPackagesPlugin = {
  */
 function extensionEntries(outDir) {
   return [
-    { entryPoints: ['src/extension.ts'], outfile: path.join(outDir, 'extension.js'), plugins: [lazyPackagesPlugin] },
-    ...LAZY_PACKAGES.map((name) => ({
-      stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: __dirname, loader: 'js', sourcefile: `lazy-${name}.js` },
-      outfile: path.join(outDir, 'lazy', `${name}.js`),
+    { entryPoints: ['src/extension.ts'], outfile: path.join(outDir, 'extension.js'), plugins: [lazyModulesPlugin(null)] },
+    ...Object.entries(LAZY_MODULES).map(([specifier, module]) => ({
+      stdin: { contents: `module.exports = require(${JSON.stringify(module)});`, resolveDir: __dirname, loader: 'js', sourcefile: `lazy-${lazyName(specifier)}.js` },
+      outfile: path.join(outDir, 'lazy', `${lazyName(specifier)}.js`),
+      // A lazy module that imports another (the guard rewrite reads TOML) loads it from its own file, not a copy.
+      plugins: [lazyModulesPlugin(module)],
     })),
     // prom-client and OpenTelemetry: required by the extension only when mcpHealth.metrics.listen is set.
     { entryPoints: ['src/metrics/index.ts'], outfile: path.join(outDir, 'metrics.js') },

@@ -98,7 +98,7 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     const listing = zipListing(vsix);
     assert.ok(listing.includes('extension/dist/extension.js'));
     assert.ok(listing.includes('extension/dist/metrics.js'), 'the lazily loaded metrics module ships');
-    for (const parser of ['yaml.js', 'smol-toml.js']) assert.ok(listing.includes(`extension/dist/lazy/${parser}`), `the lazily loaded ${parser} ships`);
+    for (const lazy of ['yaml.js', 'smol-toml.js', 'guardRewrite.js']) assert.ok(listing.includes(`extension/dist/lazy/${lazy}`), `the lazily loaded ${lazy} ships`);
     assert.ok(listing.includes('extension/dist/guard.js'), 'the guard runtime Guard This Server copies ships');
     assert.ok(!listing.includes('extension/dist/main.js'), 'the full CLI stays out of the package');
     assert.ok(listing.includes('extension/media/icon.png'));

@@ -1,5 +1,6 @@
-// The built extension bundle leaves YAML and TOML parsing to dist/lazy/*.js (esbuild.js): neither file is required at
-// activation, and each is required once a workspace holds a file of its format, whose servers are then found as before.
+// The built extension bundle leaves YAML and TOML parsing, and the rewrite behind Guard This Server, to dist/lazy/*.js
+// (esbuild.js, LAZY_MODULES): no such file is required at activation or discovery, and each parser is required once a
+// workspace holds a file of its format, whose servers are then found as before.
 // Needs the bundle built first (`node esbuild.js`, as the integration script does).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,11 +11,16 @@ import { loadBundle, ROOT } from './loadBundle';
 
 void describe('the extension bundle loads config parsers lazily', { timeout: 60_000 }, () => {
   void it('ships each parser in its own file, outside dist/extension.js', () => {
-    for (const file of ['yaml.js', 'smol-toml.js']) assert.ok(fs.existsSync(path.join(ROOT, 'dist', 'lazy', file)), `dist/lazy/${file} is built`);
+    for (const file of ['yaml.js', 'smol-toml.js', 'guardRewrite.js']) assert.ok(fs.existsSync(path.join(ROOT, 'dist', 'lazy', file)), `dist/lazy/${file} is built`);
     const bundle = fs.readFileSync(path.join(ROOT, 'dist', 'extension.js'), 'utf8');
     // Strings of yaml's and smol-toml's own code, not of ours: the parsers are not carried twice.
     assert.ok(!bundle.includes('Implicit keys need to be on a single line'), 'yaml is not in dist/extension.js');
     assert.ok(!bundle.includes('control characters are not allowed in strings'), 'smol-toml is not in dist/extension.js');
+    assert.ok(!bundle.includes('does not run through mcp-health guard'), 'the guard rewrite is not in dist/extension.js');
+    // The rewrite reads TOML through the lazy parser's own file, not a copy of it.
+    const rewrite = fs.readFileSync(path.join(ROOT, 'dist', 'lazy', 'guardRewrite.js'), 'utf8');
+    assert.ok(rewrite.includes('does not run through mcp-health guard'));
+    assert.ok(!rewrite.includes('control characters are not allowed in strings'), 'smol-toml is not copied into the rewrite');
   });
 
   void it('requires neither at activation, and each once a file of its format is discovered', async () => {
