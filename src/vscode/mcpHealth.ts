@@ -9,7 +9,6 @@ import { candidateFiles, discover } from '../core/config/discover';
 import type { DiscoveryOptions, InputDefinition } from '../core/config/types';
 import { createRegistry, type TrustAwareRegistry } from '../core/monitor';
 import { concurrentStarts } from '../mcp/concurrentStarts';
-import type { ServerStatus } from '../core/model';
 import type { MonitorRegistry } from '../core/monitorTypes';
 import { GUARD_POLL_MS, GuardPoller } from '../core/guardReport';
 import { redactText } from '../core/redact';
