@@ -20,6 +20,8 @@ import { createCliOutput, relayServerStderr } from './output';
  */
 const guardClock: Clock = {
   ...systemClock,
+  // process.uptime() reads the same monotonic clock as performance.now(), without loading perf_hooks.
+  monotonic: () => process.uptime() * 1000,
   setTimeout: (callback, ms) => setTimeout(callback, ms),
 };
 

@@ -3,7 +3,6 @@
 
 import type { ChildProcess } from 'node:child_process';
 import type { SandboxPolicy } from '../core/model';
-import { sandboxedLaunch } from '../mcp/sandboxLaunch';
 import { describeExit, drained, spawnServer, stopServer, type StdioLaunch } from '../mcp/serverProcess';
 import { terminateGroup, trackGroup, untrackGroup } from '../mcp/processGroup';
 import { StderrTail } from '../mcp/stderrTail';
@@ -47,7 +46,7 @@ export class StdioUpstream implements Upstream {
 
   async start(events: UpstreamEvents): Promise<void> {
     const { command } = this.launch;
-    const launch = this.options.sandbox ? await sandboxedLaunch(this.launch, this.options.sandbox) : this.launch;
+    const launch = this.options.sandbox ? await sandboxed(this.launch, this.options.sandbox) : this.launch;
     const child = spawnServer(launch);
     this.child = child;
     return new Promise<void>((resolve, reject) => {
@@ -130,6 +129,15 @@ export class StdioUpstream implements Upstream {
     if (!child) return;
     await stopServer(child, this.exited, child.exitCode === null && child.signalCode === null, this.options);
   }
+}
+
+/**
+ * The sandbox launcher (and the crypto, os and fs/promises it needs) is loaded only for a sandboxed server: a guard
+ * lives as long as its client's session, one per guarded server, and most run without a sandbox.
+ */
+async function sandboxed(launch: StdioLaunch, policy: SandboxPolicy): Promise<StdioLaunch> {
+  const { sandboxedLaunch } = await import('../mcp/sandboxLaunch');
+  return sandboxedLaunch(launch, policy);
 }
 
 function spawnFailure(command: string, error: NodeJS.ErrnoException): string {

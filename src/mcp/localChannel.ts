@@ -30,7 +30,6 @@
 //  - dispose() closes every socket, the listener (Node unlinks the socket file) and any pending reconnect timer.
 
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -296,8 +295,12 @@ async function takeLock(lock: string, pauses: ChannelBindPauses | undefined): Pr
   return false;
 }
 
+let staleLocksBroken = 0;
+
 function breakStaleLock(lock: string, staleContent: string): void {
-  const aside = `${lock}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  // Unique among the processes breaking the same lock (the pid) and within this one (the counter); not a secret, so it
+  // needs no crypto, which a guard would otherwise load only for this.
+  const aside = `${lock}.stale-${process.pid}-${++staleLocksBroken}`;
   try {
     renameSync(lock, aside);
   } catch {
