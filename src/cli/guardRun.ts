@@ -71,7 +71,10 @@ export function runSession(options: GuardOptions, upstreams: UpstreamFactory): P
           write: (raw) => toClient.write(raw),
           pause: () => stdin.pause(),
           resume: () => stdin.resume(),
-          end: () => stdout.end(),
+          end: () => {
+            toClient.flush();
+            stdout.end();
+          },
         },
         onClosed: (code) => {
           void channel.then((server) => server?.dispose());

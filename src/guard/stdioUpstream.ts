@@ -127,6 +127,8 @@ export class StdioUpstream implements Upstream {
   private async shutdown(): Promise<void> {
     const child = this.child;
     if (!child) return;
+    // Lines written this tick go before the child's stdin is closed.
+    this.toChild?.flush();
     await stopServer(child, this.exited, child.exitCode === null && child.signalCode === null, this.options);
   }
 }
