@@ -3,6 +3,7 @@
 
 import type { ChildProcess } from 'node:child_process';
 import type { SandboxPolicy } from '../core/model';
+import type * as SandboxLaunch from '../mcp/sandboxLaunch';
 import { describeExit, drained, spawnServer, stopServer, type StdioLaunch } from '../mcp/serverProcess';
 import { terminateGroup, trackGroup, untrackGroup } from '../mcp/processGroup';
 import { StderrTail } from '../mcp/stderrTail';
@@ -138,7 +139,9 @@ export class StdioUpstream implements Upstream {
  * lives as long as its client's session, one per guarded server, and most run without a sandbox.
  */
 async function sandboxed(launch: StdioLaunch, policy: SandboxPolicy): Promise<StdioLaunch> {
-  const { sandboxedLaunch } = await import('../mcp/sandboxLaunch');
+  // A require() the bundler keeps lazy (the module is initialised on this first call), typed by the import above.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { sandboxedLaunch } = require('../mcp/sandboxLaunch') as typeof SandboxLaunch;
   return sandboxedLaunch(launch, policy);
 }
 
