@@ -51,7 +51,7 @@ const sections: readonly Section[] = [
     run: extensionCost,
   },
   { name: 'metrics', budgetMs: { quick: 90_000, full: 900_000 }, expects: [], run: metricsCost },
-  { name: 'guard', budgetMs: { quick: 45_000, full: 180_000 }, expects: ['stdio request p50 through the guard', 'upstream death to a working upstream'], run: (context) => guardCost(context) },
+  { name: 'guard', budgetMs: { quick: 45_000, full: 180_000 }, expects: ['stdio request p50 through the guard', 'burst of 10000 pings through the guard', 'guard process RSS, idle', 'guard process RSS after the bursts', 'upstream death to a working upstream'], run: (context) => guardCost(context) },
   { name: 'deep', budgetMs: { quick: 60_000, full: 120_000 }, expects: [], run: deepCheckCost },
   { name: 'history', budgetMs: { quick: 60_000, full: 120_000 }, expects: [], run: historyCost },
   { name: 'codelens', budgetMs: { quick: 30_000, full: 60_000 }, expects: [], run: codeLensCost },

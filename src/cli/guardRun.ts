@@ -20,6 +20,8 @@ import { createCliOutput, relayServerStderr } from './output';
  */
 const guardClock: Clock = {
   ...systemClock,
+  // process.uptime() reads the same monotonic clock as performance.now(), without loading perf_hooks.
+  monotonic: () => process.uptime() * 1000,
   setTimeout: (callback, ms) => setTimeout(callback, ms),
 };
 
@@ -69,7 +71,10 @@ export function runSession(options: GuardOptions, upstreams: UpstreamFactory): P
           write: (raw) => toClient.write(raw),
           pause: () => stdin.pause(),
           resume: () => stdin.resume(),
-          end: () => stdout.end(),
+          end: () => {
+            toClient.flush();
+            stdout.end();
+          },
         },
         onClosed: (code) => {
           void channel.then((server) => server?.dispose());

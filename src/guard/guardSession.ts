@@ -13,6 +13,7 @@ import { defaultMonitorSettings } from '../core/monitorTypes';
 import { classifyReply } from '../core/probeReply';
 import { Keepalive, type KeepaliveMethod, type KeepaliveStats } from './keepalive';
 import { classify, classifyLine, clientIdOf, errorResponse, GUARD_ID_PREFIX, hasGuardPrefix, isRecord, line, MODERN_VERSION_META, upstreamId, type JsonRpcId } from './messages';
+import { InFlightBook } from './inFlightBook';
 import { routeLine, withTopId, type Message, type Route } from './routeLine';
 import type { Upstream, UpstreamEnd, UpstreamFactory } from './upstream';
 
@@ -84,13 +85,6 @@ export interface GuardStatus {
   readonly lastError: (ProcessEnd & { readonly atMs: number }) | null;
 }
 
-interface InFlight {
-  readonly method: string;
-  readonly startedAt: number;
-  /** The modern envelope the request came in, when the guard still has to learn the era from it. */
-  readonly modern: { readonly version: string; readonly meta: Record<string, unknown> } | null;
-}
-
 type Outcome = { result?: unknown; error?: { code?: unknown; message?: unknown } };
 
 /** What a probe asked for from outside (MCP Health's Ping) found; the outcome names follow the monitor's. */
@@ -111,7 +105,7 @@ export class GuardSession {
   private upstream: Upstream | null = null;
   private readonly queue: Array<{ raw: Buffer; route: Route }> = [];
   // Keyed by the id itself: a Map tells 1 from "1" as JSON-RPC does, with no key string made per message.
-  private readonly inFlight = new Map<JsonRpcId, InFlight>();
+  private readonly inFlight = new InFlightBook();
   private readonly serverRequests = new Set<JsonRpcId>();
   private readonly internal = new Map<string, { resolve: (answer: InternalAnswer) => void; timer: TimerHandle }>();
   private init: { id: JsonRpcId; params: unknown; result: { protocolVersion: string; capabilities: Record<string, unknown> } | null } | null = null;

@@ -3,7 +3,7 @@
 
 import type { ChildProcess } from 'node:child_process';
 import type { SandboxPolicy } from '../core/model';
-import { sandboxedLaunch } from '../mcp/sandboxLaunch';
+import type * as SandboxLaunch from '../mcp/sandboxLaunch';
 import { describeExit, drained, spawnServer, stopServer, type StdioLaunch } from '../mcp/serverProcess';
 import { terminateGroup, trackGroup, untrackGroup } from '../mcp/processGroup';
 import { StderrTail } from '../mcp/stderrTail';
@@ -47,7 +47,7 @@ export class StdioUpstream implements Upstream {
 
   async start(events: UpstreamEvents): Promise<void> {
     const { command } = this.launch;
-    const launch = this.options.sandbox ? await sandboxedLaunch(this.launch, this.options.sandbox) : this.launch;
+    const launch = this.options.sandbox ? await sandboxed(this.launch, this.options.sandbox) : this.launch;
     const child = spawnServer(launch);
     this.child = child;
     return new Promise<void>((resolve, reject) => {
@@ -128,8 +128,21 @@ export class StdioUpstream implements Upstream {
   private async shutdown(): Promise<void> {
     const child = this.child;
     if (!child) return;
+    // Lines written this tick go before the child's stdin is closed.
+    this.toChild?.flush();
     await stopServer(child, this.exited, child.exitCode === null && child.signalCode === null, this.options);
   }
+}
+
+/**
+ * The sandbox launcher (and the crypto, os and fs/promises it needs) is loaded only for a sandboxed server: a guard
+ * lives as long as its client's session, one per guarded server, and most run without a sandbox.
+ */
+async function sandboxed(launch: StdioLaunch, policy: SandboxPolicy): Promise<StdioLaunch> {
+  // A require() the bundler keeps lazy (the module is initialised on this first call), typed by the import above.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { sandboxedLaunch } = require('../mcp/sandboxLaunch') as typeof SandboxLaunch;
+  return sandboxedLaunch(launch, policy);
 }
 
 function spawnFailure(command: string, error: NodeJS.ErrnoException): string {

@@ -3,7 +3,6 @@
 // processes happen under one lock file, so none of them mistakes another's fresh socket for a stale one.
 
 import { createConnection, createServer, type Server } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, lstatSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirnameOf, ensurePrivateDirectory, isWindows } from './channelPaths';
 
@@ -105,8 +104,12 @@ async function takeLock(lock: string, pauses: ChannelBindPauses | undefined): Pr
   return false;
 }
 
+let staleLocksBroken = 0;
+
 function breakStaleLock(lock: string, staleContent: string): void {
-  const aside = `${lock}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  // Unique among the processes breaking the same lock (the pid) and within this one (the counter); not a secret, so it
+  // needs no crypto, which a guard would otherwise load only for this.
+  const aside = `${lock}.stale-${process.pid}-${++staleLocksBroken}`;
   try {
     renameSync(lock, aside);
   } catch {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { classify } from '../../../src/guard/messages';
-import { routeLine, withTopId, type Message, type Route } from '../../../src/guard/routeLine';
+import { routeLine, routeScanned, withTopId, type Message, type Route } from '../../../src/guard/routeLine';
 
 /** The reference: what the guard routed by when it parsed every line. */
 function expected(raw: Buffer): Route {
@@ -35,12 +35,14 @@ function routeOf(parsed: unknown): Message {
 
 function same(text: string | Buffer): void {
   const raw = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-  const got = routeLine(raw);
   const want = expected(raw);
-  assert.deepEqual(got, want, `for ${JSON.stringify(raw.toString('utf8'))}`);
-  // -0 and 0 are the same id to the guard's books, but the value forwarded in an error answer must be the same too.
-  const pairs: Array<[Route, Route]> = got.kind === 'batch' && want.kind === 'batch' ? got.items.map((item, i) => [item, want.items[i]!]) : [[got, want]];
-  for (const [one, other] of pairs) if ('id' in one && 'id' in other) assert.ok(Object.is(one.id, other.id), `id of ${raw.toString('utf8')}`);
+  // A short line is routed by JSON.parse, a long one by the scan: both must agree with the reference on every input.
+  for (const [how, got] of [['routed', routeLine(raw)], ['scanned', routeScanned(raw)]] as const) {
+    assert.deepEqual(got, want, `${how}, for ${JSON.stringify(raw.toString('utf8'))}`);
+    // -0 and 0 are the same id to the guard's books, but the value forwarded in an error answer must be the same too.
+    const pairs: Array<[Route, Route]> = got.kind === 'batch' && want.kind === 'batch' ? got.items.map((item, i) => [item, want.items[i]!]) : [[got, want]];
+    for (const [one, other] of pairs) if ('id' in one && 'id' in other) assert.ok(Object.is(one.id, other.id), `${how}: id of ${raw.toString('utf8')}`);
+  }
 }
 
 const SHAPES = [

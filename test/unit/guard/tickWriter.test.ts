@@ -43,10 +43,37 @@ void describe('TickWriter', () => {
     assert.deepEqual(writes, [['12\n', '34\n']]);
   });
 
-  void it('lets end() flush what is still corked', async () => {
+  void it('merges lines that lie one after the other in the memory they were read into, and only those', async () => {
+    const chunk = Buffer.from('a\nbb\nccc\nd\ne\n');
+    const { stream, writes } = recorder();
+    const writer = new TickWriter(stream);
+    writer.write(chunk.subarray(0, 2));
+    writer.write(chunk.subarray(2, 5));
+    writer.write(Buffer.from('rewritten\n'));
+    writer.write(chunk.subarray(5, 9));
+    // Not adjacent to the run before it ("d" is left out): a write of its own.
+    writer.write(chunk.subarray(11, 13));
+    await tick();
+    assert.deepEqual(writes, [['a\nbb\n', 'rewritten\n', 'ccc\n', 'e\n']]);
+  });
+
+  void it('reports backpressure from merged lines as soon as the stream is over its mark, and drains', async () => {
+    const chunk = Buffer.from('12\n34\n56\n');
+    const { stream, writes } = recorder(5);
+    const writer = new TickWriter(stream);
+    assert.equal(writer.write(chunk.subarray(0, 3)), true);
+    assert.equal(writer.write(chunk.subarray(3, 6)), false);
+    await new Promise<void>((resolve) => stream.once('drain', resolve));
+    assert.equal(writer.write(chunk.subarray(6, 9)), true);
+    await tick();
+    assert.deepEqual(writes.flat().join(''), '12\n34\n56\n');
+  });
+
+  void it('flush() hands what it holds to the stream before an end()', async () => {
     const { stream, writes } = recorder();
     const writer = new TickWriter(stream);
     writer.write(Buffer.from('last\n'));
+    writer.flush();
     await new Promise<void>((resolve) => stream.end(resolve));
     assert.deepEqual(writes, [['last\n']]);
   });
