@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { watchSummary } from '../../../src/cli/watchSummary';
 import { PROBE_HISTORY_SIZE } from '../../../src/core/monitor/index';
-import { harness, INTERVAL_MS, server } from '../monitor/harness';
+import { harness, INTERVAL_MS, server } from '../core/monitor/harness';
 
 void describe('watch summary', () => {
   void it('counts every probe of a run of 150 and more, beyond the 100-probe window', async () => {

@@ -4,8 +4,8 @@ import { describe, it } from 'node:test';
 import { parseConfigText } from '../../../src/core/config/discover';
 import { locateServers } from '../../../src/core/config/serverLocations';
 import { ConfigLensIndex, type LensDocument, type LocateServers } from '../../../src/present/configLensIndex';
-import { parseContext } from '../config/helpers';
-import { harness } from '../monitor/harness';
+import { parseContext } from '../core/config/helpers';
+import { harness } from '../core/monitor/harness';
 
 const FILE = '/ws/app/.vscode/mcp.json';
 const TEXT = [

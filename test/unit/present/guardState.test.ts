@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { guardEntry } from '../../../src/core/config/guardRewrite';
 import { parseConfigText } from '../../../src/core/config/discover';
 import { isGuardable, isGuarded } from '../../../src/present/guardState';
-import { parseContext } from '../config/helpers';
+import { parseContext } from '../core/config/helpers';
 
 describe('guard menu state', () => {
   it('a stdio entry is guardable; once rewritten it is guarded and no longer guardable; a remote entry is neither', () => {

@@ -15,7 +15,7 @@ import { noticeText, serverDetailsText, serverView } from '../../../src/present/
 import { summarize } from '../../../src/present/summary';
 import { serverTooltipMarkdown, statusBarTooltipMarkdown } from '../../../src/present/tooltips';
 import { buildTree, type TreeModel } from '../../../src/present/treeModel';
-import { harness } from '../monitor/harness';
+import { harness } from '../core/monitor/harness';
 import { probes, status, WORKSPACE } from './fixtures';
 
 const ENV_SECRET = 'ghp_EnvSecret0001';
