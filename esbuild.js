@@ -63,7 +63,14 @@ const lazyName = (specifier) => path.basename(specifier);
  */
 async function exportNames(module) {
   if (!module.endsWith('.ts')) return Object.keys(require(module));
-  const result = await esbuild.build({ ...bundleOptions({ production: false }), entryPoints: [module], format: 'esm', write: false, metafile: true, sourcemap: false });
+  const result = await esbuild.build({
+    ...bundleOptions({ production: false }),
+    entryPoints: [module],
+    format: 'esm',
+    write: false,
+    metafile: true,
+    sourcemap: false,
+  });
   return Object.values(result.metafile.outputs).flatMap((output) => output.exports ?? []);
 }
 
@@ -75,7 +82,12 @@ const lazyModulesPlugin = (own) => ({
   name: 'lazy-modules',
   setup(build) {
     const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    const filter = new RegExp(`^(${Object.keys(LAZY_MODULES).filter((specifier) => LAZY_MODULES[specifier] !== own).map(escape).join('|')})$`);
+    const filter = new RegExp(
+      `^(${Object.keys(LAZY_MODULES)
+        .filter((specifier) => LAZY_MODULES[specifier] !== own)
+        .map(escape)
+        .join('|')})$`,
+    );
     build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-module' }));
     build.onLoad({ filter: /.*/, namespace: 'lazy-module' }, async (args) => {
       const module = LAZY_MODULES[args.path];
@@ -99,7 +111,12 @@ function extensionEntries(outDir) {
   return [
     { entryPoints: ['src/extension.ts'], outfile: path.join(outDir, 'extension.js'), plugins: [lazyModulesPlugin(null)] },
     ...Object.entries(LAZY_MODULES).map(([specifier, module]) => ({
-      stdin: { contents: `module.exports = require(${JSON.stringify(module)});`, resolveDir: __dirname, loader: 'js', sourcefile: `lazy-${lazyName(specifier)}.js` },
+      stdin: {
+        contents: `module.exports = require(${JSON.stringify(module)});`,
+        resolveDir: __dirname,
+        loader: 'js',
+        sourcefile: `lazy-${lazyName(specifier)}.js`,
+      },
       outfile: path.join(outDir, 'lazy', `${lazyName(specifier)}.js`),
       // A lazy module that imports another (the guard rewrite reads TOML) loads it from its own file, not a copy.
       plugins: [lazyModulesPlugin(module)],
@@ -147,7 +164,9 @@ async function buildSandboxRuntime() {
 
 async function main() {
   if (!watch) await buildSandboxRuntime();
-  const contexts = await Promise.all(entries.map((entry) => esbuild.context({ ...common, ...entry, plugins: [...common.plugins, ...(entry.plugins ?? [])] })));
+  const contexts = await Promise.all(
+    entries.map((entry) => esbuild.context({ ...common, ...entry, plugins: [...common.plugins, ...(entry.plugins ?? [])] })),
+  );
   if (watch) {
     await Promise.all(contexts.map((ctx) => ctx.watch()));
     return;

@@ -35,9 +35,18 @@ export default tseslint.config(
     },
     rules: {
       // node:test's describe/it return promises the runner itself awaits.
-      '@typescript-eslint/no-floating-promises': ['error', {
-        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }],
-      }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
+      ],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
@@ -61,54 +70,61 @@ export default tseslint.config(
     // The layers: core is pure, mcp does Node I/O, only src/vscode and extension.ts may touch the editor API.
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['vscode'], message: 'src/core must not depend on vscode.' },
-          { group: ['@modelcontextprotocol/*'], message: 'src/core must not depend on the MCP SDK.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['vscode'], message: 'src/core must not depend on vscode.' },
+            { group: ['@modelcontextprotocol/*'], message: 'src/core must not depend on the MCP SDK.' },
+          ],
+        },
+      ],
     },
   },
   {
     // The metrics front end runs in the CLI and, loaded lazily from dist/metrics.js, in the extension host.
     files: ['src/metrics/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['vscode'], message: 'src/metrics must not depend on vscode.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['vscode'], message: 'src/metrics must not depend on vscode.' }],
+        },
+      ],
     },
   },
   {
     files: ['src/guard/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['vscode'], message: 'src/guard runs outside the editor: no vscode.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['vscode'], message: 'src/guard runs outside the editor: no vscode.' }],
+        },
+      ],
     },
   },
   {
     // History persistence runs in the CLI (watch --history) and the extension host.
     files: ['src/history/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['vscode'], message: 'src/history runs in the CLI too: no vscode.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['vscode'], message: 'src/history runs in the CLI too: no vscode.' }],
+        },
+      ],
     },
   },
   {
     files: ['src/mcp/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['vscode'], message: 'src/mcp must not depend on vscode.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['vscode'], message: 'src/mcp must not depend on vscode.' }],
+        },
+      ],
     },
   },
   {
@@ -116,11 +132,12 @@ export default tseslint.config(
     // it nor the CLI may reach the editor API or the editor adapters.
     files: ['src/present/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['vscode'], message: 'src/present is shared with the CLI: no vscode.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['vscode'], message: 'src/present is shared with the CLI: no vscode.' }],
+        },
+      ],
     },
   },
   {
@@ -129,23 +146,29 @@ export default tseslint.config(
     files: ['src/cli/**/*.ts', 'src/cli.ts', 'src/guardCli.ts', 'src/bin.ts'],
     ignores: ['src/cli/output.ts'],
     rules: {
-      'no-restricted-syntax': ['error',
+      'no-restricted-syntax': [
+        'error',
         {
-          selector: "MemberExpression[object.type='MemberExpression'][object.object.name='process'][object.property.name=/^(stdout|stderr)$/][property.name=/^(write|end)$/]",
+          selector:
+            "MemberExpression[object.type='MemberExpression'][object.object.name='process'][object.property.name=/^(stdout|stderr)$/][property.name=/^(write|end)$/]",
           message: 'Print through src/cli/output.ts (createCliOutput), which filters what reaches the terminal.',
         },
-        { selector: "MemberExpression[object.name='console']", message: 'Print through src/cli/output.ts (createCliOutput), which filters what reaches the terminal.' },
+        {
+          selector: "MemberExpression[object.name='console']",
+          message: 'Print through src/cli/output.ts (createCliOutput), which filters what reaches the terminal.',
+        },
       ],
     },
   },
   {
     files: ['src/cli/**/*.ts', 'src/cli.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['vscode'], message: 'The CLI runs outside the editor: no vscode.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['vscode'], message: 'The CLI runs outside the editor: no vscode.' }],
+        },
+      ],
     },
   },
 );

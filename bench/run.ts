@@ -40,7 +40,17 @@ const sections: readonly Section[] = [
   {
     name: 'detection',
     budgetMs: { quick: 60_000, full: 240_000 },
-    expects: ['stdio hung (SIGSTOP): worst', 'http hung (peer SIGSTOP): worst', 'stdio child exit (SIGKILL): worst', 'http refused at connect: worst', 'http peer killed, refused at next probe: worst', 'stdio child exit (SIGKILL): recovery', 'stdio child exit (SIGKILL): longest backoff chosen', 'stdio hung (SIGSTOP): recovery', 'stdio hung (SIGSTOP): longest backoff chosen'],
+    expects: [
+      'stdio hung (SIGSTOP): worst',
+      'http hung (peer SIGSTOP): worst',
+      'stdio child exit (SIGKILL): worst',
+      'http refused at connect: worst',
+      'http peer killed, refused at next probe: worst',
+      'stdio child exit (SIGKILL): recovery',
+      'stdio child exit (SIGKILL): longest backoff chosen',
+      'stdio hung (SIGSTOP): recovery',
+      'stdio hung (SIGSTOP): longest backoff chosen',
+    ],
     run: detectionLatency,
   },
   { name: 'scale', budgetMs: { quick: 60_000, full: 420_000 }, expects: [], run: scale },
@@ -51,14 +61,29 @@ const sections: readonly Section[] = [
     run: extensionCost,
   },
   { name: 'metrics', budgetMs: { quick: 90_000, full: 900_000 }, expects: [], run: metricsCost },
-  { name: 'guard', budgetMs: { quick: 45_000, full: 180_000 }, expects: ['stdio request p50 through the guard', 'burst of 10000 pings through the guard', 'guard process RSS, idle', 'guard process RSS after the bursts', 'upstream death to a working upstream'], run: (context) => guardCost(context) },
+  {
+    name: 'guard',
+    budgetMs: { quick: 45_000, full: 180_000 },
+    expects: [
+      'stdio request p50 through the guard',
+      'burst of 10000 pings through the guard',
+      'guard process RSS, idle',
+      'guard process RSS after the bursts',
+      'upstream death to a working upstream',
+    ],
+    run: (context) => guardCost(context),
+  },
   { name: 'deep', budgetMs: { quick: 60_000, full: 120_000 }, expects: [], run: deepCheckCost },
   { name: 'history', budgetMs: { quick: 60_000, full: 120_000 }, expects: [], run: historyCost },
   { name: 'codelens', budgetMs: { quick: 30_000, full: 60_000 }, expects: [], run: codeLensCost },
   { name: 'serve', budgetMs: { quick: 60_000, full: 120_000 }, expects: [], run: serveProbeCost },
-  { name: 'starts', budgetMs: { quick: 150_000, full: 420_000 }, expects: ['15 stdio servers at once, default settings: all up', '15 stdio servers at once: shown down or timed out'], run: manyStarts },
+  {
+    name: 'starts',
+    budgetMs: { quick: 150_000, full: 420_000 },
+    expects: ['15 stdio servers at once, default settings: all up', '15 stdio servers at once: shown down or timed out'],
+    run: manyStarts,
+  },
 ];
-
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; profile: boolean } {
   const onlyArg = argv.find((arg) => arg.startsWith('--only='));

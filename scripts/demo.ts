@@ -26,9 +26,11 @@ async function captureScreenshot(url: string, file: string, settleMs: number, st
     await waitForWorkbench(workbench.page, 60_000);
     // MCP Health starts nothing before consent: answer its question as the person in front of the demo would.
     await clickNotificationButton(workbench.page, consentQuestion, 'Allow', 60_000);
-    process.stdout.write('clicked Allow in MCP Health\'s consent notification\n');
+    process.stdout.write("clicked Allow in MCP Health's consent notification\n");
     if (statusBarText) {
-      await workbench.page.locator('.part.statusbar .statusbar-item', { hasText: statusBarText }).first()
+      await workbench.page
+        .locator('.part.statusbar .statusbar-item', { hasText: statusBarText })
+        .first()
         .waitFor({ state: 'visible', timeout: 90_000 });
     }
     // Extension activation and the first probes happen after the workbench is laid out.
@@ -50,8 +52,13 @@ function untilSignal(): Promise<NodeJS.Signals> {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      extension: { type: 'string' }, workspace: { type: 'string' }, vsix: { type: 'string' },
-      screenshot: { type: 'string' }, wait: { type: 'string' }, 'wait-for': { type: 'string' }, help: { type: 'boolean' },
+      extension: { type: 'string' },
+      workspace: { type: 'string' },
+      vsix: { type: 'string' },
+      screenshot: { type: 'string' },
+      wait: { type: 'string' },
+      'wait-for': { type: 'string' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -78,10 +85,12 @@ async function main(): Promise<void> {
       await captureScreenshot(url, values.screenshot, Number(values.wait ?? 8) * 1000, values['wait-for']);
       return;
     }
-    process.stdout.write(`MCP Health demo running. Open:\n\n  ${url}\n\n`
-      + 'MCP Health starts no server before you allow it: click Allow in its notification\n'
-      + '("MCP Health found 5 servers in .vscode/mcp.json and .mcp.json. Start watching them?"), or Review… to choose.\n'
-      + 'Your answer is remembered in this demo\'s fresh profile until Ctrl-C.\n\nPress Ctrl-C to stop.\n');
+    process.stdout.write(
+      `MCP Health demo running. Open:\n\n  ${url}\n\n` +
+        'MCP Health starts no server before you allow it: click Allow in its notification\n' +
+        '("MCP Health found 5 servers in .vscode/mcp.json and .mcp.json. Start watching them?"), or Review… to choose.\n' +
+        "Your answer is remembered in this demo's fresh profile until Ctrl-C.\n\nPress Ctrl-C to stop.\n",
+    );
     const signal = await stopping;
     process.stdout.write(`\n${signal}: stopping code-server\n`);
   } finally {

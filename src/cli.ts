@@ -20,7 +20,16 @@ import { describeDrift } from './core/inventory/drift';
 import { HistoryRecorder, recordHistory } from './core/history';
 import { HistoryAppender } from './history/historyAppender';
 import { readGuardStatuses } from './mcp/guardClient';
-import { diagnosticReport, formatDiagnostics, formatServerTable, serverReport, stateLabel, summaryLine, type ServerReport, type Style } from './cli/format';
+import {
+  diagnosticReport,
+  formatDiagnostics,
+  formatServerTable,
+  serverReport,
+  stateLabel,
+  summaryLine,
+  type ServerReport,
+  type Style,
+} from './cli/format';
 import { untilStopped } from './cli/untilStopped';
 import { systemClock } from './core/clock';
 import type { DiscoveryResult } from './core/config/discover';
@@ -62,7 +71,10 @@ function discoverFor(options: CliOptions): Promise<DiscoveryResult> {
 
 function selectServers(result: DiscoveryResult, names: readonly string[]): ServerConfig[] {
   if (names.length === 0) return result.servers;
-  const known = new Set([...result.servers.map((server) => server.name), ...result.diagnostics.flatMap((d) => (d.serverName ? [d.serverName] : []))]);
+  const known = new Set([
+    ...result.servers.map((server) => server.name),
+    ...result.diagnostics.flatMap((d) => (d.serverName ? [d.serverName] : [])),
+  ]);
   const unknown = names.filter((name) => !known.has(name));
   if (unknown.length) throw new UsageError(`no server named ${unknown.map((name) => `"${name}"`).join(', ')} was found`);
   return result.servers.filter((server) => names.includes(server.name));
@@ -107,7 +119,11 @@ function createMonitor(options: CliOptions, guards?: GuardReports) {
   // HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as curl reads them; loopback is always reached directly.
   const proxy = proxyEnvironment(process.env);
   return createRegistry({
-    connector: createNodeConnector({ logger: silentLogger, clientInfo: { name: 'mcp-health', version: CLI_VERSION }, ...(proxy && { http: proxiedFetch(proxy) }) }),
+    connector: createNodeConnector({
+      logger: silentLogger,
+      clientInfo: { name: 'mcp-health', version: CLI_VERSION },
+      ...(proxy && { http: proxiedFetch(proxy) }),
+    }),
     clock: systemClock,
     logger: silentLogger,
     settings: monitorSettings(options),
@@ -221,7 +237,10 @@ async function runCheck(options: CliOptions, output: Output): Promise<number> {
     }
     if (ci.saveBaselineFile !== undefined) {
       const skipped = writeBaselineFile(path.resolve(cwd, ci.saveBaselineFile), statuses, new Date());
-      if (skipped.length) output.err(`mcp-health: left out of the baseline (tools not listed in full): ${skipped.map((name) => terminalSafe(name.replace(/\s+/g, ' '))).join(', ')}`);
+      if (skipped.length)
+        output.err(
+          `mcp-health: left out of the baseline (tools not listed in full): ${skipped.map((name) => terminalSafe(name.replace(/\s+/g, ' '))).join(', ')}`,
+        );
     }
     // Without --fail-on, healthy means what it means in every view: up and not flapping.
     // A slow answer fails a check only through --fail-on slow (ci.ts), as before slow was shown.
@@ -245,8 +264,14 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
     const { result, status } = event;
     if (options.json) {
       return terminalSafeJson({
-        ts, server: status.config.name, id: event.id, type: 'probe', ok: result.outcome === 'ok', outcome: result.outcome,
-        rttMs: result.rttMs === undefined ? null : Math.round(result.rttMs * 100) / 100, method: result.method,
+        ts,
+        server: status.config.name,
+        id: event.id,
+        type: 'probe',
+        ok: result.outcome === 'ok',
+        outcome: result.outcome,
+        rttMs: result.rttMs === undefined ? null : Math.round(result.rttMs * 100) / 100,
+        method: result.method,
       });
     }
     const rtt = result.rttMs === undefined ? '' : ` ${result.rttMs.toFixed(1)} ms`;
@@ -256,8 +281,16 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
     const { status } = event;
     if (options.json) {
       return terminalSafeJson({
-        ts, server: status.config.name, id: event.id, type: 'state', from: event.from, to: event.to, reason: event.reason,
-        ...(status.lastError && event.to !== 'up' ? { error: { kind: status.lastError.kind, message: status.lastError.message }, exitCode: status.lastError.exitCode ?? null } : {}),
+        ts,
+        server: status.config.name,
+        id: event.id,
+        type: 'state',
+        from: event.from,
+        to: event.to,
+        reason: event.reason,
+        ...(status.lastError && event.to !== 'up'
+          ? { error: { kind: status.lastError.kind, message: status.lastError.message }, exitCode: status.lastError.exitCode ?? null }
+          : {}),
         ...(status.cause ? { cause: { id: status.cause.id, summary: status.cause.summary }, nextStep: status.cause.nextStep } : {}),
       });
     }
@@ -267,7 +300,13 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
     // The machine slept (or the CLI was frozen): said once, then one probe round follows for every server.
     const { suspension } = event;
     if (options.json) {
-      return cliJson({ ts, type: 'wake', sleptMs: Math.round(suspension.sleptMs), detectedBy: suspension.detectedBy, message: wakeLine(suspension) });
+      return cliJson({
+        ts,
+        type: 'wake',
+        sleptMs: Math.round(suspension.sleptMs),
+        detectedBy: suspension.detectedBy,
+        message: wakeLine(suspension),
+      });
     }
     return `${ts.slice(11, 23)}  ${wakeLine(suspension)}`;
   }
@@ -275,8 +314,15 @@ function watchLine(event: MonitorEvent, options: CliOptions, style: Style): stri
     const { drift, status } = event;
     if (options.json) {
       return cliJson({
-        ts, server: status.config.name, id: event.id, type: 'tools-changed',
-        added: drift.added, removed: drift.removed, changed: drift.changed, baselineHash: drift.baselineHash, hash: drift.currentHash,
+        ts,
+        server: status.config.name,
+        id: event.id,
+        type: 'tools-changed',
+        added: drift.added,
+        removed: drift.removed,
+        changed: drift.changed,
+        baselineHash: drift.baselineHash,
+        hash: drift.currentHash,
       });
     }
     return `${ts.slice(11, 23)}  ${terminalSafe(status.config.name)}  tools changed: ${terminalSafe(describeDrift(drift).replace(/\s+/g, ' '))}`;
@@ -295,9 +341,11 @@ function guardWatchLines(statuses: readonly ServerStatus[], last: Map<string, st
     if (last.get(status.config.id) === text) continue;
     last.set(status.config.id, text);
     const ts = new Date().toISOString();
-    lines.push(options.json
-      ? terminalSafeJson({ ts, server: status.config.name, id: status.config.id, type: 'guard', state: status.state, guarded: figures })
-      : `${ts.slice(11, 23)}  ${terminalSafe(status.config.name)}  ${text}`);
+    lines.push(
+      options.json
+        ? terminalSafeJson({ ts, server: status.config.name, id: status.config.id, type: 'guard', state: status.state, guarded: figures })
+        : `${ts.slice(11, 23)}  ${terminalSafe(status.config.name)}  ${text}`,
+    );
   }
   return lines;
 }
@@ -327,7 +375,11 @@ async function startWatchMetrics(monitor: MonitorRegistry, options: CliOptions, 
 }
 
 /** `--history FILE`: the same minute records the extension's export writes, appended while watching. */
-async function startWatchHistory(monitor: MonitorRegistry, options: CliOptions, output: Output): Promise<{ stop(): Promise<void> } | undefined> {
+async function startWatchHistory(
+  monitor: MonitorRegistry,
+  options: CliOptions,
+  output: Output,
+): Promise<{ stop(): Promise<void> } | undefined> {
   if (options.history === undefined) return undefined;
   const recorder = new HistoryRecorder(() => systemClock.wall());
   const appender = new HistoryAppender(options.history, recorder, systemClock, (message) => output.err(`mcp-health: history: ${message}`));
@@ -421,4 +473,3 @@ export async function main(argv: readonly string[], output: Output = processOutp
     throw error;
   }
 }
-

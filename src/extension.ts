@@ -32,9 +32,11 @@ export function activate(context: vscode.ExtensionContext): McpHealthApi | McpHe
 function reportFailure(error: unknown, extension: McpHealth | undefined): void {
   const message = error instanceof Error ? error.message : String(error);
   console.error('MCP Health failed to start', error);
-  extension?.logError(`failed to start: ${error instanceof Error ? error.stack ?? message : message}`);
+  extension?.logError(`failed to start: ${error instanceof Error ? (error.stack ?? message) : message}`);
   const showLog = vscode.l10n.t('Show Log');
-  void Promise.resolve(vscode.window.showErrorMessage(vscode.l10n.t('MCP Health failed to start: {0}', message), ...(extension ? [showLog] : []))).then((choice) => {
+  void Promise.resolve(
+    vscode.window.showErrorMessage(vscode.l10n.t('MCP Health failed to start: {0}', message), ...(extension ? [showLog] : [])),
+  ).then((choice) => {
     if (choice === showLog) {
       extension?.showLog();
     }

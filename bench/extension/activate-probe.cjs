@@ -28,7 +28,8 @@ async function main() {
   const result = { requireMs: beforeActivate - beforeRequire, activateMs: afterActivate - beforeActivate, firstStatus: null };
   if (options.expectServers > 0) {
     // The documented API other extensions get (the fake context is not in Test mode): read-only server snapshots.
-    if (!api || typeof api.servers !== 'function') throw new Error('activate() returned no servers() API: the probe no longer matches the extension');
+    if (!api || typeof api.servers !== 'function')
+      throw new Error('activate() returned no servers() API: the probe no longer matches the extension');
     const list = () => api.servers();
     // 'starting' is a stdio server's first start still within its budget: it spins in the status bar, not yet settled.
     const settled = (s) => !['idle', 'starting', 'connecting'].includes(s.state);
@@ -58,7 +59,7 @@ async function main() {
       states: list().map((s) => s.state),
       registrySettledMs: allSettledAt === null ? null : allSettledAt - beforeActivate,
       statusBarMs: shown ? shown.t - beforeActivate : null,
-      statusBarText: shown ? shown.text : statusBarHistory.at(-1)?.text ?? null,
+      statusBarText: shown ? shown.text : (statusBarHistory.at(-1)?.text ?? null),
     };
   }
   await extension.deactivate();

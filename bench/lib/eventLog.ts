@@ -9,7 +9,11 @@ export interface StampedEvent {
   readonly event: MonitorEvent;
 }
 
-type Waiter = { readonly from: number; readonly match: (event: MonitorEvent) => boolean; readonly resolve: (stamped: StampedEvent) => void };
+type Waiter = {
+  readonly from: number;
+  readonly match: (event: MonitorEvent) => boolean;
+  readonly resolve: (stamped: StampedEvent) => void;
+};
 
 export class EventLog {
   readonly events: StampedEvent[] = [];
@@ -34,7 +38,14 @@ export class EventLog {
     const seen = this.events.slice(from).find((stamped) => match(stamped.event));
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = { from, match, resolve: (stamped) => { clearTimeout(timer); resolve(stamped); } };
+      const waiter: Waiter = {
+        from,
+        match,
+        resolve: (stamped) => {
+          clearTimeout(timer);
+          resolve(stamped);
+        },
+      };
       const timer = setTimeout(() => {
         this.#waiters.delete(waiter);
         reject(new Error(`no ${what} within ${timeoutMs} ms`));
@@ -52,5 +63,11 @@ export class EventLog {
   }
 }
 
-export const stateTo = (id: string, to: string) => (event: MonitorEvent): boolean => event.type === 'state' && event.id === id && event.to === to;
-export const leftUp = (id: string) => (event: MonitorEvent): boolean => event.type === 'state' && event.id === id && event.from === 'up' && event.to !== 'up';
+export const stateTo =
+  (id: string, to: string) =>
+  (event: MonitorEvent): boolean =>
+    event.type === 'state' && event.id === id && event.to === to;
+export const leftUp =
+  (id: string) =>
+  (event: MonitorEvent): boolean =>
+    event.type === 'state' && event.id === id && event.from === 'up' && event.to !== 'up';

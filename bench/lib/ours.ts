@@ -8,7 +8,13 @@ import { createNodeConnector } from '../../src/mcp/index';
 
 export interface Ours {
   readonly createNodeConnector: (options?: { logger?: Logger; clientInfo?: { name: string; version: string } }) => Connector;
-  readonly createRegistry: (deps: { connector: Connector; clock: Clock; logger: Logger; settings: MonitorSettings; maxConcurrentStarts?: number }) => MonitorRegistry;
+  readonly createRegistry: (deps: {
+    connector: Connector;
+    clock: Clock;
+    logger: Logger;
+    settings: MonitorSettings;
+    maxConcurrentStarts?: number;
+  }) => MonitorRegistry;
   readonly systemClock: Clock;
   readonly silentLogger: Logger;
   readonly defaultMonitorSettings: MonitorSettings;

@@ -32,7 +32,12 @@ function packageOf(url: string): string {
 }
 
 function top(entries: Map<string, number>, count: number): Record<string, number> {
-  return Object.fromEntries([...entries].sort((a, b) => b[1] - a[1]).slice(0, count).map(([key, ms]) => [key, Math.round(ms * 10) / 10]));
+  return Object.fromEntries(
+    [...entries]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([key, ms]) => [key, Math.round(ms * 10) / 10]),
+  );
 }
 
 export function summarizeProfile(file: string, count = 15): ProfileSummary {

@@ -38,7 +38,14 @@ export function notMeasured(section: string, expects: readonly string[], figures
   const reported = figures.filter((figure) => figure.section === section && figure.target !== null);
   return expects
     .filter((prefix) => !reported.some((figure) => figure.name.startsWith(prefix)))
-    .map((prefix) => ({ section, name: `${prefix} (not measured)`, value: Number.NaN, unit: '', reference: null, target: { max: 0, on: 'value' as const } }));
+    .map((prefix) => ({
+      section,
+      name: `${prefix} (not measured)`,
+      value: Number.NaN,
+      unit: '',
+      reference: null,
+      target: { max: 0, on: 'value' as const },
+    }));
 }
 
 function formatNumber(value: number): string {
@@ -69,7 +76,8 @@ export function renderTable(figures: readonly Figure[], skipped: readonly Skippe
   const line = (cells: readonly string[]): string => cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ');
   const out = [line(header), widths.map((width) => '-'.repeat(width)).join('-|-'), ...rows.map(line)];
   // A missed target's note says what to look at (the bundle's biggest inputs, the trials behind a worst case).
-  for (const figure of figures) if (held(figure) === false && figure.note) out.push(`missed ${figure.section}: ${figure.name}: ${figure.note}`);
+  for (const figure of figures)
+    if (held(figure) === false && figure.note) out.push(`missed ${figure.section}: ${figure.name}: ${figure.note}`);
   for (const skip of skipped) out.push(`skipped ${skip.section}: ${skip.reason}`);
   for (const failure of failed) out.push(`FAILED ${failure.section}: ${failure.reason}`);
   return out.join('\n');

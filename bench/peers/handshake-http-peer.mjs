@@ -30,7 +30,11 @@ if (!Number.isInteger(toolCount) || toolCount < 0) {
 const TOOLS = Array.from({ length: toolCount }, (_, i) => ({
   name: `tool_${i}`,
   description: `Tool number ${i}: looks something up in the bench's imaginary catalogue and returns what it found.`,
-  inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'what to look for' }, limit: { type: 'number' } }, required: ['query'] },
+  inputSchema: {
+    type: 'object',
+    properties: { query: { type: 'string', description: 'what to look for' }, limit: { type: 'number' } },
+    required: ['query'],
+  },
   annotations: { readOnlyHint: true },
 }));
 const CAPABILITIES = toolCount > 0 ? { tools: {} } : {};

@@ -9,7 +9,8 @@ import { createInterface } from 'node:readline';
 
 const [url] = process.argv.slice(2);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-const accept = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
+const accept =
+  'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
 
 function scrape(target) {
   return new Promise((resolve, reject) => {

@@ -116,7 +116,12 @@ async function startOurs(request: WorkerRequest): Promise<Monitor> {
     timeoutMs: PROBE_TIMEOUT_MS,
   });
   const connector = ours.createNodeConnector({ logger: ours.silentLogger, clientInfo });
-  const registry = ours.createRegistry({ connector, clock: ours.systemClock, logger: ours.silentLogger, settings: settingsFor(PARKED_INTERVAL_MS) });
+  const registry = ours.createRegistry({
+    connector,
+    clock: ours.systemClock,
+    logger: ours.silentLogger,
+    settings: settingsFor(PARKED_INTERVAL_MS),
+  });
   const probes = { ok: 0, failed: 0 };
   let up = 0;
   registry.onEvent((event) => {
@@ -128,7 +133,10 @@ async function startOurs(request: WorkerRequest): Promise<Monitor> {
       if (event.from === 'up') up--;
     }
   });
-  registry.setServers(request.urls.map((url, index) => httpServer(`peer-${index}`, url)), []);
+  registry.setServers(
+    request.urls.map((url, index) => httpServer(`peer-${index}`, url)),
+    [],
+  );
   registry.start();
   return {
     upCount: () => up,
@@ -202,14 +210,21 @@ async function startRaw(request: WorkerRequest): Promise<Monitor> {
         let data = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (data += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, sessionId: res.headers['mcp-session-id'] as string | undefined, body: data }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, sessionId: res.headers['mcp-session-id'] as string | undefined, body: data }),
+        );
       });
       req.on('timeout', () => req.destroy(new Error('timeout')));
       req.on('error', reject);
       req.end(text);
     });
   connectAll(request.urls, async (url) => {
-    const init = await post(url, { jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion: RAW_PROTOCOL_VERSION, capabilities: {}, clientInfo } });
+    const init = await post(url, {
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'initialize',
+      params: { protocolVersion: RAW_PROTOCOL_VERSION, capabilities: {}, clientInfo },
+    });
     if (init.status !== 200 || !init.sessionId) throw new Error(`initialize: HTTP ${init.status}`);
     const sessionId = init.sessionId;
     await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
@@ -285,7 +300,12 @@ async function main(): Promise<void> {
   collect();
   const before = process.memoryUsage();
   const connectStart = performance.now();
-  const monitor = request.mode === 'ours' ? await startOurs(request) : request.mode === 'baseline' ? await startBaseline(request) : await startRaw(request);
+  const monitor =
+    request.mode === 'ours'
+      ? await startOurs(request)
+      : request.mode === 'baseline'
+        ? await startBaseline(request)
+        : await startRaw(request);
   await until(() => monitor.upCount() >= count, request.connectDeadlineMs);
   const connectMs = performance.now() - connectStart;
   await sleep(1000);

@@ -11,7 +11,10 @@ export class WorkerHandle {
   private stderr = '';
   private exited = false;
 
-  private constructor(private readonly child: ChildProcess, readonly label: string) {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly label: string,
+  ) {
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       this.lines.push(line);
       this.wake();
@@ -31,7 +34,10 @@ export class WorkerHandle {
       mkdirSync(profileDir, { recursive: true });
       profileArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
     }
-    const child = spawnTracked(process.execPath, ['--expose-gc', ...profileArgs, script, JSON.stringify(request)], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnTracked(process.execPath, ['--expose-gc', ...profileArgs, script, JSON.stringify(request)], {
+      cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     return new WorkerHandle(child, label);
   }
 

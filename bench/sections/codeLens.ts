@@ -12,7 +12,9 @@ import type { Ours } from '../lib/ours';
 const FILE = '/bench/ws/.vscode/mcp.json';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createFakeVscode } = require('../extension/fake-vscode.cjs') as { createFakeVscode: (options: { workspaceFolder?: string }) => unknown };
+const { createFakeVscode } = require('../extension/fake-vscode.cjs') as {
+  createFakeVscode: (options: { workspaceFolder?: string }) => unknown;
+};
 
 type ProviderModule = typeof import('../../src/vscode/configLens');
 
@@ -24,15 +26,25 @@ function loadProvider(): ProviderModule {
   loader._resolveFilename = function resolve(request: string, ...rest: unknown[]) {
     return request === 'vscode' ? fakeId : original.call(this, request, ...rest);
   };
-  require.cache[fakeId] = { id: fakeId, filename: fakeId, loaded: true, exports: createFakeVscode({ workspaceFolder: '/bench/ws' }) } as NodeJS.Module;
+  require.cache[fakeId] = {
+    id: fakeId,
+    filename: fakeId,
+    loaded: true,
+    exports: createFakeVscode({ workspaceFolder: '/bench/ws' }),
+  } as NodeJS.Module;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('../../src/vscode/configLens') as ProviderModule;
 }
 
 function configText(count: number): string {
-  const servers = Object.fromEntries(Array.from({ length: count }, (_, i) => [`server-${i}`, i % 5 === 4
-    ? { type: 'http', url: `http://127.0.0.1:${20000 + i}/mcp`, headers: { Authorization: 'Bearer ${input:token}' } }
-    : { type: 'stdio', command: 'npx', args: ['-y', `@example/mcp-server-${i}`, '--stdio'], env: { LOG_LEVEL: 'info' } }]));
+  const servers = Object.fromEntries(
+    Array.from({ length: count }, (_, i) => [
+      `server-${i}`,
+      i % 5 === 4
+        ? { type: 'http', url: `http://127.0.0.1:${20000 + i}/mcp`, headers: { Authorization: 'Bearer ${input:token}' } }
+        : { type: 'stdio', command: 'npx', args: ['-y', `@example/mcp-server-${i}`, '--stdio'], env: { LOG_LEVEL: 'info' } },
+    ]),
+  );
   return `${JSON.stringify({ servers }, null, 2)}\n`;
 }
 
@@ -62,12 +74,24 @@ export async function codeLensCost(context: BenchContext, ours: Ours): Promise<v
   const rounds = context.quick ? 5 : 15;
   const calls = context.quick ? 20 : 50;
   const text = configText(count);
-  const parseContext = { scope: 'workspace' as const, folder: '/bench/ws', workspaceFolders: ['/bench/ws'], userHome: '/home/bench', platform: 'linux' as const, env: {} };
+  const parseContext = {
+    scope: 'workspace' as const,
+    folder: '/bench/ws',
+    workspaceFolders: ['/bench/ws'],
+    userHome: '/home/bench',
+    platform: 'linux' as const,
+    env: {},
+  };
   const parsed = parseConfigText(text, FILE, 'vscode', parseContext);
   if (parsed.servers.length !== count) throw new Error(`parsed ${parsed.servers.length} servers, expected ${count}`);
 
   const connector = ours.createNodeConnector({ logger: ours.silentLogger });
-  const registry = ours.createRegistry({ connector, clock: ours.systemClock, logger: ours.silentLogger, settings: ours.defaultMonitorSettings });
+  const registry = ours.createRegistry({
+    connector,
+    clock: ours.systemClock,
+    logger: ours.silentLogger,
+    settings: ours.defaultMonitorSettings,
+  });
   const { ConfigLensProvider } = loadProvider();
   const provider = new ConfigLensProvider(registry, true);
   try {
@@ -75,8 +99,11 @@ export async function codeLensCost(context: BenchContext, ours: Ours): Promise<v
     const lines = text.split('\n');
     // The shape of a vscode.TextDocument the provider reads; saved, so its places come from discovery.
     const document = {
-      uri: { scheme: 'file', fsPath: FILE }, version: 1, isDirty: false,
-      getText: () => text, lineAt: (line: number) => ({ text: lines[line] ?? '' }),
+      uri: { scheme: 'file', fsPath: FILE },
+      version: 1,
+      isDirty: false,
+      getText: () => text,
+      lineAt: (line: number) => ({ text: lines[line] ?? '' }),
     } as unknown as Parameters<typeof provider.provideCodeLenses>[0];
     const lenses = provider.provideCodeLenses(document);
     // Four lenses per server (state, Ping, Reconnect, Show Log); three for the HTTP ones waiting for their ${input:}.
@@ -85,28 +112,52 @@ export async function codeLensCost(context: BenchContext, ours: Ours): Promise<v
     const warm = timePerCall(rounds, calls, () => provider.provideCodeLenses(document));
     // One server changes state (monitoring of one turned off and on: a `state` event, like a probe or an exit).
     let toggled = false;
-    const oneChanged = timePerCall(rounds, calls, () => provider.provideCodeLenses(document), () => {
-      toggled = !toggled;
-      registry.setEnabled(parsed.servers[250]?.id ?? '', !toggled);
-    });
+    const oneChanged = timePerCall(
+      rounds,
+      calls,
+      () => provider.provideCodeLenses(document),
+      () => {
+        toggled = !toggled;
+        registry.setEnabled(parsed.servers[250]?.id ?? '', !toggled);
+      },
+    );
     // A re-discovery (a `servers` event) drops every cache: the next render rebuilds the file index and all 500 texts.
     let flip = false;
-    const rediscovered = timePerCall(rounds, calls, () => provider.provideCodeLenses(document), () => {
-      flip = !flip;
-      const diagnostics: ConfigDiagnostic[] = flip ? [{ file: FILE, line: 1, column: 1, severity: 'warning', message: 'bench' }] : [];
-      registry.setServers(parsed.servers, diagnostics);
-    });
+    const rediscovered = timePerCall(
+      rounds,
+      calls,
+      () => provider.provideCodeLenses(document),
+      () => {
+        flip = !flip;
+        const diagnostics: ConfigDiagnostic[] = flip ? [{ file: FILE, line: 1, column: 1, severity: 'warning', message: 'bench' }] : [];
+        registry.setServers(parsed.servers, diagnostics);
+      },
+    );
     // An unsaved buffer: one parse per document version, then cached.
     let version = 1;
-    const dirty = timePerCall(rounds, calls, () => provider.provideCodeLenses({ ...document, isDirty: true, version: ++version } as typeof document));
+    const dirty = timePerCall(rounds, calls, () =>
+      provider.provideCodeLenses({ ...document, isDirty: true, version: ++version } as typeof document),
+    );
     const snapshot = timePerCall(rounds, calls, () => registry.list());
     const parse = timePerCall(rounds, calls, () => parseConfigText(text, FILE, 'vscode', parseContext));
 
-    context.raw.codeLens = { count, lenses: lenses.length, rounds, callsPerRound: calls, warmMs: warm, oneChangedMs: oneChanged, rediscoveredMs: rediscovered, unsavedEditMs: dirty, registrySnapshotMs: snapshot, parseMs: parse };
+    context.raw.codeLens = {
+      count,
+      lenses: lenses.length,
+      rounds,
+      callsPerRound: calls,
+      warmMs: warm,
+      oneChangedMs: oneChanged,
+      rediscoveredMs: rediscovered,
+      unsavedEditMs: dirty,
+      registrySnapshotMs: snapshot,
+      parseMs: parse,
+    };
     context.figures.push({
       section: 'codelens',
       name: `provideCodeLenses for a config file of ${count} servers (${lenses.length} lenses), nothing changed since the last render`,
-      value: warm, unit: 'ms',
+      value: warm,
+      unit: 'ms',
       reference: { name: `one registry snapshot (list()) of the same ${count} servers`, value: snapshot },
       target: { max: 1, on: 'ratio' },
       note: 'the last answer stands: positions from discovery, texts and lenses cached; no parse, no I/O',
@@ -114,24 +165,27 @@ export async function codeLensCost(context: BenchContext, ours: Ours): Promise<v
     context.figures.push({
       section: 'codelens',
       name: `provideCodeLenses after one of ${count} servers changed state`,
-      value: oneChanged, unit: 'ms',
+      value: oneChanged,
+      unit: 'ms',
       reference: { name: `one registry snapshot (list()) of the same ${count} servers`, value: snapshot },
       target: null,
-      note: 'only the changed server\'s text and lenses are rebuilt; the walk over the file\'s 500 entries remains',
+      note: "only the changed server's text and lenses are rebuilt; the walk over the file's 500 entries remains",
     });
     context.figures.push({
       section: 'codelens',
       name: `provideCodeLenses right after a re-discovery (every cache dropped), ${count} servers`,
-      value: rediscovered, unit: 'ms',
-      reference: { name: 'one parse of the same file by its format\'s parser', value: parse },
+      value: rediscovered,
+      unit: 'ms',
+      reference: { name: "one parse of the same file by its format's parser", value: parse },
       target: null,
       note: 'the file index and all texts rebuilt from one registry snapshot',
     });
     context.figures.push({
       section: 'codelens',
       name: `provideCodeLenses on an unsaved buffer, a new version each call, ${count} servers`,
-      value: dirty, unit: 'ms',
-      reference: { name: 'one parse of the same file by its format\'s parser', value: parse },
+      value: dirty,
+      unit: 'ms',
+      reference: { name: "one parse of the same file by its format's parser", value: parse },
       target: null,
       note: 'one parse per document version, then cached',
     });

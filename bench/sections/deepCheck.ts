@@ -41,18 +41,23 @@ export async function deepCheckCost(context: BenchContext, ours: Ours): Promise<
       connections.push(...(await Promise.all(batch.map((server) => connector.connect(server, { timeoutMs: 15_000 })))));
     }
     context.log(`deep check: ${connections.length} connections, ${TOOLS_PER_SERVER} tools each`);
-    const listAll = () => Promise.all(connections.map((connection) =>
-      collectInventory(
-        { request: (method, params, timeoutMs) => connection.request!(method, params, timeoutMs) },
-        connection.listCapabilities!,
-        defaultInventoryLimits,
-        () => performance.now(),
-        () => Date.now(),
-      )));
+    const listAll = () =>
+      Promise.all(
+        connections.map((connection) =>
+          collectInventory(
+            { request: (method, params, timeoutMs) => connection.request!(method, params, timeoutMs) },
+            connection.listCapabilities!,
+            defaultInventoryLimits,
+            () => performance.now(),
+            () => Date.now(),
+          ),
+        ),
+      );
     const probeAll = () => Promise.all(connections.map((connection) => connection.probe(PROBE_TIMEOUT_MS)));
     // Warm both paths up once (JIT, sockets) before measuring.
     const warm = await listAll();
-    if (warm.some((inventory) => !inventory.complete || inventory.tools?.count !== TOOLS_PER_SERVER)) throw new Error('a listing was incomplete');
+    if (warm.some((inventory) => !inventory.complete || inventory.tools?.count !== TOOLS_PER_SERVER))
+      throw new Error('a listing was incomplete');
     await probeAll();
     const probes: number[] = [];
     const listings: number[] = [];
@@ -65,7 +70,13 @@ export async function deepCheckCost(context: BenchContext, ours: Ours): Promise<
     }
     const probeCpu = median(probes);
     const listCpu = median(listings);
-    context.raw.deepCheck = { count, toolsPerServer: TOOLS_PER_SERVER, probeCpuMs: probes, listingCpuMs: listings, listingWallMs: listingWall };
+    context.raw.deepCheck = {
+      count,
+      toolsPerServer: TOOLS_PER_SERVER,
+      probeCpuMs: probes,
+      listingCpuMs: listings,
+      listingWallMs: listingWall,
+    };
     context.figures.push({
       section: 'deep check',
       name: `CPU of listing tools/prompts/resources at ${count} servers (${TOOLS_PER_SERVER} tools each), one round`,

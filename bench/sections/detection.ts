@@ -67,7 +67,12 @@ async function whenGone(pid: number, timeoutMs = 10_000): Promise<number> {
   }
 }
 
-async function withRegistry<T>(ours: Ours, settings: MonitorSettings, servers: readonly ServerConfig[], body: (monitored: Monitored) => Promise<T>): Promise<T> {
+async function withRegistry<T>(
+  ours: Ours,
+  settings: MonitorSettings,
+  servers: readonly ServerConfig[],
+  body: (monitored: Monitored) => Promise<T>,
+): Promise<T> {
   const lines: { t: number; text: string }[] = [];
   const connector = ours.createNodeConnector({ logger: ours.silentLogger, clientInfo });
   const registry = ours.createRegistry({ connector, clock: ours.systemClock, logger: recordingLogger(lines), settings });
@@ -106,7 +111,12 @@ async function untilHealthy(monitored: Monitored, id: string, timeoutMs: number)
   await untilUp(monitored, id, timeoutMs);
   let upIndex = monitored.log.events.length - 1;
   while (upIndex > 0 && !stateTo(id, 'up')(monitored.log.events[upIndex].event)) upIndex--;
-  await monitored.log.waitFor((event) => event.type === 'probe' && event.id === id && event.result.outcome === 'ok', timeoutMs, Math.max(0, upIndex), `${id} healthy`);
+  await monitored.log.waitFor(
+    (event) => event.type === 'probe' && event.id === id && event.result.outcome === 'ok',
+    timeoutMs,
+    Math.max(0, upIndex),
+    `${id} healthy`,
+  );
 }
 
 function pidOf(registry: MonitorRegistry, id: string): number {
@@ -165,7 +175,10 @@ async function bareRefusedLatency(url: string): Promise<number> {
  * retried, the status event the monitor sends as the attempt starts (`reconnecting`). */
 function attemptStarts(id: string) {
   return (event: MonitorEvent): boolean =>
-    'id' in event && event.id === id && ((event.type === 'state' && (event.to === 'connecting' || event.to === 'starting')) || (event.type === 'status' && event.reconnecting === true));
+    'id' in event &&
+    event.id === id &&
+    ((event.type === 'state' && (event.to === 'connecting' || event.to === 'starting')) ||
+      (event.type === 'status' && event.reconnecting === true));
 }
 
 /**
@@ -181,14 +194,37 @@ async function recovery(
   downIndex: number,
   backoff: MonitorSettings['backoff'],
   previousGone?: Promise<number>,
-): Promise<Pick<Trial, 'recoveryMs' | 'recoveryBoundMs' | 'failedAttemptsBeforeReturn' | 'recoveryPath' | 'connectMs' | 'chosenBackoffMs' | 'backoffStep' | 'closeWaitMs'>> {
+): Promise<
+  Pick<
+    Trial,
+    | 'recoveryMs'
+    | 'recoveryBoundMs'
+    | 'failedAttemptsBeforeReturn'
+    | 'recoveryPath'
+    | 'connectMs'
+    | 'chosenBackoffMs'
+    | 'backoffStep'
+    | 'closeWaitMs'
+  >
+> {
   const up = await monitored.log.waitFor(stateTo(id, 'up'), 30_000, downIndex, `${id} recovery`);
-  const trial = monitored.log.events.slice(downIndex).filter((stamped) => stamped.event.type !== 'stderr' && 'id' in stamped.event && stamped.event.id === id && stamped.t <= up.t);
+  const trial = monitored.log.events
+    .slice(downIndex)
+    .filter((stamped) => stamped.event.type !== 'stderr' && 'id' in stamped.event && stamped.event.id === id && stamped.t <= up.t);
   const lastAttempt = [...trial].reverse().find((stamped) => attemptStarts(id)(stamped.event));
   if (!lastAttempt) throw new Error(`${id}: no reconnect attempt seen before up`);
   const connectMs = up.t - lastAttempt.t;
-  const scheduled = [...trial].reverse().find((stamped) => stamped.t <= lastAttempt.t && stamped.event.type === 'status' && !stamped.event.reconnecting && typeof stamped.event.status.nextRetryAt === 'number');
-  if (!scheduled || scheduled.event.type !== 'status') throw new Error(`${id}: the reconnect that succeeded was never announced with its retry time`);
+  const scheduled = [...trial]
+    .reverse()
+    .find(
+      (stamped) =>
+        stamped.t <= lastAttempt.t &&
+        stamped.event.type === 'status' &&
+        !stamped.event.reconnecting &&
+        typeof stamped.event.status.nextRetryAt === 'number',
+    );
+  if (!scheduled || scheduled.event.type !== 'status')
+    throw new Error(`${id}: the reconnect that succeeded was never announced with its retry time`);
   const chosenBackoffMs = Math.max(0, (scheduled.event.status.nextRetryAt as number) - scheduled.wall);
   // A reconnect waits for the previous process to be gone (never two instances of one server): when that took longer
   // than the delay (a stopped process cannot honour the stdin-close grace), the wait is part of the bound, and named.
@@ -196,8 +232,14 @@ async function recovery(
   const closeWaitMs = goneAt === undefined ? 0 : Math.max(0, goneAt - (scheduled.t + chosenBackoffMs));
   const recoveryPath = trial
     .filter((stamped) => stamped.event.type === 'state')
-    .map((stamped) => (stamped.event.type === 'state' ? `${Math.round(stamped.t - returnedAt)} ms ${stamped.event.to}: ${stamped.event.reason}` : ''))
-    .concat(monitored.lines.filter((line) => line.t >= monitored.log.events[downIndex].t && line.t <= up.t).map((line) => `${Math.round(line.t - returnedAt)} ms log: ${line.text}`));
+    .map((stamped) =>
+      stamped.event.type === 'state' ? `${Math.round(stamped.t - returnedAt)} ms ${stamped.event.to}: ${stamped.event.reason}` : '',
+    )
+    .concat(
+      monitored.lines
+        .filter((line) => line.t >= monitored.log.events[downIndex].t && line.t <= up.t)
+        .map((line) => `${Math.round(line.t - returnedAt)} ms log: ${line.text}`),
+    );
   // Attempts that started before the server was back could only fail.
   const failed = monitored.log.countSince(downIndex, returnedAt, attemptStarts(id));
   const backoffStep = backoffStepOf(chosenBackoffMs, backoff);
@@ -220,23 +262,62 @@ function backoffStepOf(delayMs: number, backoff: MonitorSettings['backoff']): nu
   return step;
 }
 
-function report(context: BenchContext, scenario: string, trials: readonly Trial[], boundMs: number, boundName: string, backoff: MonitorSettings['backoff'], firstAttemptSucceeds: boolean, floorMs?: readonly number[]): void {
+function report(
+  context: BenchContext,
+  scenario: string,
+  trials: readonly Trial[],
+  boundMs: number,
+  boundName: string,
+  backoff: MonitorSettings['backoff'],
+  firstAttemptSucceeds: boolean,
+  floorMs?: readonly number[],
+): void {
   context.raw[`detection.${scenario}`] = { boundMs, boundName, trials, ...(floorMs ? { bareFloorMs: floorMs } : {}) };
   const detect = summarize(trials.map((trial) => trial.detectMs));
   context.figures.push(
-    { section: 'detection', name: `${scenario}: worst of ${trials.length}`, value: detect.max, unit: 'ms', reference: { name: boundName, value: boundMs }, target: { max: 1, on: 'ratio' } },
-    { section: 'detection', name: `${scenario}: p50`, value: detect.p50, unit: 'ms', reference: { name: boundName, value: boundMs }, target: null },
+    {
+      section: 'detection',
+      name: `${scenario}: worst of ${trials.length}`,
+      value: detect.max,
+      unit: 'ms',
+      reference: { name: boundName, value: boundMs },
+      target: { max: 1, on: 'ratio' },
+    },
+    {
+      section: 'detection',
+      name: `${scenario}: p50`,
+      value: detect.p50,
+      unit: 'ms',
+      reference: { name: boundName, value: boundMs },
+      target: null,
+    },
   );
   if (floorMs && floorMs.length > 0) {
     const floor = summarize(floorMs);
     context.figures.push(
-      { section: 'detection', name: `${scenario}: p50 vs bare OS floor`, value: detect.p50, unit: 'ms', reference: { name: 'bare floor p50', value: floor.p50 }, target: null },
-      { section: 'detection', name: `${scenario}: worst vs bare OS floor`, value: detect.max, unit: 'ms', reference: { name: 'bare floor worst', value: floor.max }, target: null },
+      {
+        section: 'detection',
+        name: `${scenario}: p50 vs bare OS floor`,
+        value: detect.p50,
+        unit: 'ms',
+        reference: { name: 'bare floor p50', value: floor.p50 },
+        target: null,
+      },
+      {
+        section: 'detection',
+        name: `${scenario}: worst vs bare OS floor`,
+        value: detect.max,
+        unit: 'ms',
+        reference: { name: 'bare floor worst', value: floor.max },
+        target: null,
+      },
     );
   }
   const recovered = trials.filter((trial) => trial.recoveryMs !== undefined && trial.recoveryBoundMs !== undefined);
   if (recovered.length === 0) return;
-  const worst = recovered.reduce((a, b) => ((a.recoveryMs as number) / (a.recoveryBoundMs as number) >= (b.recoveryMs as number) / (b.recoveryBoundMs as number) ? a : b));
+  const worst = recovered.reduce((a, b) =>
+    (a.recoveryMs as number) / (a.recoveryBoundMs as number) >= (b.recoveryMs as number) / (b.recoveryBoundMs as number) ? a : b,
+  );
   context.figures.push({
     section: 'detection',
     name: `${scenario}: recovery, worst of ${recovered.length}`,
@@ -400,7 +481,9 @@ async function killedPeer(context: BenchContext, ours: Ours, settings: MonitorSe
 
 export async function detectionLatency(context: BenchContext, ours: Ours): Promise<void> {
   const settings = benchSettings(ours.defaultMonitorSettings, INTERVAL_MS, TIMEOUT_MS);
-  const counts = context.quick ? { hang: 1, exit: 3, refused: 5, killed: 1, connect: 2 } : { hang: 10, exit: 12, refused: 20, killed: 8, connect: 5 };
+  const counts = context.quick
+    ? { hang: 1, exit: 3, refused: 5, killed: 1, connect: 2 }
+    : { hang: 10, exit: 12, refused: 20, killed: 8, connect: 5 };
   context.log(`detection: interval ${INTERVAL_MS} ms, timeout ${TIMEOUT_MS} ms, backoff ${JSON.stringify(settings.backoff)}`);
 
   const stdioConfig = stdioFaultServer('connect-stdio');

@@ -34,7 +34,14 @@ const production: BuildOptions = { ...bundleOptions({ production: true }), sourc
 interface ProbeResult {
   readonly requireMs: number;
   readonly activateMs: number;
-  readonly firstStatus: { listedMs: number | null; listedText: string | null; states: string[]; registrySettledMs: number | null; statusBarMs: number | null; statusBarText: string | null } | null;
+  readonly firstStatus: {
+    listedMs: number | null;
+    listedText: string | null;
+    states: string[];
+    registrySettledMs: number | null;
+    statusBarMs: number | null;
+    statusBarText: string | null;
+  } | null;
 }
 
 /** A bundle the extension host may load, with its size on disk. */
@@ -43,7 +50,9 @@ interface LoadableFile {
   readonly bytes: number;
 }
 
-async function buildBundles(stage: string): Promise<{ extension: string; loadable: LoadableFile[]; cli: string | Error; sdkOnly: string; metafile?: Metafile }> {
+async function buildBundles(
+  stage: string,
+): Promise<{ extension: string; loadable: LoadableFile[]; cli: string | Error; sdkOnly: string; metafile?: Metafile }> {
   const dist = join(stage, 'dist');
   mkdirSync(dist, { recursive: true });
   const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
@@ -56,12 +65,25 @@ async function buildBundles(stage: string): Promise<{ extension: string; loadabl
     Promise.all(entries.map((entry) => build({ ...production, define, ...entry }))),
     build({ ...production, define, entryPoints: [join(repoRoot, 'src', 'cli.ts')], outfile: cli, banner: { js: '#!/usr/bin/env node' } }),
     // What the SDK client alone weighs: the floor any extension that speaks MCP with it pays.
-    build({ ...production, stdin: { contents: "module.exports = require('@modelcontextprotocol/client');", resolveDir: repoRoot, loader: 'js' }, outfile: sdkOnly }),
+    build({
+      ...production,
+      stdin: { contents: "module.exports = require('@modelcontextprotocol/client');", resolveDir: repoRoot, loader: 'js' },
+      outfile: sdkOnly,
+    }),
   ]);
   if (extensionBuild.status === 'rejected') throw extensionBuild.reason;
   if (sdkBuild.status === 'rejected') throw sdkBuild.reason;
-  const loadable = entries.map((entry) => ({ file: relative(dist, entry.outfile as string), bytes: statSync(entry.outfile as string).size }));
-  return { extension, loadable, sdkOnly, metafile: extensionBuild.value[0].metafile, cli: cliBuild.status === 'fulfilled' ? cli : new Error(String(cliBuild.reason)) };
+  const loadable = entries.map((entry) => ({
+    file: relative(dist, entry.outfile as string),
+    bytes: statSync(entry.outfile as string).size,
+  }));
+  return {
+    extension,
+    loadable,
+    sdkOnly,
+    metafile: extensionBuild.value[0].metafile,
+    cli: cliBuild.status === 'fulfilled' ? cli : new Error(String(cliBuild.reason)),
+  };
 }
 
 function runProbe(options: Record<string, unknown>, home: string): Promise<ProbeResult> {
@@ -101,7 +123,10 @@ function writeUserServers(storageDir: string, servers: number): void {
   const userDir = join(storageDir, 'User');
   mkdirSync(userDir, { recursive: true });
   const entries = Object.fromEntries(
-    Array.from({ length: servers }, (_, index) => [`local-${index}`, { type: 'stdio', command: process.execPath, args: [faultServerScript, '--transport', 'stdio'] }]),
+    Array.from({ length: servers }, (_, index) => [
+      `local-${index}`,
+      { type: 'stdio', command: process.execPath, args: [faultServerScript, '--transport', 'stdio'] },
+    ]),
   );
   writeFileSync(join(userDir, 'mcp.json'), JSON.stringify({ servers: entries }, null, 2));
 }
@@ -122,7 +147,12 @@ async function rawColdStart(servers: number): Promise<number> {
 /** Cross-check without the editor layer: registry + connector on the same servers, start() to all settled. */
 async function registryFirstStatus(ours: Ours): Promise<number> {
   const connector = ours.createNodeConnector({ logger: ours.silentLogger, clientInfo });
-  const registry = ours.createRegistry({ connector, clock: ours.systemClock, logger: ours.silentLogger, settings: ours.defaultMonitorSettings });
+  const registry = ours.createRegistry({
+    connector,
+    clock: ours.systemClock,
+    logger: ours.silentLogger,
+    settings: ours.defaultMonitorSettings,
+  });
   const log = new EventLog(registry);
   const configs = Array.from({ length: LOCAL_SERVERS }, (_, index) => stdioFaultServer(`first-${index}`));
   try {
@@ -130,7 +160,14 @@ async function registryFirstStatus(ours: Ours): Promise<number> {
     registry.setServers(configs, []);
     registry.start();
     const settled = await Promise.all(
-      configs.map((config) => log.waitFor((event) => event.type === 'state' && event.id === config.id && !['idle', 'starting', 'connecting'].includes(event.to), 10_000, 0, `${config.name} settled`)),
+      configs.map((config) =>
+        log.waitFor(
+          (event) => event.type === 'state' && event.id === config.id && !['idle', 'starting', 'connecting'].includes(event.to),
+          10_000,
+          0,
+          `${config.name} settled`,
+        ),
+      ),
     );
     return Math.max(...settled.map((stamped) => stamped.t)) - start;
   } finally {
@@ -169,7 +206,12 @@ function topInputs(metafile: Metafile | undefined): Record<string, number> {
     const key = match ? match[1] : input.split('/').slice(0, 2).join('/');
     byPackage[key] = (byPackage[key] ?? 0) + info.bytesInOutput;
   }
-  return Object.fromEntries(Object.entries(byPackage).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, bytes]) => [name, Math.round(bytes / 102.4) / 10]));
+  return Object.fromEntries(
+    Object.entries(byPackage)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12)
+      .map(([name, bytes]) => [name, Math.round(bytes / 102.4) / 10]),
+  );
 }
 
 /** The files a VSIX would carry, next to the minified dist/; returns notes on what had to be made up. */
@@ -183,11 +225,18 @@ function stageExtension(stage: string): string[] {
     writeFileSync(join(stage, 'README.md'), '# MCP Health\n');
     notes.push('no README.md yet: a one-line placeholder was packaged');
   }
-  if (!existsSync(join(repoRoot, '.vscodeignore'))) notes.push('no .vscodeignore: staged package.json, README, CHANGELOG, LICENSE, media/, dist/ only');
+  if (!existsSync(join(repoRoot, '.vscodeignore')))
+    notes.push('no .vscodeignore: staged package.json, README, CHANGELOG, LICENSE, media/, dist/ only');
   return notes;
 }
 
-async function vsixSize(context: BenchContext, stage: string, notes: readonly string[], bundleKb: number, cli: string | Error): Promise<void> {
+async function vsixSize(
+  context: BenchContext,
+  stage: string,
+  notes: readonly string[],
+  bundleKb: number,
+  cli: string | Error,
+): Promise<void> {
   const allNotes = [...notes];
   // .vscodeignore decides whether dist/cli.js ships; a CLI that does not build only matters if it does.
   if (cli instanceof Error) allNotes.push(`dist/cli.js did not build and was not staged: ${cli.message.slice(0, 160)}`);
@@ -195,12 +244,23 @@ async function vsixSize(context: BenchContext, stage: string, notes: readonly st
   try {
     await vsce(stage, out);
   } catch (error) {
-    context.skipped.push({ section: 'extension', reason: `vsce package failed: ${error instanceof Error ? error.message.slice(-400) : String(error)}` });
+    context.skipped.push({
+      section: 'extension',
+      reason: `vsce package failed: ${error instanceof Error ? error.message.slice(-400) : String(error)}`,
+    });
     return;
   }
   const kb = statSync(out).size / 1024;
   context.raw['extension.vsix'] = { file: out, bytes: statSync(out).size, notes: allNotes };
-  context.figures.push({ section: 'extension', name: 'VSIX size', value: kb, unit: 'KB', reference: { name: 'minified extension.js', value: bundleKb }, target: { max: VSIX_TARGET_KB, on: 'value' }, note: allNotes.join('; ') });
+  context.figures.push({
+    section: 'extension',
+    name: 'VSIX size',
+    value: kb,
+    unit: 'KB',
+    reference: { name: 'minified extension.js', value: bundleKb },
+    target: { max: VSIX_TARGET_KB, on: 'value' },
+    note: allNotes.join('; '),
+  });
 }
 
 export async function extensionCost(context: BenchContext, ours: Ours): Promise<void> {
@@ -215,12 +275,38 @@ export async function extensionCost(context: BenchContext, ours: Ours): Promise<
   const loadableKb = bundles.loadable.reduce((sum, file) => sum + file.bytes, 0) / 1024;
   context.raw['extension.bundle'] = { kb: bundleKb, sdkClientAloneKb: sdkKb, withSdkShimKb, biggestInputsKb, loadable: bundles.loadable };
   // The size report per input: growth names its cause in the table itself, not only in latest.json.
-  const sizeReport = Object.entries(biggestInputsKb).map(([input, kb]) => `${input} ${kb} KB`).join(', ');
+  const sizeReport = Object.entries(biggestInputsKb)
+    .map(([input, kb]) => `${input} ${kb} KB`)
+    .join(', ');
   context.figures.push(
-    { section: 'extension', name: 'bundle extension.js (minified)', value: bundleKb, unit: 'KB', reference: { name: 'SDK client alone', value: sdkKb }, target: { max: BUNDLE_TARGET_KB, on: 'value' }, note: `biggest inputs: ${sizeReport}` },
+    {
+      section: 'extension',
+      name: 'bundle extension.js (minified)',
+      value: bundleKb,
+      unit: 'KB',
+      reference: { name: 'SDK client alone', value: sdkKb },
+      target: { max: BUNDLE_TARGET_KB, on: 'value' },
+      note: `biggest inputs: ${sizeReport}`,
+    },
     // What moving code to a lazily required file costs in all: the side files count, so nothing hides there.
-    { section: 'extension', name: 'every file the extension can load (minified)', value: loadableKb, unit: 'KB', reference: { name: 'extension.js alone', value: bundleKb }, target: null, note: bundles.loadable.map((file) => `${file.file} ${Math.round(file.bytes / 102.4) / 10} KB`).join(', ') },
-    { section: 'extension', name: 'same with the SDK\'s own shim (AJV)', value: withSdkShimKb, unit: 'KB', reference: { name: 'as built', value: bundleKb }, target: null, note: 'what esbuild.js saves by mapping @modelcontextprotocol/client/_shims to src/mcp/sdkShims.ts' },
+    {
+      section: 'extension',
+      name: 'every file the extension can load (minified)',
+      value: loadableKb,
+      unit: 'KB',
+      reference: { name: 'extension.js alone', value: bundleKb },
+      target: null,
+      note: bundles.loadable.map((file) => `${file.file} ${Math.round(file.bytes / 102.4) / 10} KB`).join(', '),
+    },
+    {
+      section: 'extension',
+      name: "same with the SDK's own shim (AJV)",
+      value: withSdkShimKb,
+      unit: 'KB',
+      reference: { name: 'as built', value: bundleKb },
+      target: null,
+      note: 'what esbuild.js saves by mapping @modelcontextprotocol/client/_shims to src/mcp/sdkShims.ts',
+    },
   );
 
   const scratch = mkdtempSync(join(tmpdir(), 'mcp-health-bench-'));
@@ -233,7 +319,19 @@ export async function extensionCost(context: BenchContext, ours: Ours): Promise<
     const cold: ProbeResult[] = [];
     const sdkRequire: number[] = [];
     for (let i = 0; i < trials; i++) {
-      cold.push(await runProbe({ bundle: bundles.extension, extensionPath: stage, workspaceFolder: emptyFolder, storageDir: join(scratch, 'storage'), expectServers: 0, waitMs: 0 }, home));
+      cold.push(
+        await runProbe(
+          {
+            bundle: bundles.extension,
+            extensionPath: stage,
+            workspaceFolder: emptyFolder,
+            storageDir: join(scratch, 'storage'),
+            expectServers: 0,
+            waitMs: 0,
+          },
+          home,
+        ),
+      );
       sdkRequire.push(await requireTime(bundles.sdkOnly));
     }
     const activate = summarize(cold.map((run) => run.activateMs));
@@ -241,9 +339,30 @@ export async function extensionCost(context: BenchContext, ours: Ours): Promise<
     const requireOurs = summarize(cold.map((run) => run.requireMs));
     context.raw['extension.activate'] = { trials: cold, sdkRequireMs: sdkRequire };
     context.figures.push(
-      { section: 'extension', name: `activate() returns (p50 of ${trials} cold)`, value: activate.p50, unit: 'ms', reference: { name: 'require of the bundle', value: requireOurs.p50 }, target: { max: ACTIVATE_TARGET_MS, on: 'value' } },
-      { section: 'extension', name: `activate() returns (worst of ${trials})`, value: activate.max, unit: 'ms', reference: { name: 'require of the bundle', value: requireOurs.max }, target: null },
-      { section: 'extension', name: 'require + activate (p50)', value: loadAndActivate.p50, unit: 'ms', reference: { name: 'require SDK client alone', value: summarize(sdkRequire).p50 }, target: null },
+      {
+        section: 'extension',
+        name: `activate() returns (p50 of ${trials} cold)`,
+        value: activate.p50,
+        unit: 'ms',
+        reference: { name: 'require of the bundle', value: requireOurs.p50 },
+        target: { max: ACTIVATE_TARGET_MS, on: 'value' },
+      },
+      {
+        section: 'extension',
+        name: `activate() returns (worst of ${trials})`,
+        value: activate.max,
+        unit: 'ms',
+        reference: { name: 'require of the bundle', value: requireOurs.max },
+        target: null,
+      },
+      {
+        section: 'extension',
+        name: 'require + activate (p50)',
+        value: loadAndActivate.p50,
+        unit: 'ms',
+        reference: { name: 'require SDK client alone', value: summarize(sdkRequire).p50 },
+        target: null,
+      },
     );
 
     const firstStorage = join(scratch, 'storage-first');
@@ -253,7 +372,19 @@ export async function extensionCost(context: BenchContext, ours: Ours): Promise<
     const raw: number[] = [];
     const bare: number[] = [];
     for (let i = 0; i < firstTrials; i++) {
-      shown.push(await runProbe({ bundle: bundles.extension, extensionPath: stage, workspaceFolder: emptyFolder, storageDir: firstStorage, expectServers: LOCAL_SERVERS, waitMs: 10_000 }, home));
+      shown.push(
+        await runProbe(
+          {
+            bundle: bundles.extension,
+            extensionPath: stage,
+            workspaceFolder: emptyFolder,
+            storageDir: firstStorage,
+            expectServers: LOCAL_SERVERS,
+            waitMs: 10_000,
+          },
+          home,
+        ),
+      );
       raw.push(await rawColdStart(LOCAL_SERVERS));
       bare.push(await registryFirstStatus(ours));
     }
@@ -264,9 +395,32 @@ export async function extensionCost(context: BenchContext, ours: Ours): Promise<
     context.figures.push(
       // What the user sees first: every local server counted in the status bar (and listed in the tree), spinning
       // while it starts. Settled states wait for the servers' own start-up, the floor of the next figures.
-      { section: 'extension', name: `first status shown, ${LOCAL_SERVERS} local stdio (worst of ${firstTrials})`, value: Math.max(...listedTimes), unit: 'ms', reference: { name: 'bare spawn+initialize', value: bareWorst }, target: { max: FIRST_STATUS_TARGET_MS, on: 'value' }, note: `status bar text: ${shown.map((run) => run.firstStatus?.listedText).join(' | ')}` },
-      { section: 'extension', name: `settled status shown, ${LOCAL_SERVERS} local stdio (worst of ${firstTrials})`, value: Math.max(...statusTimes), unit: 'ms', reference: { name: 'bare spawn+initialize', value: bareWorst }, target: null, note: `status bar text: ${shown.map((run) => run.firstStatus?.statusBarText).join(' | ')}; bound below by the servers' own start-up (the reference)` },
-      { section: 'extension', name: `registry only: start to ${LOCAL_SERVERS} settled (worst)`, value: Math.max(...bare), unit: 'ms', reference: { name: 'bare spawn+initialize', value: bareWorst }, target: null },
+      {
+        section: 'extension',
+        name: `first status shown, ${LOCAL_SERVERS} local stdio (worst of ${firstTrials})`,
+        value: Math.max(...listedTimes),
+        unit: 'ms',
+        reference: { name: 'bare spawn+initialize', value: bareWorst },
+        target: { max: FIRST_STATUS_TARGET_MS, on: 'value' },
+        note: `status bar text: ${shown.map((run) => run.firstStatus?.listedText).join(' | ')}`,
+      },
+      {
+        section: 'extension',
+        name: `settled status shown, ${LOCAL_SERVERS} local stdio (worst of ${firstTrials})`,
+        value: Math.max(...statusTimes),
+        unit: 'ms',
+        reference: { name: 'bare spawn+initialize', value: bareWorst },
+        target: null,
+        note: `status bar text: ${shown.map((run) => run.firstStatus?.statusBarText).join(' | ')}; bound below by the servers' own start-up (the reference)`,
+      },
+      {
+        section: 'extension',
+        name: `registry only: start to ${LOCAL_SERVERS} settled (worst)`,
+        value: Math.max(...bare),
+        unit: 'ms',
+        reference: { name: 'bare spawn+initialize', value: bareWorst },
+        target: null,
+      },
     );
     await vsixSize(context, stage, stagingNotes, bundleKb, bundles.cli);
   } finally {

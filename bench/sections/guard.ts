@@ -130,7 +130,11 @@ export async function guardCost(context: BenchContext): Promise<void> {
     const emptyRss = rssMb(empty.pid!);
     const idleRss = rssMb(guarded.child.pid!);
     for (let r = 0; r < rounds; r++) {
-      const contenders: Array<['direct' | 'guarded' | 'relayed', PipeClient]> = [['direct', direct], ['guarded', guarded], ['relayed', relayed]];
+      const contenders: Array<['direct' | 'guarded' | 'relayed', PipeClient]> = [
+        ['direct', direct],
+        ['guarded', guarded],
+        ['relayed', relayed],
+      ];
       // Each round in another order, so that drift in the machine's load falls on every contender alike.
       const order = [...contenders.slice(r % 3), ...contenders.slice(0, r % 3)];
       for (const [name, client] of order) {
@@ -147,11 +151,47 @@ export async function guardCost(context: BenchContext): Promise<void> {
     // The relay is the floor of any separate Node process between a client and a server: the guard is held to it.
     const note = `ping through \`mcp-health guard\` vs a bare Node pipe relay (bench/peers/pipe-relay.mjs) in front of the same server binary (test/fixtures/servers/fault-server.mjs), interleaved rounds, one request at a time; the relay is ${round(f.p50 / d.p50, 2)}x the server spawned directly at p50: that much is the extra process hop, whatever the proxy does`;
     context.figures.push(
-      { section: 'guard', name: 'stdio request p50 through the guard', value: g.p50, unit: 'ms', reference: { name: 'relay p50', value: f.p50 }, target: { max: 1.1, on: 'ratio' }, note },
-      { section: 'guard', name: 'stdio request p50 through a bare pipe relay (floor)', value: f.p50, unit: 'ms', reference: { name: 'direct p50', value: d.p50 }, target: null },
-      { section: 'guard', name: 'stdio request p50 through the guard vs direct', value: g.p50, unit: 'ms', reference: { name: 'direct p50', value: d.p50 }, target: null },
-      { section: 'guard', name: 'stdio request p99 through the guard', value: g.p99, unit: 'ms', reference: { name: 'relay p99', value: f.p99 }, target: null },
-      { section: 'guard', name: 'stdio request p99 through a bare pipe relay (floor)', value: f.p99, unit: 'ms', reference: { name: 'direct p99', value: d.p99 }, target: null },
+      {
+        section: 'guard',
+        name: 'stdio request p50 through the guard',
+        value: g.p50,
+        unit: 'ms',
+        reference: { name: 'relay p50', value: f.p50 },
+        target: { max: 1.1, on: 'ratio' },
+        note,
+      },
+      {
+        section: 'guard',
+        name: 'stdio request p50 through a bare pipe relay (floor)',
+        value: f.p50,
+        unit: 'ms',
+        reference: { name: 'direct p50', value: d.p50 },
+        target: null,
+      },
+      {
+        section: 'guard',
+        name: 'stdio request p50 through the guard vs direct',
+        value: g.p50,
+        unit: 'ms',
+        reference: { name: 'direct p50', value: d.p50 },
+        target: null,
+      },
+      {
+        section: 'guard',
+        name: 'stdio request p99 through the guard',
+        value: g.p99,
+        unit: 'ms',
+        reference: { name: 'relay p99', value: f.p99 },
+        target: null,
+      },
+      {
+        section: 'guard',
+        name: 'stdio request p99 through a bare pipe relay (floor)',
+        value: f.p99,
+        unit: 'ms',
+        reference: { name: 'direct p99', value: d.p99 },
+        target: null,
+      },
     );
 
     const directBurst: number[] = [];
@@ -192,13 +232,28 @@ export async function guardCost(context: BenchContext): Promise<void> {
       target: { max: 1.05, on: 'ratio' },
       note: `throughput ${Math.round((burstSize / guardedMs) * 1000)} msg/s through the guard, ${Math.round((burstSize / relayedMs) * 1000)} msg/s through a bare pipe relay, ${Math.round((burstSize / directMs) * 1000)} msg/s direct; all bursts (ms) guard ${guardedBurst.map(Math.round).join(', ')}, relay ${relayedBurst.map(Math.round).join(', ')}, direct ${directBurst.map(Math.round).join(', ')}`,
     });
-    context.figures.push({ section: 'guard', name: `burst of ${burstSize} pings through a bare pipe relay (floor)`, value: relayedMs, unit: 'ms', reference: { name: 'direct', value: directMs }, target: null });
+    context.figures.push({
+      section: 'guard',
+      name: `burst of ${burstSize} pings through a bare pipe relay (floor)`,
+      value: relayedMs,
+      unit: 'ms',
+      reference: { name: 'direct', value: directMs },
+      target: null,
+    });
     // Memory floors measured in the same run: the runtime alone (an empty Node process) for the idle guard, and a bare
     // pipe relay that carried the same bursts for the busy one (what Node's own stream buffers keep after the traffic).
     const busyRss = rssMb(guarded.child.pid!);
     const relayBusyRss = rssMb(relayed.child.pid!);
     context.figures.push(
-      { section: 'guard', name: 'empty Node process RSS (floor)', value: round(emptyRss, 1), unit: 'MB', reference: null, target: null, note: "node -e 'setInterval(() => {}, 1000)'" },
+      {
+        section: 'guard',
+        name: 'empty Node process RSS (floor)',
+        value: round(emptyRss, 1),
+        unit: 'MB',
+        reference: null,
+        target: null,
+        note: "node -e 'setInterval(() => {}, 1000)'",
+      },
       {
         section: 'guard',
         name: 'guard process RSS, idle (after the handshake)',
@@ -208,7 +263,14 @@ export async function guardCost(context: BenchContext): Promise<void> {
         target: { max: round(emptyRss + RSS_ALLOWANCE_MB, 1), on: 'value' },
         note: `${round(idleRss - emptyRss, 1)} MB above an empty Node process; the target is that process + ${RSS_ALLOWANCE_MB} MB`,
       },
-      { section: 'guard', name: 'bare pipe relay RSS after the bursts (floor)', value: round(relayBusyRss, 1), unit: 'MB', reference: { name: 'empty node', value: round(emptyRss, 1) }, target: null },
+      {
+        section: 'guard',
+        name: 'bare pipe relay RSS after the bursts (floor)',
+        value: round(relayBusyRss, 1),
+        unit: 'MB',
+        reference: { name: 'empty node', value: round(emptyRss, 1) },
+        target: null,
+      },
       {
         section: 'guard',
         name: 'guard process RSS after the bursts',

@@ -79,7 +79,11 @@ export async function historyCost(context: BenchContext, ours: Ours): Promise<vo
     const records: number[] = [];
     const writes: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      probes.push(await cpuOf(async () => { results = await probeAll(); }));
+      probes.push(
+        await cpuOf(async () => {
+          results = await probeAll();
+        }),
+      );
       now += INTERVAL_MS;
       records.push(await cpuOf(recordAll));
       writes.push(await cpuOf(write));

@@ -65,7 +65,13 @@ interface Round {
 async function atOnce(ours: Ours, configs: readonly ServerConfig[], budgetMs: number): Promise<Round> {
   const connector = ours.createNodeConnector({ logger: ours.silentLogger, clientInfo });
   // As src/cli.ts and src/vscode build it: default settings, the start slots of this machine.
-  const registry = ours.createRegistry({ connector, clock: ours.systemClock, logger: ours.silentLogger, settings: ours.defaultMonitorSettings, maxConcurrentStarts: concurrentStarts() });
+  const registry = ours.createRegistry({
+    connector,
+    clock: ours.systemClock,
+    logger: ours.silentLogger,
+    settings: ours.defaultMonitorSettings,
+    maxConcurrentStarts: concurrentStarts(),
+  });
   const log = new EventLog(registry);
   const ids = new Set(configs.map((config) => config.id));
   try {
@@ -96,7 +102,9 @@ export async function manyStarts(context: BenchContext, ours: Ours): Promise<voi
   const rounds = context.quick ? 1 : 3;
   const slots = concurrentStarts();
   const budgetMs = Math.max(ours.defaultMonitorSettings.startupTimeoutMs ?? 60_000, 60_000) * 2;
-  context.log(`starts: ${SERVERS} stdio servers, ${slots} concurrent starts, start-up budget ${ours.defaultMonitorSettings.startupTimeoutMs ?? '-'} ms`);
+  context.log(
+    `starts: ${SERVERS} stdio servers, ${slots} concurrent starts, start-up budget ${ours.defaultMonitorSettings.startupTimeoutMs ?? '-'} ms`,
+  );
   // Unmeasured: the file cache warm for both contenders.
   await oneAtATime(configs.slice(0, 2));
   const bare: number[] = [];

@@ -117,9 +117,18 @@ async function measure(context: BenchContext, ours: Ours, plan: Plan): Promise<v
     logger: ours.silentLogger,
     settings: settings(PARKED_INTERVAL_MS),
   });
-  const exporter = await startMetrics({ registry, listen: { host: '127.0.0.1', port: 0 }, build: { version: 'bench', frontEnd: 'cli' }, timeoutMs: 2_000, env: {} });
+  const exporter = await startMetrics({
+    registry,
+    listen: { host: '127.0.0.1', port: 0 },
+    build: { version: 'bench', frontEnd: 'cli' },
+    timeoutMs: 2_000,
+    env: {},
+  });
   try {
-    registry.setServers(Array.from({ length: plan.count }, (_, index) => httpServer(`server-${index}`, peers[index % PEERS].url)), []);
+    registry.setServers(
+      Array.from({ length: plan.count }, (_, index) => httpServer(`server-${index}`, peers[index % PEERS].url)),
+      [],
+    );
     registry.start();
     const up = await waitUntilUp(registry, plan.count, 60_000);
     context.log(`metrics: ${up}/${plan.count} up`);
@@ -138,7 +147,10 @@ async function measure(context: BenchContext, ours: Ours, plan: Plan): Promise<v
     let controlCpuMs = 0;
     let profile: ProfileSummary | undefined;
     try {
-      const afterRound = async (what: 'metrics' | 'healthz', profiler?: WindowProfiler): Promise<{ sample: ScrapeSample; cpuMs: number }> => {
+      const afterRound = async (
+        what: 'metrics' | 'healthz',
+        profiler?: WindowProfiler,
+      ): Promise<{ sample: ScrapeSample; cpuMs: number }> => {
         // The control needs no fresh metrics, only the same collection and settling before it.
         if (what === 'metrics') await registry.pingNow();
         await sleep(SETTLE_MS);
@@ -212,13 +224,55 @@ async function measure(context: BenchContext, ours: Ours, plan: Plan): Promise<v
     const scrapeCpuPerS = cpuPerScrapeMs / SCRAPE_EVERY_S;
     const keepaliveCpuPerS = (cpuPerProbeMs * plan.count) / defaultIntervalS;
     const note = `up ${up}/${plan.count}; ${plan.scrapes} scrapes (OpenMetrics), each after a probe round, after ${plan.warmup} unmeasured; ${probesInWindow} probes in the ${plan.keepaliveWindowMs / 1000} s keepalive window`;
-    context.raw[`metrics.${plan.count}`] = { plan, up, samples, scrapeCpuMs, keepaliveCpuMs, probesInWindow, cpuPerScrapeMs, controlPerRequestMs, cpuPerProbeMs, slow, ...(profile ? { profile } : {}) };
+    context.raw[`metrics.${plan.count}`] = {
+      plan,
+      up,
+      samples,
+      scrapeCpuMs,
+      keepaliveCpuMs,
+      probesInWindow,
+      cpuPerScrapeMs,
+      controlPerRequestMs,
+      cpuPerProbeMs,
+      slow,
+      ...(profile ? { profile } : {}),
+    };
     context.figures.push(
-      { section: 'metrics', name: `${plan.count} servers: scrape time p50`, value: time.p50, unit: 'ms', reference: null, target: null, note },
+      {
+        section: 'metrics',
+        name: `${plan.count} servers: scrape time p50`,
+        value: time.p50,
+        unit: 'ms',
+        reference: null,
+        target: null,
+        note,
+      },
       { section: 'metrics', name: `${plan.count} servers: scrape time p99`, value: time.p99, unit: 'ms', reference: null, target: null },
-      { section: 'metrics', name: `${plan.count} servers: response size`, value: bytes / 1024, unit: 'KB', reference: null, target: null, note: `${round(bytes / plan.count, 0)} bytes per server` },
-      { section: 'metrics', name: `${plan.count} servers: CPU per scrape`, value: cpuPerScrapeMs, unit: 'ms', reference: { name: 'CPU per keepalive probe', value: cpuPerProbeMs }, target: null },
-      { section: 'metrics', name: `${plan.count} servers: CPU per /healthz (control)`, value: controlPerRequestMs, unit: 'ms', reference: { name: 'CPU per scrape', value: cpuPerScrapeMs }, target: null },
+      {
+        section: 'metrics',
+        name: `${plan.count} servers: response size`,
+        value: bytes / 1024,
+        unit: 'KB',
+        reference: null,
+        target: null,
+        note: `${round(bytes / plan.count, 0)} bytes per server`,
+      },
+      {
+        section: 'metrics',
+        name: `${plan.count} servers: CPU per scrape`,
+        value: cpuPerScrapeMs,
+        unit: 'ms',
+        reference: { name: 'CPU per keepalive probe', value: cpuPerProbeMs },
+        target: null,
+      },
+      {
+        section: 'metrics',
+        name: `${plan.count} servers: CPU per /healthz (control)`,
+        value: controlPerRequestMs,
+        unit: 'ms',
+        reference: { name: 'CPU per scrape', value: cpuPerScrapeMs },
+        target: null,
+      },
       {
         section: 'metrics',
         name: `${plan.count} servers: CPU of a scrape every ${SCRAPE_EVERY_S} s`,

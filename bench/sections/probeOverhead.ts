@@ -42,18 +42,48 @@ function ourProbe(connection: Connection): () => Promise<void> {
   };
 }
 
-function record(context: BenchContext, transport: string, samples: Map<string, number[]>, ours: string, rawNames: readonly string[], note: string): void {
+function record(
+  context: BenchContext,
+  transport: string,
+  samples: Map<string, number[]>,
+  ours: string,
+  rawNames: readonly string[],
+  note: string,
+): void {
   const summaries: Record<string, Summary> = {};
   for (const [name, values] of samples) summaries[name] = summarize(values);
   context.raw[`probeOverhead.${transport}`] = { note, summaries, samplesMs: Object.fromEntries(samples) };
   const ourSummary = summaries[ours];
   const primary = summaries[rawNames[0]];
   context.figures.push(
-    { section: 'probe', name: `${transport} probe p50`, value: ourSummary.p50, unit: 'ms', reference: { name: `${rawNames[0]} p50`, value: primary.p50 }, target: { max: TARGET_P50_RATIO, on: 'ratio' }, note },
-    { section: 'probe', name: `${transport} probe p99`, value: ourSummary.p99, unit: 'ms', reference: { name: `${rawNames[0]} p99`, value: primary.p99 }, target: null, note },
+    {
+      section: 'probe',
+      name: `${transport} probe p50`,
+      value: ourSummary.p50,
+      unit: 'ms',
+      reference: { name: `${rawNames[0]} p50`, value: primary.p50 },
+      target: { max: TARGET_P50_RATIO, on: 'ratio' },
+      note,
+    },
+    {
+      section: 'probe',
+      name: `${transport} probe p99`,
+      value: ourSummary.p99,
+      unit: 'ms',
+      reference: { name: `${rawNames[0]} p99`, value: primary.p99 },
+      target: null,
+      note,
+    },
   );
   for (const extra of rawNames.slice(1)) {
-    context.figures.push({ section: 'probe', name: `${transport} probe p50 vs ${extra}`, value: ourSummary.p50, unit: 'ms', reference: { name: `${extra} p50`, value: summaries[extra].p50 }, target: null });
+    context.figures.push({
+      section: 'probe',
+      name: `${transport} probe p50 vs ${extra}`,
+      value: ourSummary.p50,
+      unit: 'ms',
+      reference: { name: `${extra} p50`, value: summaries[extra].p50 },
+      target: null,
+    });
   }
 }
 
@@ -77,7 +107,14 @@ async function httpOverhead(context: BenchContext, ours: Ours, rounds: number, b
       batch,
       Math.min(200, batch * 2),
     );
-    record(context, 'http', samples, 'ours', ['raw fetch', 'raw http.request'], 'same peer process and session (bench/peers/handshake-http-peer.mjs), same headers; our probe goes through the SDK transport, on fetch like raw fetch; raw http.request (node:http, keep-alive agent) is the floor');
+    record(
+      context,
+      'http',
+      samples,
+      'ours',
+      ['raw fetch', 'raw http.request'],
+      'same peer process and session (bench/peers/handshake-http-peer.mjs), same headers; our probe goes through the SDK transport, on fetch like raw fetch; raw http.request (node:http, keep-alive agent) is the floor',
+    );
   } finally {
     await connection?.close();
     closeRawHttp();
@@ -108,7 +145,14 @@ async function stdioOverhead(context: BenchContext, ours: Ours, rounds: number, 
       batch,
       Math.min(200, batch * 2),
     );
-    record(context, 'stdio', samples, 'ours', ['raw pipe'], 'our connection pipe is not reachable from outside: raw = a second instance of the same server binary (test/fixtures/servers/fault-server.mjs, SDK 1.x) spawned the same way, newline-JSON over its pipes');
+    record(
+      context,
+      'stdio',
+      samples,
+      'ours',
+      ['raw pipe'],
+      'our connection pipe is not reachable from outside: raw = a second instance of the same server binary (test/fixtures/servers/fault-server.mjs, SDK 1.x) spawned the same way, newline-JSON over its pipes',
+    );
   } finally {
     await connection?.close();
     await raw.close();

@@ -87,7 +87,9 @@ function profilesFor(context: BenchContext, count: number): { profiles?: Record<
   for (const mode of MODES) {
     const dir = profileDir(mode, count);
     if (!existsSync(dir)) continue;
-    const files = readdirSync(dir).map((name) => join(dir, name)).sort((a, b) => statSync(b).size - statSync(a).size);
+    const files = readdirSync(dir)
+      .map((name) => join(dir, name))
+      .sort((a, b) => statSync(b).size - statSync(a).size);
     if (files[0]) profiles[mode] = summarizeProfile(files[0]);
   }
   return { profiles };
@@ -98,7 +100,13 @@ async function startContender(context: BenchContext, script: string, mode: Worke
   // One by one: a dozen Node processes starting at once on a busy machine miss their own start-up bound.
   for (let i = 0; i < PEERS_PER_WORKER; i++) peers.push(await startHttpPeer(0, 30_000));
   const urls = Array.from({ length: count }, (_, index) => peers[index % peers.length].url);
-  const worker = WorkerHandle.start(script, { mode, urls, connectDeadlineMs: CONNECT_DEADLINE_MS }, `${mode}-${count}`, repoRoot, context.profile ? profileDir(mode, count) : undefined);
+  const worker = WorkerHandle.start(
+    script,
+    { mode, urls, connectDeadlineMs: CONNECT_DEADLINE_MS },
+    `${mode}-${count}`,
+    repoRoot,
+    context.profile ? profileDir(mode, count) : undefined,
+  );
   return { mode, worker, peers, phases: [] };
 }
 
@@ -106,7 +114,10 @@ async function stopContender(contender: Contender): Promise<void> {
   try {
     await contender.worker.stop();
     const stats: PeerStats[] = await Promise.all(contender.peers.map((peer) => peer.stats()));
-    contender.peerStats = { connections: stats.reduce((sum, s) => sum + s.connections, 0), requests: stats.reduce((sum, s) => sum + s.requests, 0) };
+    contender.peerStats = {
+      connections: stats.reduce((sum, s) => sum + s.connections, 0),
+      requests: stats.reduce((sum, s) => sum + s.requests, 0),
+    };
   } finally {
     await Promise.all(contender.peers.map((peer) => peer.kill()));
   }
@@ -122,11 +133,37 @@ function phaseFigures(count: number, ours: PhaseReport, baseline: PhaseReport, r
   const label = `${count} @ ${ours.intervalMs / 1000} s`;
   const note = `probes in window: ours ${ours.probesInWindow} (${ours.failedProbesInWindow} failed), baseline ${baseline.probesInWindow} (${baseline.failedProbesInWindow} failed), raw ${raw.probesInWindow}; up at window start ${ours.upAtWindowStart}/${baseline.upAtWindowStart}/${raw.upAtWindowStart}; timer lag ${Math.round(ours.timerLagMs)}/${Math.round(baseline.timerLagMs)} ms`;
   const target =
-    count === 500 ? { max: CPU_RATIO_TARGET, on: 'ratio' as const } : count === 1000 && ours.intervalMs === 30_000 ? { max: CPU_AT_30S_TARGET_PERCENT, on: 'value' as const } : null;
+    count === 500
+      ? { max: CPU_RATIO_TARGET, on: 'ratio' as const }
+      : count === 1000 && ours.intervalMs === 30_000
+        ? { max: CPU_AT_30S_TARGET_PERCENT, on: 'value' as const }
+        : null;
   return [
-    { section: 'scale', name: `${label}: CPU`, value: ours.cpuFraction * 100, unit: '% core', reference: { name: 'baseline', value: baseline.cpuFraction * 100 }, target, note },
-    { section: 'scale', name: `${label}: CPU per probe`, value: perProbeUs(ours), unit: 'us', reference: { name: 'baseline', value: perProbeUs(baseline) }, target: null },
-    { section: 'scale', name: `${label}: CPU per probe vs bare node:http`, value: perProbeUs(ours), unit: 'us', reference: { name: 'raw floor', value: perProbeUs(raw) }, target: null },
+    {
+      section: 'scale',
+      name: `${label}: CPU`,
+      value: ours.cpuFraction * 100,
+      unit: '% core',
+      reference: { name: 'baseline', value: baseline.cpuFraction * 100 },
+      target,
+      note,
+    },
+    {
+      section: 'scale',
+      name: `${label}: CPU per probe`,
+      value: perProbeUs(ours),
+      unit: 'us',
+      reference: { name: 'baseline', value: perProbeUs(baseline) },
+      target: null,
+    },
+    {
+      section: 'scale',
+      name: `${label}: CPU per probe vs bare node:http`,
+      value: perProbeUs(ours),
+      unit: 'us',
+      reference: { name: 'raw floor', value: perProbeUs(raw) },
+      target: null,
+    },
   ];
 }
 
@@ -135,14 +172,38 @@ function memoryFigures(count: number, ours: Contender, baseline: Contender): Fig
   const b = baseline.ready as ReadyReport;
   const tcp = (c: Contender): string => (c.peerStats ? (c.peerStats.connections / Math.max(1, c.peerStats.requests)).toFixed(3) : '?');
   return [
-    { section: 'scale', name: `${count}: connect all`, value: o.connectMs, unit: 'ms', reference: { name: 'baseline', value: b.connectMs }, target: null, note: `up after connect: ours ${o.up}, baseline ${b.up}; TCP connections per request over the run: ours ${tcp(ours)}, baseline ${tcp(baseline)}` },
-    { section: 'scale', name: `${count}: RSS, connected`, value: mib(o.rssConnectedBytes), unit: 'MB', reference: { name: 'baseline', value: mib(b.rssConnectedBytes) }, target: null },
-    { section: 'scale', name: `${count}: heap after GC / server`, value: perServerKb(o), unit: 'KB', reference: { name: 'baseline', value: perServerKb(b) }, target: { max: RETAINED_KB_TARGET, on: 'value' } },
+    {
+      section: 'scale',
+      name: `${count}: connect all`,
+      value: o.connectMs,
+      unit: 'ms',
+      reference: { name: 'baseline', value: b.connectMs },
+      target: null,
+      note: `up after connect: ours ${o.up}, baseline ${b.up}; TCP connections per request over the run: ours ${tcp(ours)}, baseline ${tcp(baseline)}`,
+    },
+    {
+      section: 'scale',
+      name: `${count}: RSS, connected`,
+      value: mib(o.rssConnectedBytes),
+      unit: 'MB',
+      reference: { name: 'baseline', value: mib(b.rssConnectedBytes) },
+      target: null,
+    },
+    {
+      section: 'scale',
+      name: `${count}: heap after GC / server`,
+      value: perServerKb(o),
+      unit: 'KB',
+      reference: { name: 'baseline', value: perServerKb(b) },
+      target: { max: RETAINED_KB_TARGET, on: 'value' },
+    },
   ];
 }
 
 async function measureSize(context: BenchContext, script: string, plan: SizePlan): Promise<void> {
-  context.log(`scale: ${plan.count} sessions; phases ${plan.phases.map((p) => `${p.intervalMs / 1000} s for ${p.windowMs / 1000} s${p.alone ? ' (one at a time)' : ' (side by side)'}`).join(', ')}`);
+  context.log(
+    `scale: ${plan.count} sessions; phases ${plan.phases.map((p) => `${p.intervalMs / 1000} s for ${p.windowMs / 1000} s${p.alone ? ' (one at a time)' : ' (side by side)'}`).join(', ')}`,
+  );
   const contenders: Contender[] = [];
   try {
     // Connect storms one after another, so no contender's connect competes with another's.
@@ -169,11 +230,17 @@ async function measureSize(context: BenchContext, script: string, plan: SizePlan
     ...profilesFor(context, plan.count),
   };
   context.figures.push(...memoryFigures(plan.count, ours, baseline));
-  plan.phases.forEach((_, index) => context.figures.push(...phaseFigures(plan.count, ours.phases[index], baseline.phases[index], raw.phases[index])));
+  plan.phases.forEach((_, index) =>
+    context.figures.push(...phaseFigures(plan.count, ours.phases[index], baseline.phases[index], raw.phases[index])),
+  );
 }
 
 export async function scale(context: BenchContext, _ours: Ours): Promise<void> {
   const script = await buildWorker();
   for (const plan of plans(context.quick)) await measureSize(context, script, plan);
-  if (context.quick) context.skipped.push({ section: 'scale', reason: 'quick mode: 100 sessions at 1 Hz only; 500/1000 and the slow intervals run in the full mode' });
+  if (context.quick)
+    context.skipped.push({
+      section: 'scale',
+      reason: 'quick mode: 100 sessions at 1 Hz only; 500/1000 and the slow intervals run in the full mode',
+    });
 }

@@ -78,12 +78,14 @@ export async function serveProbeCost(context: BenchContext, ours: Ours): Promise
       const cpu = process.cpuUsage();
       const until = performance.now() + windowMs;
       let done = 0;
-      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-        while (performance.now() < until) {
-          await one(done);
-          done += 1;
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (performance.now() < until) {
+            await one(done);
+            done += 1;
+          }
+        }),
+      );
       return { done, perCpuSecond: done / (cpuMs(cpu) / 1000) };
     };
     const checkRate = await rate(checkProbe);
@@ -103,7 +105,7 @@ export async function serveProbeCost(context: BenchContext, ours: Ours): Promise
       name: `/probe throughput per core (${CONCURRENCY} concurrent scrapers, ${windowMs / 1000} s, process CPU incl. the scrapers)`,
       value: serveRate.perCpuSecond,
       unit: 'probes/CPU-s',
-      reference: { name: "check-path probes per CPU-second, same concurrency and window", value: checkRate.perCpuSecond },
+      reference: { name: 'check-path probes per CPU-second, same concurrency and window', value: checkRate.perCpuSecond },
       target: null,
       note: `${serveRate.done} /probe and ${checkRate.done} check-path probes completed`,
     });

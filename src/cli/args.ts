@@ -151,7 +151,10 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
   if (command !== 'watch' && (intervalMs !== undefined || durationMs !== undefined)) {
     throw new UsageError('--interval-ms and --duration-ms apply to watch only');
   }
-  if (command === 'list' && (values['timeout-ms'] !== undefined || values['connect-timeout-ms'] !== undefined || values['startup-timeout-ms'] !== undefined)) {
+  if (
+    command === 'list' &&
+    (values['timeout-ms'] !== undefined || values['connect-timeout-ms'] !== undefined || values['startup-timeout-ms'] !== undefined)
+  ) {
     throw new UsageError('--timeout-ms, --connect-timeout-ms and --startup-timeout-ms do not apply to list');
   }
   const metrics = values.metrics === undefined ? undefined : parseListenAddress(values.metrics);
@@ -160,7 +163,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
   if (command !== 'watch' && values.history !== undefined) throw new UsageError('--history applies to watch only');
   if (values.history === '') throw new UsageError('--history needs a file name');
   const ci = parseCiFlags(command, values, (name, value) => parseNumber(name, value, 1, MAX_TIMEOUT_MS));
-  if (values.json && values.format !== undefined && ci.format !== 'json') throw new UsageError(`--json and --format ${ci.format} exclude each other`);
+  if (values.json && values.format !== undefined && ci.format !== 'json')
+    throw new UsageError(`--json and --format ${ci.format} exclude each other`);
   return {
     command,
     workspaces: values.workspace ?? [],
@@ -168,8 +172,10 @@ export function parseCliArgs(argv: readonly string[]): CliOptions | 'help' {
     includeUser: !values['no-user'],
     serverNames: values.server ?? [],
     timeoutMs: parseNumber('timeout-ms', values['timeout-ms'], MIN_TIMEOUT_MS, MAX_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
-    connectTimeoutMs: parseNumber('connect-timeout-ms', values['connect-timeout-ms'], MIN_TIMEOUT_MS, MAX_TIMEOUT_MS) ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    startupTimeoutMs: parseNumber('startup-timeout-ms', values['startup-timeout-ms'], MIN_TIMEOUT_MS, MAX_TIMEOUT_MS) ?? DEFAULT_STARTUP_TIMEOUT_MS,
+    connectTimeoutMs:
+      parseNumber('connect-timeout-ms', values['connect-timeout-ms'], MIN_TIMEOUT_MS, MAX_TIMEOUT_MS) ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    startupTimeoutMs:
+      parseNumber('startup-timeout-ms', values['startup-timeout-ms'], MIN_TIMEOUT_MS, MAX_TIMEOUT_MS) ?? DEFAULT_STARTUP_TIMEOUT_MS,
     intervalMs,
     durationMs,
     json: (values.json ?? false) || ci.format === 'json',

@@ -25,8 +25,14 @@ interface CiValues {
   readonly 'slow-ms'?: string;
 }
 
-export function parseCiFlags(command: string, values: CiValues, number: (name: string, value: string | undefined) => number | undefined): CiOptions {
-  const given = (['baseline', 'save-baseline', 'junit', 'format', 'fail-on', 'slow-ms'] as const).filter((name) => values[name] !== undefined);
+export function parseCiFlags(
+  command: string,
+  values: CiValues,
+  number: (name: string, value: string | undefined) => number | undefined,
+): CiOptions {
+  const given = (['baseline', 'save-baseline', 'junit', 'format', 'fail-on', 'slow-ms'] as const).filter(
+    (name) => values[name] !== undefined,
+  );
   if (command !== 'check' && given.length) throw new UsageError(`--${given[0]} applies to check only`);
   const format = values.format ?? 'table';
   if (format !== 'table' && format !== 'json' && format !== 'github') {
@@ -35,7 +41,10 @@ export function parseCiFlags(command: string, values: CiValues, number: (name: s
   let failOn: FailCondition[] | undefined;
   if (values['fail-on'] !== undefined) {
     failOn = [];
-    for (const item of values['fail-on'].split(',').map((part) => part.trim()).filter(Boolean)) {
+    for (const item of values['fail-on']
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       if (!FAIL_CONDITIONS.includes(item as FailCondition)) {
         throw new UsageError(`--fail-on expects a comma list of ${FAIL_CONDITIONS.join(', ')}, got "${item}"`);
       }

@@ -18,7 +18,9 @@ export function discoverConfigs(selection: DiscoverySelection): Promise<Discover
   const cwd = process.cwd();
   return discover(
     {
-      workspaceFolders: onlyConfigFiles ? [] : (selection.workspaces.length ? selection.workspaces : [cwd]).map((dir) => path.resolve(cwd, dir)),
+      workspaceFolders: onlyConfigFiles
+        ? []
+        : (selection.workspaces.length ? selection.workspaces : [cwd]).map((dir) => path.resolve(cwd, dir)),
       userHome: os.homedir(),
       platform: process.platform,
       env: process.env,

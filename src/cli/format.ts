@@ -16,7 +16,13 @@ import { terminalSafe } from './terminalText';
 export interface ServerReport extends DepthFields {
   readonly id: string;
   readonly name: string;
-  readonly source: { readonly file: string; readonly line: number; readonly column: number; readonly format: string; readonly scope: string };
+  readonly source: {
+    readonly file: string;
+    readonly line: number;
+    readonly column: number;
+    readonly format: string;
+    readonly scope: string;
+  };
   readonly transport: string;
   readonly target: string;
   readonly state: ServerState;
@@ -120,7 +126,6 @@ export interface Style {
   readonly color: boolean;
 }
 
-
 function paint(style: Style, code: keyof typeof ANSI, text: string): string {
   return style.color ? `${ANSI[code]}${text}${ANSI.reset}` : text;
 }
@@ -149,10 +154,18 @@ type Row = { cells: readonly Cell[]; below?: readonly string[] };
 function table(header: readonly string[], rows: readonly Row[], style: Style): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row.cells[column].text.length)));
   const line = (cells: readonly string[], raw: readonly string[]) =>
-    cells.map((cell, column) => (column === cells.length - 1 ? cell : cell + ' '.repeat(widths[column] - raw[column].length))).join('  ').trimEnd();
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell + ' '.repeat(widths[column] - raw[column].length)))
+      .join('  ')
+      .trimEnd();
   const out = [paint(style, 'bold', line(header, header))];
   for (const row of rows) {
-    out.push(line(row.cells.map((cell) => cell.painted), row.cells.map((cell) => cell.text)));
+    out.push(
+      line(
+        row.cells.map((cell) => cell.painted),
+        row.cells.map((cell) => cell.text),
+      ),
+    );
     for (const below of row.below ?? []) out.push(paint(style, 'dim', `    ${below}`));
   }
   return out.join('\n');
@@ -174,10 +187,14 @@ function oneLine(text: string): string {
  */
 function stderrLines(tail: string | null): string[] {
   if (tail === null) return [];
-  const lines = tail.split(/\r?\n/).map((line) => oneLine(line).slice(0, CELL_CHARS)).filter((line) => line.trim().length > 0);
+  const lines = tail
+    .split(/\r?\n/)
+    .map((line) => oneLine(line).slice(0, CELL_CHARS))
+    .filter((line) => line.trim().length > 0);
   const last = lines.slice(-STDERR_TABLE_LINES);
   const informative = stderrFinding(tail)?.line;
-  const shownAlready = informative === undefined || last.some((line) => oneLine(stripControlSequences(line)).trim().startsWith(informative.replace(/…$/, '')));
+  const shownAlready =
+    informative === undefined || last.some((line) => oneLine(stripControlSequences(line)).trim().startsWith(informative.replace(/…$/, '')));
   const shown = shownAlready ? last : [oneLine(informative).slice(0, CELL_CHARS), ...lines.slice(-1)];
   return shown.map((line) => `stderr: ${line}`);
 }
@@ -233,7 +250,10 @@ export function formatServerTable(reports: readonly ServerReport[], style: Style
 
 export function formatDiagnostics(diagnostics: readonly ConfigDiagnostic[], style: Style, cwd: string): string {
   return diagnostics
-    .map((d) => `${paint(style, d.severity === 'error' ? 'red' : 'yellow', d.severity)} ${terminalSafe(`${relativeSource(d.file, d.line, cwd)}:${d.column} ${d.message}`)}`)
+    .map(
+      (d) =>
+        `${paint(style, d.severity === 'error' ? 'red' : 'yellow', d.severity)} ${terminalSafe(`${relativeSource(d.file, d.line, cwd)}:${d.column} ${d.message}`)}`,
+    )
     .join('\n');
 }
 

@@ -39,7 +39,9 @@ export async function runGuard(argv: readonly string[], err: (text: string) => v
   const http = proxy ? proxiedFetch(proxy) : undefined;
   if (proxy && target.kind !== 'stdio') {
     const via = target.url.startsWith('https:') ? proxy.httpsProxy : proxy.httpProxy;
-    logger.debug(`HTTP upstream through the proxy ${via ? printableProxy(via) : '(none set for this scheme)'}, unless NO_PROXY or loopback`);
+    logger.debug(
+      `HTTP upstream through the proxy ${via ? printableProxy(via) : '(none set for this scheme)'}, unless NO_PROXY or loopback`,
+    );
   }
   try {
     return await runSession(options, upstreamFactory(options, logger, http?.fetch));

@@ -56,7 +56,6 @@ export const GUARD_USAGE = `Usage:
   --print-config NAME
                     print the config entry that runs the discovered server NAME through the guard`;
 
-
 function wholeNumber(flag: string, value: string | undefined, minimum: number, fallback: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value)) throw new UsageError(`--${flag} expects a whole number of milliseconds, got "${value}"`);
@@ -95,10 +94,17 @@ export function parseGuardArgs(argv: readonly string[]): GuardOptions | PrintCon
   }
   if (values.help) return 'help';
   if (values['print-config'] !== undefined) {
-    if (command.length || values.url !== undefined) throw new UsageError('guard: --print-config takes a server name, not a command or --url');
-    return { printConfig: values['print-config'], workspaces: values.workspace ?? [], configFiles: values.config ?? [], includeUser: !values['no-user'] };
+    if (command.length || values.url !== undefined)
+      throw new UsageError('guard: --print-config takes a server name, not a command or --url');
+    return {
+      printConfig: values['print-config'],
+      workspaces: values.workspace ?? [],
+      configFiles: values.config ?? [],
+      includeUser: !values['no-user'],
+    };
   }
-  if (values.workspace || values.config || values['no-user']) throw new UsageError('guard: --workspace, --config and --no-user apply to --print-config only');
+  if (values.workspace || values.config || values['no-user'])
+    throw new UsageError('guard: --workspace, --config and --no-user apply to --print-config only');
   const intervalMs = wholeNumber('interval-ms', values['interval-ms'], MIN_INTERVAL_MS, DEFAULT_INTERVAL_MS);
   const timeoutMs = wholeNumber('timeout-ms', values['timeout-ms'], MIN_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
   if (values.url !== undefined) {
@@ -135,7 +141,8 @@ function parseHeaders(lines: readonly string[]): Record<string, string> {
     const colon = header.indexOf(':');
     const key = colon > 0 ? header.slice(0, colon).trim() : '';
     // The value may be a secret: the message names the header, never its content.
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)) throw new UsageError(`guard: --header expects 'Name: value' (got a header without a valid name)`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key))
+      throw new UsageError(`guard: --header expects 'Name: value' (got a header without a valid name)`);
     headers[key] = header.slice(colon + 1).trim();
   }
   return headers;

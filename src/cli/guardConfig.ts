@@ -7,7 +7,10 @@ import { MASK } from '../core/redact';
 
 export { GUARD_LAUNCHER } from '../core/guardLauncher';
 
-export function guardedEntry(server: ServerConfig, launcher: GuardLauncher = GUARD_LAUNCHER): { command: string; args: string[]; env?: Record<string, string> } {
+export function guardedEntry(
+  server: ServerConfig,
+  launcher: GuardLauncher = GUARD_LAUNCHER,
+): { command: string; args: string[]; env?: Record<string, string> } {
   const args: string[] = [];
   if (server.transport === 'stdio') {
     const prefix = guardPrefix(server.name, launcher).args;

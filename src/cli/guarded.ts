@@ -24,7 +24,10 @@ export function splitGuarded(servers: readonly ServerConfig[]): { monitored: Ser
 }
 
 /** One line per guarded entry, with the figures of every running guard of that name (one per client using it). */
-export async function describeGuarded(guarded: readonly GuardedServer[], read: () => Promise<readonly GuardReport[]> = readGuardStatuses): Promise<string[]> {
+export async function describeGuarded(
+  guarded: readonly GuardedServer[],
+  read: () => Promise<readonly GuardReport[]> = readGuardStatuses,
+): Promise<string[]> {
   if (guarded.length === 0) return [];
   const statuses = await read();
   const lines = ['', 'Guarded (run by mcp-health guard in your client; not started here):'];

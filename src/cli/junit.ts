@@ -45,7 +45,9 @@ export function junitXml(run: JunitRun): string {
     }
     const message = `${report.name} is ${report.state}${result.failing.includes('drift') ? ', tools drifted' : ''}: ${result.text}`;
     lines.push(`    <testcase ${attributes}>`);
-    lines.push(`      <failure type="${xml(result.failing.join(','))}" message="${xml(message)}">${xml(`${result.text}\nConfigured at ${file}:${report.source.line}`)}</failure>`);
+    lines.push(
+      `      <failure type="${xml(result.failing.join(','))}" message="${xml(message)}">${xml(`${result.text}\nConfigured at ${file}:${report.source.line}`)}</failure>`,
+    );
     lines.push('    </testcase>');
   }
   lines.push('  </testsuite>', '</testsuites>', '');

@@ -17,9 +17,21 @@ export interface CliOutput {
 }
 
 /** The CLI's palette: the only escape sequences that reach a terminal, and only when colour is on (format.ts). */
-export const ANSI = { reset: '\x1b[0m', bold: '\x1b[1m', dim: '\x1b[2m', red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', cyan: '\x1b[36m' } as const;
+export const ANSI = {
+  reset: '\x1b[0m',
+  bold: '\x1b[1m',
+  dim: '\x1b[2m',
+  red: '\x1b[31m',
+  green: '\x1b[32m',
+  yellow: '\x1b[33m',
+  cyan: '\x1b[36m',
+} as const;
 
-const PALETTE = new RegExp(`(${Object.values(ANSI).map((code) => code.replace('[', '\\[')).join('|')})`);
+const PALETTE = new RegExp(
+  `(${Object.values(ANSI)
+    .map((code) => code.replace('[', '\\['))
+    .join('|')})`,
+);
 /** Bidi embeddings, overrides and isolates, and the Arabic letter mark. */
 const BIDI = /[\u061c\u202a-\u202e\u2066-\u2069]/g;
 /** A workflow command at a line's start (the runner trims leading white space), after any of the CLI's colours. */
@@ -51,7 +63,10 @@ export function printable(text: string): string {
  */
 export function cliJson(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent)
-    .replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(
+      /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+      (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    )
     .replace(/##\[/g, '#\\u0023[');
 }
 

@@ -29,7 +29,12 @@ interface ServeArgs {
 export function parseServeArgs(argv: readonly string[]): ServeArgs | 'help' | string {
   let values;
   try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { listen: { type: 'string' }, modules: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: { listen: { type: 'string' }, modules: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (error) {
     return (error as Error).message;
   }
@@ -52,7 +57,12 @@ function loadConfig(file: string | undefined): ServeConfig {
 }
 
 /** Serves until SIGINT or SIGTERM; 2 on a usage error, a bad modules file or a port that cannot be bound. */
-export async function runServe(argv: readonly string[], version: string, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+export async function runServe(
+  argv: readonly string[],
+  version: string,
+  out: (text: string) => void,
+  err: (text: string) => void,
+): Promise<number> {
   const args = parseServeArgs(argv);
   if (args === 'help') {
     out(SERVE_USAGE);

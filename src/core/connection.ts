@@ -1,7 +1,17 @@
 // The seam between the pure monitor (src/core) and the MCP I/O (src/mcp). The monitor only sees these interfaces.
 
 import type { ListCapabilities, RawReply } from './inventory/types';
-import type { CertificateFacts, Era, ErrorKind, FailureFacts, ProbeMethod, ProbeResult, ServerConfig, ServerError, ServerInfo } from './model';
+import type {
+  CertificateFacts,
+  Era,
+  ErrorKind,
+  FailureFacts,
+  ProbeMethod,
+  ProbeResult,
+  ServerConfig,
+  ServerError,
+  ServerInfo,
+} from './model';
 
 export interface ConnectOptions {
   /** Bound on the whole connect (spawn/handshake/discover), ms. */
@@ -37,7 +47,7 @@ export interface Connection {
    * other transports or when it could not be read. Never throws; never on the keepalive path.
    */
   certificate?(): Promise<CertificateFacts | null>;
-    /** Called on any traffic from the server (responses, notifications, requests): resets the idle timer. */
+  /** Called on any traffic from the server (responses, notifications, requests): resets the idle timer. */
   onActivity(listener: () => void): void;
   /** Called once when the connection ends without close() being called (child exit, stream loss), with why. */
   onClose(listener: (end: ServerError) => void): void;

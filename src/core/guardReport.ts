@@ -38,7 +38,9 @@ const processEndSchema: Schema<ProcessEnd> = object<ProcessEnd>({
 
 const count = integer;
 
-export const guardReportSchema: Schema<GuardReport & { readonly type: typeof GUARD_STATUS_TYPE }> = object<GuardReport & { readonly type: typeof GUARD_STATUS_TYPE }>({
+export const guardReportSchema: Schema<GuardReport & { readonly type: typeof GUARD_STATUS_TYPE }> = object<
+  GuardReport & { readonly type: typeof GUARD_STATUS_TYPE }
+>({
   type: oneOf(GUARD_STATUS_TYPE),
   name: string,
   guardPid: integer,
@@ -61,7 +63,11 @@ const probeResultSchema: Schema<ProbeResult> = object<ProbeResult>({
   requestId: optional({ problem: (value) => (typeof value === 'string' || Number.isFinite(value) ? null : 'expected a string or number') }),
 });
 
-export const guardProbeAnswerSchema: Schema<{ readonly type: typeof GUARD_PROBE_RESULT_TYPE; readonly guardPid: number; readonly probe: ProbeResult }> = object({
+export const guardProbeAnswerSchema: Schema<{
+  readonly type: typeof GUARD_PROBE_RESULT_TYPE;
+  readonly guardPid: number;
+  readonly probe: ProbeResult;
+}> = object({
   type: oneOf(GUARD_PROBE_RESULT_TYPE),
   guardPid: integer,
   probe: probeResultSchema,
@@ -122,7 +128,13 @@ export function guardedStatus(config: ServerConfig, guardName: string, reports: 
   const state: ServerState = shown ? (ownEntry(STATE_OF, shown.state) ?? 'down') : 'idle';
   // Field by field on purpose: the report is another process's JSON, and only these fields belong in a status.
   const lastError = shown?.lastError
-    ? { kind: 'exited' as const, message: shown.lastError.message, exitCode: shown.lastError.exitCode, signal: shown.lastError.signal, stderrTail: shown.lastError.stderrTail }
+    ? {
+        kind: 'exited' as const,
+        message: shown.lastError.message,
+        exitCode: shown.lastError.exitCode,
+        signal: shown.lastError.signal,
+        stderrTail: shown.lastError.stderrTail,
+      }
     : null;
   return {
     config,

@@ -46,7 +46,9 @@ function guardWordAt(words: readonly string[]): number {
 function isPrintedLauncher(head: readonly string[], guardAt: number): boolean {
   const cli = head[guardAt - 1]!;
   const base = cli.split(/[\\/]/).pop() ?? cli;
-  return (base === 'cli.js' || base === STABLE_GUARD_FILE) && head.slice(guardAt).some((word) => word === '--name' || word.startsWith('--name='));
+  return (
+    (base === 'cli.js' || base === STABLE_GUARD_FILE) && head.slice(guardAt).some((word) => word === '--name' || word.startsWith('--name='))
+  );
 }
 
 /** `mcp-health`, `mcp-health@1.2.3` (npx), or a path to its cli.js / bin. */

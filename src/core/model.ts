@@ -7,10 +7,10 @@ export type TransportKind = 'stdio' | 'http' | 'sse';
 
 /** Which client's file format a server came from; decides key names and variable syntax. */
 export type ConfigFormat =
-  | 'vscode'            // .vscode/mcp.json, user mcp.json, devcontainer customizations
-  | 'vscode-settings'   // settings.json "mcp": { servers, inputs }
-  | 'mcp-json'          // <folder>/.mcp.json (Claude Code project, portable)
-  | 'claude-code'       // ~/.claude.json (top level and per project)
+  | 'vscode' // .vscode/mcp.json, user mcp.json, devcontainer customizations
+  | 'vscode-settings' // settings.json "mcp": { servers, inputs }
+  | 'mcp-json' // <folder>/.mcp.json (Claude Code project, portable)
+  | 'claude-code' // ~/.claude.json (top level and per project)
   | 'cursor'
   | 'claude-desktop'
   | 'windsurf'
@@ -20,10 +20,10 @@ export type ConfigFormat =
   | 'codex'
   | 'continue'
   | 'zed'
-  | 'kiro'              // .kiro/settings/mcp.json, ~/.kiro/settings/mcp.json
-  | 'opencode'          // opencode.json(c) "mcp", ~/.config/opencode/opencode.json(c)
-  | 'copilot-cli'       // ~/.copilot/mcp-config.json ($COPILOT_HOME)
-  | 'antigravity';      // Antigravity CLI: .agents/mcp_config.json, ~/.gemini/antigravity-cli/mcp_config.json
+  | 'kiro' // .kiro/settings/mcp.json, ~/.kiro/settings/mcp.json
+  | 'opencode' // opencode.json(c) "mcp", ~/.config/opencode/opencode.json(c)
+  | 'copilot-cli' // ~/.copilot/mcp-config.json ($COPILOT_HOME)
+  | 'antigravity'; // Antigravity CLI: .agents/mcp_config.json, ~/.gemini/antigravity-cli/mcp_config.json
 
 export type ConfigScope = 'workspace' | 'user';
 
@@ -123,31 +123,23 @@ export interface ConfigDiagnostic {
 }
 
 export type ServerState =
-  | 'idle'          // known, not yet contacted
-  | 'starting'      // a stdio server's first start, within its start-up budget (npx downloads, cold caches)
+  | 'idle' // known, not yet contacted
+  | 'starting' // a stdio server's first start, within its start-up budget (npx downloads, cold caches)
   | 'connecting'
-  | 'verifying'     // reconnected after a failure; not trusted until its first probe answers
+  | 'verifying' // reconnected after a failure; not trusted until its first probe answers
   | 'up'
   | 'down'
-  | 'gave-up'       // crashed too often in a short window: no longer restarted until the user restarts it
-  | 'suspect'       // answered, but not as the protocol says
+  | 'gave-up' // crashed too often in a short window: no longer restarted until the user restarts it
+  | 'suspect' // answered, but not as the protocol says
   | 'auth-required'
   | 'needs-input'
   | 'config-error'
-  | 'disabled'      // monitoring turned off, or the server is disabled in its own file
-  | 'untrusted'     // workspace not trusted: listed, never started
+  | 'disabled' // monitoring turned off, or the server is disabled in its own file
+  | 'untrusted' // workspace not trusted: listed, never started
   | 'needs-consent' // the user has not allowed this definition yet: listed, never started
   | 'sandbox-unavailable'; // sandboxEnabled, but the sandbox cannot be set up here: never started without it
 
-export type ErrorKind =
-  | 'timeout'
-  | 'unreachable'
-  | 'exited'
-  | 'protocol-violation'
-  | 'auth'
-  | 'config'
-  | 'input-required'
-  | 'sandbox';      // the sandbox the definition asks for cannot be set up: nothing was started
+export type ErrorKind = 'timeout' | 'unreachable' | 'exited' | 'protocol-violation' | 'auth' | 'config' | 'input-required' | 'sandbox'; // the sandbox the definition asks for cannot be set up: nothing was started
 
 export type Era = 'handshake' | 'modern';
 
@@ -193,11 +185,11 @@ export type ProbeMethod = 'ping' | 'server/discover' | 'tools/list' | 'initializ
 export type ProbeOutcome =
   | 'ok'
   | 'timeout'
-  | 'error-reply'     // JSON-RPC error to the era's probe: a violation
-  | 'non-empty'       // a result the method never returns (a non-empty pong, a discover answer without supportedVersions): a violation
-  | 'closed'          // the connection died while the probe was out
-  | 'auth'            // 401/403 while probing
-  | 'failed';         // any other transport failure
+  | 'error-reply' // JSON-RPC error to the era's probe: a violation
+  | 'non-empty' // a result the method never returns (a non-empty pong, a discover answer without supportedVersions): a violation
+  | 'closed' // the connection died while the probe was out
+  | 'auth' // 401/403 while probing
+  | 'failed'; // any other transport failure
 
 export interface ProbeResult {
   readonly method: ProbeMethod;
@@ -218,7 +210,7 @@ export interface ServerStatus {
   readonly serverInfo: ServerInfo | null;
   readonly lastRttMs: number | null;
   readonly lastError: ServerError | null;
-  readonly lastProbeAt: number | null;       // wall clock, ms since epoch
+  readonly lastProbeAt: number | null; // wall clock, ms since epoch
   readonly lastStateChangeAt: number | null; // wall clock
   readonly consecutiveFailures: number;
   readonly restarts: number;
@@ -254,7 +246,7 @@ export interface ServerStatus {
    * this server (src/present/vscodeStart.ts). MCP Health's own verdict (state, cause) is not changed by it.
    */
   readonly vscodeWontStart?: { readonly setting: string; readonly summary: string; readonly nextStep: string } | null;
-    /** HTTPS: the server certificate seen on the current connection (once per connection); null when none was read. */
+  /** HTTPS: the server certificate seen on the current connection (once per connection); null when none was read. */
   readonly certificate?: CertificateFacts | null;
 }
 

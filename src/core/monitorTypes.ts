@@ -88,11 +88,23 @@ export const defaultMonitorSettings: MonitorSettings = {
 };
 
 export type MonitorEvent =
-  | { readonly type: 'state'; readonly id: string; readonly from: ServerState; readonly to: ServerState; readonly reason: string; readonly status: ServerStatus }
+  | {
+      readonly type: 'state';
+      readonly id: string;
+      readonly from: ServerState;
+      readonly to: ServerState;
+      readonly reason: string;
+      readonly status: ServerStatus;
+    }
   | { readonly type: 'probe'; readonly id: string; readonly result: ProbeResult; readonly status: ServerStatus }
   | { readonly type: 'stderr'; readonly id: string; readonly text: string }
   /** A server's details changed without a state change: a `down` server's next retry was scheduled or started. */
-  | { readonly type: 'status'; readonly id: string; readonly status: ServerStatus; /** A reconnect attempt starts now. */ readonly reconnecting?: true }
+  | {
+      readonly type: 'status';
+      readonly id: string;
+      readonly status: ServerStatus;
+      /** A reconnect attempt starts now. */ readonly reconnecting?: true;
+    }
   /** A connection's listing of tools, prompts and resources finished (complete or not). */
   | { readonly type: 'inventory'; readonly id: string; readonly status: ServerStatus }
   /** The tools differ from the accepted baseline: announced once per distinct tool set. */

@@ -38,8 +38,13 @@ export function classifyReply(method: ProbeMethod, reply: JsonRpcReply): ReplyCl
 }
 
 /** How a wrong answer reads in a log line or a server's error: `ping answered with a non-empty result: result {...}`. */
-export function describeWrongAnswer(method: ProbeMethod, outcome: Extract<ProbeOutcome, 'error-reply' | 'non-empty'>, detail: string | undefined): string {
-  const what = outcome === 'error-reply' ? 'a JSON-RPC error' : method === 'ping' ? 'a non-empty result' : 'a result the protocol does not allow';
+export function describeWrongAnswer(
+  method: ProbeMethod,
+  outcome: Extract<ProbeOutcome, 'error-reply' | 'non-empty'>,
+  detail: string | undefined,
+): string {
+  const what =
+    outcome === 'error-reply' ? 'a JSON-RPC error' : method === 'ping' ? 'a non-empty result' : 'a result the protocol does not allow';
   return `${method} answered with ${what}${detail ? `: ${detail}` : ''}`;
 }
 

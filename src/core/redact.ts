@@ -14,10 +14,7 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
-export function redactEnv(
-  env: Readonly<Record<string, string>> | undefined,
-  secretValues: readonly string[] = [],
-): Record<string, string> {
+export function redactEnv(env: Readonly<Record<string, string>> | undefined, secretValues: readonly string[] = []): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(env ?? {})) {
     result[name] = isSecretName(name) || isKnownSecret(value, secretValues) ? MASK : redactText(value, secretValues);
@@ -82,11 +79,14 @@ export function redactUrl(url: string): string {
     const userinfo = colon >= 0 ? `${parts.userinfo.slice(0, colon)}:${MASK}` : MASK;
     redactedBase = `${parts.prefix}${userinfo}@${parts.rest}`;
   }
-  const redactedQuery = query?.split('&').map((pair) => {
-    const equals = pair.indexOf('=');
-    if (equals < 0) return pair;
-    return isSecretName(safeDecode(pair.slice(0, equals))) ? `${pair.slice(0, equals)}=${MASK}` : pair;
-  }).join('&');
+  const redactedQuery = query
+    ?.split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals < 0) return pair;
+      return isSecretName(safeDecode(pair.slice(0, equals))) ? `${pair.slice(0, equals)}=${MASK}` : pair;
+    })
+    .join('&');
   return redactedBase + (redactedQuery !== undefined ? `?${redactedQuery}` : '') + fragment;
 }
 
@@ -120,10 +120,7 @@ export function secretSpellings(value: string): string[] {
  * The one redactor: replaces every known secret, in every spelling, with MASK. Built once per server so the
  * spellings are worked out once, not per log line; `general` runs afterwards (e.g. secrets of other servers).
  */
-export function makeRedactor(
-  secretValues: readonly string[] | undefined,
-  general?: (text: string) => string,
-): (text: string) => string {
+export function makeRedactor(secretValues: readonly string[] | undefined, general?: (text: string) => string): (text: string) => string {
   // Needles by their first MIN_SECRET_LENGTH characters, longest first within each, so one left-to-right pass masks
   // the longest secret starting at each position: the cost per line does not grow with the number of secrets (a
   // window's redactor holds every server's).

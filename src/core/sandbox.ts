@@ -17,7 +17,11 @@ export const DEFAULT_ALLOW_WRITE: readonly string[] = ['~/.npm'];
  * @param cwd the directory the server runs in (VS Code adds it to allowWrite)
  * @param defaultDomains the hosts VS Code allows for every sandboxed server (npm's default registry)
  */
-export function sandboxRuntimeConfig(policy: SandboxPolicy, cwd: string | undefined, defaultDomains: readonly string[]): SandboxRuntimeConfig {
+export function sandboxRuntimeConfig(
+  policy: SandboxPolicy,
+  cwd: string | undefined,
+  defaultDomains: readonly string[],
+): SandboxRuntimeConfig {
   const trimmed = cwd?.trim();
   return {
     network: {
@@ -61,11 +65,11 @@ export function sandboxNextStep(problem: string | undefined): string {
     case 'SANDBOX_NO_RIPGREP':
       return 'Install ripgrep (apt install ripgrep; macOS: brew install ripgrep) so that rg is on the PATH';
     case 'SANDBOX_NO_SANDBOX_EXEC':
-      return 'macOS\' /usr/bin/sandbox-exec is missing: the sandbox cannot run on this system';
+      return "macOS' /usr/bin/sandbox-exec is missing: the sandbox cannot run on this system";
     case 'SANDBOX_NO_RUNTIME':
       return 'Reinstall MCP Health: its copy of @vscode/sandbox-runtime (dist/sandbox/srt.mjs) is missing';
     default:
-      return 'Read the sandbox runtime\'s message in the log and fix what it names; the server is not started without its sandbox';
+      return "Read the sandbox runtime's message in the log and fix what it names; the server is not started without its sandbox";
   }
 }
 

@@ -60,17 +60,13 @@ export interface ObjectSetting<T> {
   /** undefined where the default is not a fixed object (discovery.sources: every known format on). */
   readonly default: Readonly<Record<string, unknown>> | undefined;
   readonly scope: SettingScope;
-  readonly properties?: Readonly<Record<string, Pick<NumberSetting, 'type' | 'minimum' | 'maximum'> | Pick<EnumSetting<string>, 'type' | 'enum'>>>;
+  readonly properties?: Readonly<
+    Record<string, Pick<NumberSetting, 'type' | 'minimum' | 'maximum'> | Pick<EnumSetting<string>, 'type' | 'enum'>>
+  >;
   readonly parse: (raw: unknown) => T;
 }
 
-export type Setting =
-  | NumberSetting
-  | EnumSetting<string>
-  | BooleanSetting
-  | StringSetting
-  | StringListSetting
-  | ObjectSetting<unknown>;
+export type Setting = NumberSetting | EnumSetting<string> | BooleanSetting | StringSetting | StringListSetting | ObjectSetting<unknown>;
 
 export const MONITOR_MODE_VALUES = ['watch', 'check', 'off'] as const;
 export type MonitorModeValue = (typeof MONITOR_MODE_VALUES)[number];
@@ -98,7 +94,13 @@ function bounded(defaultValue: number, minimum: number, maximum: number, scope: 
 }
 
 function oneOf<T extends string>(values: readonly T[], defaultValue: T, scope: SettingScope): EnumSetting<T> {
-  return { type: 'string', enum: values, default: defaultValue, scope, parse: (raw) => (values.includes(raw as T) ? (raw as T) : defaultValue) };
+  return {
+    type: 'string',
+    enum: values,
+    default: defaultValue,
+    scope,
+    parse: (raw) => (values.includes(raw as T) ? (raw as T) : defaultValue),
+  };
 }
 
 function flag(defaultValue: boolean, scope: SettingScope): BooleanSetting {
@@ -149,7 +151,9 @@ export const SETTINGS = {
     default: undefined,
     scope: 'window',
     parse: (raw: unknown): Readonly<Record<string, boolean>> =>
-      isRecord(raw) ? Object.fromEntries(Object.entries(raw).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean')) : {},
+      isRecord(raw)
+        ? Object.fromEntries(Object.entries(raw).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean'))
+        : {},
   } satisfies ObjectSetting<Readonly<Record<string, boolean>>>,
   'discovery.includeUserConfigs': flag(true, 'window'),
   /** Server names or ids, trimmed, without blanks and repeats. */

@@ -25,7 +25,8 @@ const STACK_FRAME = /^\s+at\s/;
 const UNHANDLED_REASON = /The promise rejected with the reason "(.*)"\.?$/;
 const PYTHON_TRACEBACK = /^Traceback \(most recent call last\):/;
 /** What a line says when it names something the user must supply. */
-const MISSING = /\b(required|requires|missing|not set|not provided|not found|must be set|must be provided|must provide|please (?:provide|set|pass|specify)|no such file|cannot find|can't find|could not find|undefined|is empty|needs? to be set)\b/i;
+const MISSING =
+  /\b(required|requires|missing|not set|not provided|not found|must be set|must be provided|must provide|please (?:provide|set|pass|specify)|no such file|cannot find|can't find|could not find|undefined|is empty|needs? to be set)\b/i;
 /** SCREAMING_SNAKE names with at least one underscore; Node's error codes (ERR_…) are not variables. */
 const ENV_NAME = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b/g;
 const FLAG = /(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*/;

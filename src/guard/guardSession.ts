@@ -12,7 +12,19 @@ import { sleptText, suspendAwareClock, type Suspension } from '../core/monitor/s
 import { defaultMonitorSettings } from '../core/monitorTypes';
 import { classifyReply } from '../core/probeReply';
 import { Keepalive, type KeepaliveMethod, type KeepaliveStats } from './keepalive';
-import { classify, classifyLine, clientIdOf, errorResponse, GUARD_ID_PREFIX, hasGuardPrefix, isRecord, line, MODERN_VERSION_META, upstreamId, type JsonRpcId } from './messages';
+import {
+  classify,
+  classifyLine,
+  clientIdOf,
+  errorResponse,
+  GUARD_ID_PREFIX,
+  hasGuardPrefix,
+  isRecord,
+  line,
+  MODERN_VERSION_META,
+  upstreamId,
+  type JsonRpcId,
+} from './messages';
 import { InFlightBook } from './inFlightBook';
 import { routeLine, withTopId, type Message, type Route } from './routeLine';
 import type { Upstream, UpstreamEnd, UpstreamFactory } from './upstream';
@@ -108,7 +120,11 @@ export class GuardSession {
   private readonly inFlight = new InFlightBook();
   private readonly serverRequests = new Set<JsonRpcId>();
   private readonly internal = new Map<string, { resolve: (answer: InternalAnswer) => void; timer: TimerHandle }>();
-  private init: { id: JsonRpcId; params: unknown; result: { protocolVersion: string; capabilities: Record<string, unknown> } | null } | null = null;
+  private init: {
+    id: JsonRpcId;
+    params: unknown;
+    result: { protocolVersion: string; capabilities: Record<string, unknown> } | null;
+  } | null = null;
   private initializedLine: Buffer | null = null;
   private era: GuardEra = 'unknown';
   private modern: { version: string; meta: Record<string, unknown>; capabilities: Record<string, unknown> | null } | null = null;
@@ -266,7 +282,9 @@ export class GuardSession {
       void this.close(0);
       return;
     }
-    this.deps.logger.debug(`the client closed its input; delivering ${this.queue.length} queued line(s) and waiting for ${this.inFlight.size} answer(s) first`);
+    this.deps.logger.debug(
+      `the client closed its input; delivering ${this.queue.length} queued line(s) and waiting for ${this.inFlight.size} answer(s) first`,
+    );
     this.drainActivity = this.deps.clock.monotonic();
     this.drainTimer = this.deps.clock.setTimeout(() => this.onDrainTimer(), this.settings.timeoutMs);
   }
@@ -318,7 +336,8 @@ export class GuardSession {
         const initialize = route.method === 'initialize' && this.era !== 'modern';
         // Only these need the params: the handshake to replay, and the modern envelope's _meta until the era is known
         // (in the handshake era it is never read; in the modern era only server/discover's keeps the capabilities).
-        const params = initialize || this.era === 'unknown' || (this.era === 'modern' && route.method === 'server/discover') ? paramsOf(raw) : undefined;
+        const params =
+          initialize || this.era === 'unknown' || (this.era === 'modern' && route.method === 'server/discover') ? paramsOf(raw) : undefined;
         if (initialize) {
           this.init = { id: route.id, params: params ?? {}, result: null };
           this.era = 'handshake';
@@ -422,7 +441,9 @@ export class GuardSession {
       case 'other':
         // Only protocol lines reach the client; a stray line from the server is a diagnostic.
         if (this.garbageReports++ < MAX_GARBAGE_REPORTS) {
-          this.deps.logger.warn(`dropped a stdout line of the upstream that is not a JSON-RPC message: ${raw.toString('utf8', 0, Math.min(raw.length, 200)).trim()}`);
+          this.deps.logger.warn(
+            `dropped a stdout line of the upstream that is not a JSON-RPC message: ${raw.toString('utf8', 0, Math.min(raw.length, 200)).trim()}`,
+          );
         }
         return;
       case 'response':
@@ -604,7 +625,14 @@ export class GuardSession {
     } catch (error) {
       // A first start that fails (command not found, URL refusing credentials) is a configuration error: report it and
       // close rather than retry forever; a later one is retried with backoff like any other death.
-      if (gen === this.gen) this.fail({ message: error instanceof Error ? error.message : String(error), exitCode: null, signal: null, stderrTail: '', fatal: !restart });
+      if (gen === this.gen)
+        this.fail({
+          message: error instanceof Error ? error.message : String(error),
+          exitCode: null,
+          signal: null,
+          stderrTail: '',
+          fatal: !restart,
+        });
       return;
     }
     if (gen !== this.gen || this.isClosed()) return;
@@ -632,7 +660,9 @@ export class GuardSession {
       if (!result) return false;
       const version = typeof result.protocolVersion === 'string' ? result.protocolVersion : '';
       if (version !== known.protocolVersion) {
-        return this.cannotHide(`the restarted upstream negotiated protocol version ${version || '(none)'} instead of ${known.protocolVersion}`);
+        return this.cannotHide(
+          `the restarted upstream negotiated protocol version ${version || '(none)'} instead of ${known.protocolVersion}`,
+        );
       }
       const lost = lostCapabilities(known.capabilities, result.capabilities);
       if (lost.length) return this.cannotHide(`the restarted upstream no longer offers ${lost.join(', ')}`);
@@ -659,7 +689,12 @@ export class GuardSession {
   private judgeReplay(answer: InternalAnswer, method: string, limit: number): Record<string, unknown> | null {
     if (answer === 'aborted') return null;
     if (answer === 'timeout') {
-      this.fail({ message: `upstream did not answer the replayed ${method} within ${limit} ms`, exitCode: null, signal: null, stderrTail: '' });
+      this.fail({
+        message: `upstream did not answer the replayed ${method} within ${limit} ms`,
+        exitCode: null,
+        signal: null,
+        stderrTail: '',
+      });
       return null;
     }
     if (answer.error || !isRecord(answer.result)) {

@@ -44,7 +44,10 @@ export class HttpUpstream implements Upstream {
     this.events = events;
     const url = new URL(this.target.url);
     // The client's own standby stream: a dropped one is resumed a few times, never in an endless loop.
-    const transport = createHttpTransport(url, this.target.headers, this.target.flavour, { standbyRetries: STANDBY_STREAM_RETRIES, fetch: this.target.fetch });
+    const transport = createHttpTransport(url, this.target.headers, this.target.flavour, {
+      standbyRetries: STANDBY_STREAM_RETRIES,
+      fetch: this.target.fetch,
+    });
     this.transport = transport;
     transport.onmessage = (message) => this.receive(message);
     transport.onerror = (error) => {
@@ -52,7 +55,8 @@ export class HttpUpstream implements Upstream {
       if (status === 401 || status === 403) this.finish(authEnd(status, this.target.url));
       else this.logger.debug(`HTTP upstream: ${messageOf(error)}`);
     };
-    transport.onclose = () => this.finish({ message: `upstream ${this.target.url} closed the connection`, exitCode: null, signal: null, stderrTail: '' });
+    transport.onclose = () =>
+      this.finish({ message: `upstream ${this.target.url} closed the connection`, exitCode: null, signal: null, stderrTail: '' });
     try {
       await transport.start();
     } catch (error) {
@@ -72,7 +76,8 @@ export class HttpUpstream implements Upstream {
     if ((typeof id === 'string' || typeof id === 'number') && this.initializeIds.delete(id) && isRecord(record.result)) {
       // Later requests must carry the negotiated version header, which the SDK client would normally set itself.
       const version = record.result.protocolVersion;
-      if (typeof version === 'string' && this.transport instanceof StreamableHTTPClientTransport) this.transport.setProtocolVersion(version);
+      if (typeof version === 'string' && this.transport instanceof StreamableHTTPClientTransport)
+        this.transport.setProtocolVersion(version);
     }
     this.events?.line(Buffer.from(`${JSON.stringify(message)}\n`, 'utf8'));
   }
@@ -88,7 +93,8 @@ export class HttpUpstream implements Upstream {
       return true;
     }
     const record = message as Record<string, unknown>;
-    const requestId = typeof record.method === 'string' && (typeof record.id === 'string' || typeof record.id === 'number') ? record.id : null;
+    const requestId =
+      typeof record.method === 'string' && (typeof record.id === 'string' || typeof record.id === 'number') ? record.id : null;
     // Only Streamable HTTP reports the end of a request's stream; legacy SSE answers on its one stream.
     if (requestId !== null && transport instanceof StreamableHTTPClientTransport) this.awaiting.set(idKey(requestId), requestId);
     if (record.method === 'initialize' && requestId !== null) this.initializeIds.add(requestId);
@@ -102,7 +108,8 @@ export class HttpUpstream implements Upstream {
     // The SDK resumes a dropped response stream (Last-Event-ID) when the server gave its events ids; when it cannot
     // (no ids, or the retries ran out) the stream just ends, and without this the request would wait forever.
     const onRequestStreamEnd = requestId === null ? undefined : () => this.streamEnded(requestId);
-    const sending = transport instanceof StreamableHTTPClientTransport ? transport.send(message, { onRequestStreamEnd }) : transport.send(message);
+    const sending =
+      transport instanceof StreamableHTTPClientTransport ? transport.send(message, { onRequestStreamEnd }) : transport.send(message);
     sending.then(
       () => this.sent(),
       (error: unknown) => {
@@ -136,7 +143,13 @@ export class HttpUpstream implements Upstream {
     const sessionLost = hadSession && (status === 404 || (status === 400 && /session/i.test(messageOf(error))));
     if (sessionLost) {
       // The server never processed this message (it did not know the session): it is sent again on the next one.
-      return this.finish({ message: `upstream session expired (HTTP ${status})`, exitCode: null, signal: null, stderrTail: '', unsent: [raw] });
+      return this.finish({
+        message: `upstream session expired (HTTP ${status})`,
+        exitCode: null,
+        signal: null,
+        stderrTail: '',
+        unsent: [raw],
+      });
     }
     const detail = status !== undefined ? `HTTP ${status}` : messageOf(error);
     this.finish({ message: `upstream ${this.target.url} failed: ${detail}`, exitCode: null, signal: null, stderrTail: '' });
@@ -160,7 +173,10 @@ export class HttpUpstream implements Upstream {
     if (!transport) return;
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
       // Closing alone leaves the server holding the session; the DELETE ends it, within a short bound.
-      await settlesWithin(transport.terminateSession().catch(() => undefined), TERMINATE_SESSION_MS);
+      await settlesWithin(
+        transport.terminateSession().catch(() => undefined),
+        TERMINATE_SESSION_MS,
+      );
     }
     await transport.close().catch(() => undefined);
   }

@@ -47,7 +47,14 @@ export class Keepalive {
   private running = false;
   private sequence = 0;
   private inViolationStreak = false;
-  private stats = { probes: 0, answered: 0, violations: 0, lastRttMs: null as number | null, rttsMs: [] as number[], stoppedReason: null as string | null };
+  private stats = {
+    probes: 0,
+    answered: 0,
+    violations: 0,
+    lastRttMs: null as number | null,
+    rttsMs: [] as number[],
+    stoppedReason: null as string | null,
+  };
 
   constructor(
     private readonly clock: Clock,

@@ -5,7 +5,12 @@ export type JsonRpcId = string | number;
 export type Classified =
   | { readonly kind: 'request'; readonly id: JsonRpcId; readonly method: string; readonly params: Record<string, unknown> | undefined }
   | { readonly kind: 'notification'; readonly method: string; readonly params: Record<string, unknown> | undefined }
-  | { readonly kind: 'response'; readonly id: JsonRpcId | null; readonly result?: unknown; readonly error?: { code?: unknown; message?: unknown } }
+  | {
+      readonly kind: 'response';
+      readonly id: JsonRpcId | null;
+      readonly result?: unknown;
+      readonly error?: { code?: unknown; message?: unknown };
+    }
   | { readonly kind: 'other' };
 
 /**

@@ -106,7 +106,11 @@ function routeOfParsed(parsed: unknown): Message {
   }
   if ('result' in message || 'error' in message) {
     const error = message.error;
-    return { kind: 'response', id: validId ? (id as JsonRpcId) : null, failed: typeof error === 'object' && error !== null && !Array.isArray(error) };
+    return {
+      kind: 'response',
+      id: validId ? (id as JsonRpcId) : null,
+      failed: typeof error === 'object' && error !== null && !Array.isArray(error),
+    };
   }
   return OTHER;
 }
@@ -151,7 +155,9 @@ export function withTopId(raw: Buffer, id: JsonRpcId): Buffer {
 
 function routeOf(raw: Buffer, members: Members): Message {
   if (members.methodType === Value.String) {
-    const method = members.methodEscaped ? stringValue(raw, members.methodStart, members.methodEnd, true) : knownMethod(raw, members.methodStart + 1, members.methodEnd - 1);
+    const method = members.methodEscaped
+      ? stringValue(raw, members.methodStart, members.methodEnd, true)
+      : knownMethod(raw, members.methodStart + 1, members.methodEnd - 1);
     if (members.idType === Value.Absent) return { kind: 'notification', method };
     const id = idValue(raw, members);
     return id === null ? OTHER : { kind: 'request', id, method };
@@ -232,7 +238,14 @@ function scanObject(raw: Buffer, pos: number, members: Members): number {
     pos = scanValue(raw, pos);
     if (pos < 0) return -1;
     if (key !== Member.None) {
-      const type = first === QUOTE ? Value.String : first === OPEN_BRACE ? Value.Object : first === MINUS || (first! >= ZERO && first! <= NINE) ? Value.Number : Value.Other;
+      const type =
+        first === QUOTE
+          ? Value.String
+          : first === OPEN_BRACE
+            ? Value.Object
+            : first === MINUS || (first! >= ZERO && first! <= NINE)
+              ? Value.Number
+              : Value.Other;
       if (key === Member.Id) {
         members.idType = type;
         members.idStart = valueStart;
@@ -271,7 +284,15 @@ function memberOf(raw: Buffer, start: number, end: number, hasEscapes: boolean):
   if (hasEscapes) {
     // A key spelled with escapes ("\u0069d" is "id") is rare enough to decode properly.
     const key = stringValue(raw, start, end, true);
-    return key === 'id' ? Member.Id : key === 'method' ? Member.Method : key === 'result' ? Member.Result : key === 'error' ? Member.Error : Member.None;
+    return key === 'id'
+      ? Member.Id
+      : key === 'method'
+        ? Member.Method
+        : key === 'result'
+          ? Member.Result
+          : key === 'error'
+            ? Member.Error
+            : Member.None;
   }
   const size = end - start - 2;
   const c = raw[start + 1];

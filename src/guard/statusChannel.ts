@@ -11,7 +11,15 @@ import type { GuardStatus, ManualProbe } from './guardSession';
 export { GUARD_PROBE_RESULT_TYPE, GUARD_RESTART_RESULT_TYPE, GUARD_STATUS_TYPE };
 // The reading side moved to src/mcp/guardClient.ts (front ends read status without importing the guard); kept here for
 // the guard's own tests and callers.
-export { GUARD_TOPIC_PREFIX, probeGuards, readGuardStatuses, restartGuards, type DropLog, type GuardProbeAnswer, type GuardRestartAnswer } from '../mcp/guardClient';
+export {
+  GUARD_TOPIC_PREFIX,
+  probeGuards,
+  readGuardStatuses,
+  restartGuards,
+  type DropLog,
+  type GuardProbeAnswer,
+  type GuardRestartAnswer,
+} from '../mcp/guardClient';
 
 /** What a peer on the channel may ask a guard to do, besides reading its status. */
 export interface GuardControlHandlers {
@@ -34,7 +42,11 @@ export function guardSecrets(env: NodeJS.ProcessEnv, headers: Readonly<Record<st
 
 export function redactStatus(status: PublishedGuardStatus, secrets: readonly string[]): PublishedGuardStatus {
   const lastError = status.lastError
-    ? { ...status.lastError, message: redactText(status.lastError.message, secrets), stderrTail: redactText(status.lastError.stderrTail, secrets) }
+    ? {
+        ...status.lastError,
+        message: redactText(status.lastError.message, secrets),
+        stderrTail: redactText(status.lastError.stderrTail, secrets),
+      }
     : null;
   return { ...status, target: redactText(status.target, secrets), lastError };
 }
@@ -45,7 +57,10 @@ export function redactStatus(status: PublishedGuardStatus, secrets: readonly str
  * the upstream and answers guard-restart-result. The socket is the same-user channel (0600 in a 0700 directory): only
  * this user's processes can ask, as only they can start or kill the guard itself.
  */
-export async function publishGuardStatus(snapshot: () => PublishedGuardStatus, control?: GuardControlHandlers): Promise<ChannelServer | undefined> {
+export async function publishGuardStatus(
+  snapshot: () => PublishedGuardStatus,
+  control?: GuardControlHandlers,
+): Promise<ChannelServer | undefined> {
   const path = channelPath(`${GUARD_TOPIC_PREFIX}${process.pid}`);
   return listenChannel(path, {
     onConnect: (peer) => peer.send({ ...snapshot() }),

@@ -14,7 +14,12 @@ export class HistoryAppender {
   private writing: Promise<void> = Promise.resolve();
   private stopped = false;
 
-  constructor(private readonly file: string, private readonly recorder: HistoryRecorder, private readonly clock: Clock, private readonly onError: (message: string) => void) {
+  constructor(
+    private readonly file: string,
+    private readonly recorder: HistoryRecorder,
+    private readonly clock: Clock,
+    private readonly onError: (message: string) => void,
+  ) {
     this.cursor = floorToMinute(clock.wall());
   }
 
@@ -44,14 +49,17 @@ export class HistoryAppender {
   private arm(): void {
     if (this.stopped) return;
     const now = this.clock.wall();
-    this.timer = this.clock.setTimeout(() => {
-      this.timer = null;
-      // The next minute is timed now, not after this write: a slow disk must not shift the schedule.
-      this.arm();
-      this.recorder.settle();
-      const until = this.clock.wall() - MINUTE_MS;
-      this.writing = this.writing.then(() => this.append(until));
-    }, floorToMinute(now) + MINUTE_MS - now + 1);
+    this.timer = this.clock.setTimeout(
+      () => {
+        this.timer = null;
+        // The next minute is timed now, not after this write: a slow disk must not shift the schedule.
+        this.arm();
+        this.recorder.settle();
+        const until = this.clock.wall() - MINUTE_MS;
+        this.writing = this.writing.then(() => this.append(until));
+      },
+      floorToMinute(now) + MINUTE_MS - now + 1,
+    );
   }
 
   private async append(until: number): Promise<void> {

@@ -12,7 +12,12 @@ const UNREADABLE_FACTOR = 4;
 
 export type LoadOutcome = 'missing' | 'loaded' | 'repaired' | 'pruned' | 'started-afresh';
 
-export async function loadHistoryFile(file: string, recorder: HistoryRecorder, logger: Logger, maxBytes = HISTORY_MAX_BYTES): Promise<LoadOutcome> {
+export async function loadHistoryFile(
+  file: string,
+  recorder: HistoryRecorder,
+  logger: Logger,
+  maxBytes = HISTORY_MAX_BYTES,
+): Promise<LoadOutcome> {
   let text: string;
   try {
     // Through the one reader of foreign files: a FIFO or device named as the history file is refused, not read forever.

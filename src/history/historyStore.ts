@@ -84,7 +84,12 @@ export class HistoryStore {
     await this.loading;
     const { recorder, clock, logger, file } = this.options;
     recorder.settle();
-    const { text, pruned } = await encodeWithinCapSliced(recorder, clock.wall(), yieldToEventLoop, this.options.maxBytes ?? HISTORY_MAX_BYTES);
+    const { text, pruned } = await encodeWithinCapSliced(
+      recorder,
+      clock.wall(),
+      yieldToEventLoop,
+      this.options.maxBytes ?? HISTORY_MAX_BYTES,
+    );
     if (pruned > 0) logger.info(`history: ${file} reached its size cap; ${pruned} of the oldest buckets dropped`);
     try {
       await writeFileAtomic(file, text);

@@ -163,7 +163,6 @@ function processAlive(pid: number): boolean {
   }
 }
 
-
 function bind(server: Server, path: string): Promise<'ok' | 'in-use' | Error> {
   return new Promise((resolve) => {
     const onError = (error: NodeJS.ErrnoException): void => {

@@ -43,7 +43,8 @@ export class JsonLineFramer {
     } catch {
       return this.sink.garbage(text.slice(0, GARBAGE_PREVIEW_CHARS));
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return this.sink.garbage(text.slice(0, GARBAGE_PREVIEW_CHARS));
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      return this.sink.garbage(text.slice(0, GARBAGE_PREVIEW_CHARS));
     this.sink.message(parsed as ChannelMessage);
   }
 

@@ -72,16 +72,16 @@ const UNREACHABLE_CODES: Record<string, string> = {
 
 /** TLS verification failures, named as a user would look them up; the OpenSSL code follows in brackets. */
 const TLS_CODES: Record<string, string> = {
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'the server\'s TLS certificate is self-signed',
-  SELF_SIGNED_CERT_IN_CHAIN: 'the server\'s TLS certificate chain ends in a self-signed (untrusted) CA',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the server\'s TLS certificate is signed by an unknown CA',
-  UNABLE_TO_GET_ISSUER_CERT: 'the server\'s TLS certificate is signed by an unknown CA',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the server\'s TLS certificate is signed by an unknown CA',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'the server\'s TLS certificate does not match the host name',
-  HOSTNAME_MISMATCH: 'the server\'s TLS certificate does not match the host name',
-  CERT_HAS_EXPIRED: 'the server\'s TLS certificate has expired',
-  CERT_NOT_YET_VALID: 'the server\'s TLS certificate is not yet valid',
-  CERT_REVOKED: 'the server\'s TLS certificate was revoked',
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's TLS certificate is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "the server's TLS certificate chain ends in a self-signed (untrusted) CA",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's TLS certificate is signed by an unknown CA",
+  UNABLE_TO_GET_ISSUER_CERT: "the server's TLS certificate is signed by an unknown CA",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the server's TLS certificate is signed by an unknown CA",
+  ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate does not match the host name",
+  HOSTNAME_MISMATCH: "the server's TLS certificate does not match the host name",
+  CERT_HAS_EXPIRED: "the server's TLS certificate has expired",
+  CERT_NOT_YET_VALID: "the server's TLS certificate is not yet valid",
+  CERT_REVOKED: "the server's TLS certificate was revoked",
   ERR_SSL_WRONG_VERSION_NUMBER: 'TLS handshake failed (is the server speaking plain HTTP?)',
   EPROTO: 'TLS handshake failed',
 };
@@ -159,7 +159,10 @@ export function httpConnectError(error: unknown, url: string): ConnectError {
   }
   if (causeChain(error).some((link) => link instanceof Error && link.name === 'ZodError')) {
     // The schema's own report is a JSON dump of union branches: name the fault instead.
-    return new ConnectError('protocol-violation', `${url}: the server's answer is not a valid JSON-RPC message (for instance a result that is not an object)`);
+    return new ConnectError(
+      'protocol-violation',
+      `${url}: the server's answer is not a valid JSON-RPC message (for instance a result that is not an object)`,
+    );
   }
   return new ConnectError(isProtocolFailure(error) ? 'protocol-violation' : 'unreachable', `${url}: ${messageOf(error)}`);
 }

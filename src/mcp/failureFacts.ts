@@ -41,8 +41,11 @@ function isLoopback(host: string): boolean {
 
 /** NO_PROXY as curl reads it: `*`, exact hosts, and domain suffixes (with or without a leading dot). */
 function bypassed(host: string, noProxy: string): boolean {
-  return noProxy.split(',').map((entry) => entry.trim().toLowerCase().replace(/:\d+$/, '')).filter(Boolean).some((entry) =>
-    entry === '*' || host === entry.replace(/^\./, '') || host.endsWith(entry.startsWith('.') ? entry : `.${entry}`));
+  return noProxy
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase().replace(/:\d+$/, ''))
+    .filter(Boolean)
+    .some((entry) => entry === '*' || host === entry.replace(/^\./, '') || host.endsWith(entry.startsWith('.') ? entry : `.${entry}`));
 }
 
 /**

@@ -40,19 +40,45 @@ export interface GuardRestartAnswer {
  * Asks every running guard of this user for its status; guards that do not answer in time are left out, and so are
  * reports that do not match the schema (an older, newer or broken guard), each with one line to `log`.
  */
-export async function readGuardStatuses(timeoutMs = 1000, directory = channelDirectory(), log: DropLog = logToStderr): Promise<GuardReport[]> {
+export async function readGuardStatuses(
+  timeoutMs = 1000,
+  directory = channelDirectory(),
+  log: DropLog = logToStderr,
+): Promise<GuardReport[]> {
   const answers = await Promise.all(guardSockets(directory).map((path) => askOne(path, timeoutMs, log)));
   return answers.filter((answer): answer is GuardReport => answer !== null);
 }
 
 /** Probes the upstream of every running guard named `name`, now; one answer per guard that answered in time. */
-export async function probeGuards(name: string, timeoutMs: number, directory = channelDirectory(), log: DropLog = logToStderr): Promise<GuardProbeAnswer[]> {
-  return askGuards(name, { request: 'probe', answer: guardProbeAnswerSchema, answerType: GUARD_PROBE_RESULT_TYPE }, timeoutMs, directory, log);
+export async function probeGuards(
+  name: string,
+  timeoutMs: number,
+  directory = channelDirectory(),
+  log: DropLog = logToStderr,
+): Promise<GuardProbeAnswer[]> {
+  return askGuards(
+    name,
+    { request: 'probe', answer: guardProbeAnswerSchema, answerType: GUARD_PROBE_RESULT_TYPE },
+    timeoutMs,
+    directory,
+    log,
+  );
 }
 
 /** Asks every running guard named `name` to restart its upstream; one answer per guard. */
-export async function restartGuards(name: string, timeoutMs: number, directory = channelDirectory(), log: DropLog = logToStderr): Promise<GuardRestartAnswer[]> {
-  return askGuards(name, { request: 'restart', answer: guardRestartAnswerSchema, answerType: GUARD_RESTART_RESULT_TYPE }, timeoutMs, directory, log);
+export async function restartGuards(
+  name: string,
+  timeoutMs: number,
+  directory = channelDirectory(),
+  log: DropLog = logToStderr,
+): Promise<GuardRestartAnswer[]> {
+  return askGuards(
+    name,
+    { request: 'restart', answer: guardRestartAnswerSchema, answerType: GUARD_RESTART_RESULT_TYPE },
+    timeoutMs,
+    directory,
+    log,
+  );
 }
 
 /** Long enough for a guard whose --timeout-ms was raised well above the 5 s default to answer with its timeout. */
@@ -78,7 +104,9 @@ async function askGuards<T>(name: string, ask: Ask<T>, timeoutMs: number, direct
 
 function guardSockets(directory: string): string[] {
   try {
-    return readdirSync(directory).filter((entry) => entry.startsWith(GUARD_TOPIC_PREFIX) && entry.endsWith('.sock')).map((entry) => `${directory}/${entry}`);
+    return readdirSync(directory)
+      .filter((entry) => entry.startsWith(GUARD_TOPIC_PREFIX) && entry.endsWith('.sock'))
+      .map((entry) => `${directory}/${entry}`);
   } catch {
     return [];
   }
@@ -91,7 +119,12 @@ function guardSockets(directory: string): string[] {
  */
 function askOne(path: string, timeoutMs: number, log: DropLog): Promise<GuardReport | null>;
 function askOne<T>(path: string, timeoutMs: number, log: DropLog, ask: Ask<T> & { readonly name: string }): Promise<T | null>;
-function askOne<T>(path: string, timeoutMs: number, log: DropLog, ask?: Ask<T> & { readonly name: string }): Promise<GuardReport | T | null> {
+function askOne<T>(
+  path: string,
+  timeoutMs: number,
+  log: DropLog,
+  ask?: Ask<T> & { readonly name: string },
+): Promise<GuardReport | T | null> {
   return new Promise((resolve) => {
     let client: { send(message: Record<string, unknown>): void; dispose(): void } | undefined;
     let pendingRequest = false;

@@ -1,7 +1,15 @@
 // Streamable HTTP (with legacy HTTP+SSE as a fallback for endpoints that answer the POST the legacy way) and
 // legacy SSE. Each session ends with a DELETE at close; a server that forgot the session gets a new one.
 
-import { SdkError, SdkErrorCode, SdkHttpError, SSEClientTransport, SseError, StreamableHTTPClientTransport, type FetchLike } from '@modelcontextprotocol/client';
+import {
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SSEClientTransport,
+  SseError,
+  StreamableHTTPClientTransport,
+  type FetchLike,
+} from '@modelcontextprotocol/client';
 import { ConnectError, type Connection, type ConnectOptions } from '../core/connection';
 import type { Era, ServerConfig, ServerError } from '../core/model';
 import { ConnectDeadline } from './connectDeadline';
@@ -39,7 +47,11 @@ export function createHttpTransport(
   const requestInit: RequestInit = { headers: { ...headers } };
   const maxRetries = options.standbyRetries ?? STANDBY_STREAM_RECONNECTION.maxRetries;
   return flavour === 'streamable'
-    ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: { ...STANDBY_STREAM_RECONNECTION, maxRetries }, fetch: options.fetch })
+    ? new StreamableHTTPClientTransport(url, {
+        requestInit,
+        reconnectionOptions: { ...STANDBY_STREAM_RECONNECTION, maxRetries },
+        fetch: options.fetch,
+      })
     : new SSEClientTransport(url, { requestInit, fetch: options.fetch });
 }
 
@@ -141,7 +153,12 @@ async function openStreamable(
 
 /** Why a failed `server/discover` probe still points to a handshake-era server (protocol.md), or undefined. */
 function handshakeEraSign(error: unknown): string | undefined {
-  if (error instanceof SdkHttpError && error.code === SdkErrorCode.EraNegotiationFailed && typeof error.status === 'number' && error.status >= 500) {
+  if (
+    error instanceof SdkHttpError &&
+    error.code === SdkErrorCode.EraNegotiationFailed &&
+    typeof error.status === 'number' &&
+    error.status >= 500
+  ) {
     return `server/discover answered HTTP ${error.status}`;
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && /negotiation probe/i.test(error.message)) {
@@ -173,7 +190,9 @@ async function open(
   // The probe gets a share of the budget, so a server that never answers it is still tried with initialize in time.
   const client = createClient(settings.clientInfo, Math.min(DISCOVER_MAX_MS, Math.max(200, budget * DISCOVER_SHARE)));
   try {
-    await deadline.race(connectClient(client, transport, sdkConnectOptions(hint, budget, deadline.signal), server.name), () => closeQuietly(transport));
+    await deadline.race(connectClient(client, transport, sdkConnectOptions(hint, budget, deadline.signal), server.name), () =>
+      closeQuietly(transport),
+    );
   } catch (error) {
     await closeQuietly(transport);
     throw error;
@@ -181,13 +200,7 @@ async function open(
   return { client, transport };
 }
 
-function connection(
-  server: ServerConfig,
-  url: URL,
-  flavour: HttpFlavour,
-  session: Session,
-  settings: ConnectorSettings,
-): Connection {
+function connection(server: ServerConfig, url: URL, flavour: HttpFlavour, session: Session, settings: ConnectorSettings): Connection {
   const driver: SessionDriver = {
     label: server.name,
     pid: null,
@@ -211,7 +224,7 @@ function connection(
       const proxied = settings.proxied ? settings.proxied(url) : proxyVariables(url) !== undefined;
       return readPeerCertificate(url, { proxied, signal });
     },
-        hasServerSession(current) {
+    hasServerSession(current) {
       // Legacy SSE keeps its session id in the POST endpoint rather than on the transport.
       return flavour === 'sse' || current.transport.sessionId !== undefined;
     },
@@ -231,7 +244,10 @@ function connection(
 async function terminateSession(session: Session, timeoutMs: number): Promise<void> {
   const transport = session.transport;
   if (!(transport instanceof StreamableHTTPClientTransport) || transport.sessionId === undefined) return;
-  await settlesWithin(transport.terminateSession().catch(() => undefined), timeoutMs);
+  await settlesWithin(
+    transport.terminateSession().catch(() => undefined),
+    timeoutMs,
+  );
 }
 
 async function closeQuietly(transport: { close(): Promise<void> }): Promise<void> {

@@ -22,7 +22,10 @@ export class JsonLineDecoder {
     maxLineBytes: number,
   ) {
     // Each line arrives with its newline, which the parse does not want.
-    this.lines = new LineSplitter({ line: (raw) => this.emit(raw.subarray(0, raw.length - 1)), overflow: (bytes) => sink.overflow(bytes) }, maxLineBytes);
+    this.lines = new LineSplitter(
+      { line: (raw) => this.emit(raw.subarray(0, raw.length - 1)), overflow: (bytes) => sink.overflow(bytes) },
+      maxLineBytes,
+    );
   }
 
   push(chunk: Buffer): void {

@@ -104,7 +104,9 @@ export class McpConnection implements Connection {
   /** Once per connection: the first call starts the read, later ones (a re-listing, a reopened session) share it. */
   certificate(): Promise<CertificateFacts | null> {
     if (this.ended) return Promise.resolve(null);
-    this.certificateRead ??= this.driver.certificate ? this.driver.certificate(this.certificateAbort.signal).catch(() => null) : Promise.resolve(null);
+    this.certificateRead ??= this.driver.certificate
+      ? this.driver.certificate(this.certificateAbort.signal).catch(() => null)
+      : Promise.resolve(null);
     return this.certificateRead;
   }
 
@@ -129,7 +131,7 @@ export class McpConnection implements Connection {
         timer,
         release,
         startedAt: performance.now(),
-        resolve: (failed) => resolve({ ok: false, error: isSessionLost(failed) ? failed.detail : failed.detail ?? failed.outcome }),
+        resolve: (failed) => resolve({ ok: false, error: isSessionLost(failed) ? failed.detail : (failed.detail ?? failed.outcome) }),
         raw: (message) => {
           if ('error' in message) resolve({ ok: false, error: `error ${message.error.code}: ${message.error.message}` });
           else resolve({ ok: true, result: 'result' in message ? message.result : undefined });
@@ -162,7 +164,9 @@ export class McpConnection implements Connection {
   probe(timeoutMs: number, method?: ProbeMethod): Promise<ProbeResult> {
     const probeMethod = method ?? (this.sessionEra === 'modern' ? 'server/discover' : 'ping');
     // Kept free of async wrappers: this path is benchmarked against a bare JSON-RPC exchange.
-    return this.exchange(probeMethod, timeoutMs).then((first) => (isSessionLost(first) ? this.retryOnFreshSession(probeMethod, timeoutMs, first) : first));
+    return this.exchange(probeMethod, timeoutMs).then((first) =>
+      isSessionLost(first) ? this.retryOnFreshSession(probeMethod, timeoutMs, first) : first,
+    );
   }
 
   private async retryOnFreshSession(method: ProbeMethod, timeoutMs: number, lost: SessionLost): Promise<ProbeResult> {
@@ -308,7 +312,12 @@ export class McpConnection implements Connection {
     const rpcError = jsonRpcErrorInBody(body, probe.id);
     if (rpcError) {
       const rttMs = performance.now() - probe.startedAt;
-      return probe.resolve({ ...base, outcome: 'error-reply', rttMs, detail: `HTTP ${status}, error ${rpcError.code}: ${rpcError.message}` });
+      return probe.resolve({
+        ...base,
+        outcome: 'error-reply',
+        rttMs,
+        detail: `HTTP ${status}, error ${rpcError.code}: ${rpcError.message}`,
+      });
     }
     if (status !== undefined && isSessionGone(status, body) && this.driver.hasServerSession?.(this.session)) {
       return probe.resolve({ sessionLost: true, detail: `the server no longer knows the session (HTTP ${status})` });
@@ -318,7 +327,8 @@ export class McpConnection implements Connection {
     // under the monitor's storm guard (one reconnect, then non-conformant), like an error pong.
     if (status !== undefined || isUnusableReply(error)) {
       const rttMs = performance.now() - probe.startedAt;
-      const detail = status !== undefined ? `HTTP ${status} instead of an answer: ${messageOf(error)}` : `not an MCP answer: ${messageOf(error)}`;
+      const detail =
+        status !== undefined ? `HTTP ${status} instead of an answer: ${messageOf(error)}` : `not an MCP answer: ${messageOf(error)}`;
       return probe.resolve({ ...base, outcome: 'error-reply', rttMs, detail });
     }
     probe.resolve({ ...base, outcome: 'failed', detail: describeFailure(error) });

@@ -79,10 +79,13 @@ export function formatSize(bytes: number): string {
  * ENXIO). Rejects with UnreadableFileError for a folder, FIFO or device.
  */
 export async function ensureRegularFileForAppend(path: string): Promise<void> {
-  const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0), 0o600).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENXIO') throw new UnreadableFileError('is a FIFO (named pipe) or socket, not a regular file; not written', 'not-regular');
-    throw error;
-  });
+  const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0), 0o600).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENXIO')
+        throw new UnreadableFileError('is a FIFO (named pipe) or socket, not a regular file; not written', 'not-regular');
+      throw error;
+    },
+  );
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new UnreadableFileError(`is ${kindOf(info)}, not a regular file; not written`, 'not-regular');

@@ -24,7 +24,9 @@ const defaultHost: SandboxHost = { platform: process.platform };
 
 /** The bundles sit in dist/, the runtime in dist/sandbox/; from the sources (tests) the built copy is used. */
 function runtimeFile(host: SandboxHost): string | undefined {
-  const candidates = host.runtime ? [host.runtime] : [path.join(__dirname, 'sandbox', 'srt.mjs'), path.join(__dirname, '..', '..', 'dist', 'sandbox', 'srt.mjs')];
+  const candidates = host.runtime
+    ? [host.runtime]
+    : [path.join(__dirname, 'sandbox', 'srt.mjs'), path.join(__dirname, '..', '..', 'dist', 'sandbox', 'srt.mjs')];
   return candidates.find((file) => existsSync(file));
 }
 
@@ -94,7 +96,13 @@ let registryHost: Promise<string[]> | undefined;
  */
 function defaultDomains(env: NodeJS.ProcessEnv): Promise<string[]> {
   registryHost ??= new Promise((resolve) => {
-    const clean = { ...env, npm_config_userconfig: os.devNull, npm_config_globalconfig: os.devNull, npm_config_registry: undefined, NPM_CONFIG_REGISTRY: undefined };
+    const clean = {
+      ...env,
+      npm_config_userconfig: os.devNull,
+      npm_config_globalconfig: os.devNull,
+      npm_config_registry: undefined,
+      NPM_CONFIG_REGISTRY: undefined,
+    };
     execFile('npm', ['config', 'get', 'registry'], { env: clean, timeout: 15_000 }, (error, stdout) => {
       try {
         resolve(error ? [] : [new URL(stdout.trim()).hostname]);

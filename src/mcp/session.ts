@@ -80,7 +80,10 @@ class InitializeAnswerGuard {
     this.wrappedReader = (message: JSONRPCMessage, extra) => {
       if ('id' in message && message.id === id && 'result' in message && !isPlainObject(message.result)) {
         this.reject(
-          new ConnectError('protocol-violation', `"${this.label}" answered initialize with a result that is not an object (${describe(message.result)})`),
+          new ConnectError(
+            'protocol-violation',
+            `"${this.label}" answered initialize with a result that is not an object (${describe(message.result)})`,
+          ),
         );
         return;
       }

@@ -11,12 +11,34 @@
 // No config travels: each window reads the same user-level files and matches servers by id.
 
 import { createHash } from 'node:crypto';
-import { array, boolean, either, integer, nullable, number, object, oneOf, optional, parseWith, record, string, unknownValue, type Schema } from '../core/channelSchema';
+import {
+  array,
+  boolean,
+  either,
+  integer,
+  nullable,
+  number,
+  object,
+  oneOf,
+  optional,
+  parseWith,
+  record,
+  string,
+  unknownValue,
+  type Schema,
+} from '../core/channelSchema';
 import type { Logger } from '../core/logger';
 import type { ProbeResult, ServerConfig, ServerStatus } from '../core/model';
 import type { MonitorEvent, Unsubscribe } from '../core/monitorTypes';
 import { toRemote, type RemoteStatus, type StatusSource } from '../core/monitor/statusSource';
-import { ChannelRefusedError, connectChannel, listenChannel, type ChannelClient, type ChannelMessage, type ChannelServer } from './localChannel';
+import {
+  ChannelRefusedError,
+  connectChannel,
+  listenChannel,
+  type ChannelClient,
+  type ChannelMessage,
+  type ChannelServer,
+} from './localChannel';
 import { ledgerPath, processStartTime, readLedger, spawnRecordOf, stillRunning, writeLedger, type SpawnRecord } from './childLedger';
 import { reapOrphans, type ProcessIdentity } from './orphans';
 
@@ -129,7 +151,9 @@ export class SharedServers {
         const record = ledger.find((entry) => entry.pid === pid && entry.startTime === startTime);
         if (record && stillRunning(record)) ours.push(record);
         else if (!record && processStartTime(pid) === startTime) {
-          this.options.logger.warn(`shared servers: not ending pid ${pid}: the old leader reported it, but no window of this installation recorded starting it`);
+          this.options.logger.warn(
+            `shared servers: not ending pid ${pid}: the old leader reported it, but no window of this installation recorded starting it`,
+          );
         }
       }
       const reaped = await reapOrphans(ours, this.options.reapGraceMs ?? 3_000);
@@ -146,8 +170,14 @@ export class SharedServers {
   }
 
   private async follow(): Promise<boolean> {
-    const source = new FollowerSource(this.options.label, this.options.covers, this.options.requestTimeoutMs ?? 30_000, (identity) =>
-      this.leaderChildren.set(identity.pid, identity), (problem) => this.options.logger.warn(`shared servers: dropped a message from the leading window that matches no schema (${problem})`));
+    const source = new FollowerSource(
+      this.options.label,
+      this.options.covers,
+      this.options.requestTimeoutMs ?? 30_000,
+      (identity) => this.leaderChildren.set(identity.pid, identity),
+      (problem) =>
+        this.options.logger.warn(`shared servers: dropped a message from the leading window that matches no schema (${problem})`),
+    );
     let client: ChannelClient;
     try {
       client = await connectChannel(this.options.path, {
@@ -176,7 +206,9 @@ export class SharedServers {
     if (this.disposed || this.follower !== source) return;
     source.failPending();
     const crashed = !source.saidBye;
-    this.options.logger.info(`shared servers: the leading window ${crashed ? 'went away without closing its servers' : 'closed'}; electing a new one`);
+    this.options.logger.info(
+      `shared servers: the leading window ${crashed ? 'went away without closing its servers' : 'closed'}; electing a new one`,
+    );
     // The mirror stays in place until someone leads, so nothing starts twice meanwhile.
     void this.elect(crashed);
   }
@@ -362,7 +394,9 @@ class FollowerSource implements StatusSource {
   async pingNow(id: string): Promise<ProbeResult | null> {
     const reply = await this.request('ping', id);
     const result = reply?.result;
-    return result !== null && typeof result === 'object' && typeof (result as ProbeResult).outcome === 'string' ? (result as ProbeResult) : null;
+    return result !== null && typeof result === 'object' && typeof (result as ProbeResult).outcome === 'string'
+      ? (result as ProbeResult)
+      : null;
   }
 
   async reconnect(id: string): Promise<void> {
@@ -393,8 +427,40 @@ class FollowerSource implements StatusSource {
 // One schema per wire message. A status is checked field by field for what every view reads (the rest of a
 // RemoteStatus is optional detail the views test for before use); a message that matches none is dropped, logged once.
 const nullableNumber = nullable(number);
-const remoteStatusSchema: Schema<RemoteStatus> = object<Pick<RemoteStatus, 'state' | 'era' | 'protocolVersion' | 'lastRttMs' | 'lastError' | 'lastProbeAt' | 'lastStateChangeAt' | 'consecutiveFailures' | 'restarts' | 'flapping' | 'nonConformant' | 'stats' | 'stderrTail' | 'pid' | 'serverInfo'>>({
-  state: oneOf('idle', 'connecting', 'verifying', 'up', 'down', 'suspect', 'auth-required', 'needs-input', 'config-error', 'disabled', 'untrusted', 'needs-consent'),
+const remoteStatusSchema: Schema<RemoteStatus> = object<
+  Pick<
+    RemoteStatus,
+    | 'state'
+    | 'era'
+    | 'protocolVersion'
+    | 'lastRttMs'
+    | 'lastError'
+    | 'lastProbeAt'
+    | 'lastStateChangeAt'
+    | 'consecutiveFailures'
+    | 'restarts'
+    | 'flapping'
+    | 'nonConformant'
+    | 'stats'
+    | 'stderrTail'
+    | 'pid'
+    | 'serverInfo'
+  >
+>({
+  state: oneOf(
+    'idle',
+    'connecting',
+    'verifying',
+    'up',
+    'down',
+    'suspect',
+    'auth-required',
+    'needs-input',
+    'config-error',
+    'disabled',
+    'untrusted',
+    'needs-consent',
+  ),
   era: nullable(oneOf('handshake', 'modern')),
   protocolVersion: nullable(string),
   serverInfo: nullable(object({ name: string, version: optional(string) })) as Schema<RemoteStatus['serverInfo']>,
@@ -406,19 +472,28 @@ const remoteStatusSchema: Schema<RemoteStatus> = object<Pick<RemoteStatus, 'stat
   restarts: integer,
   flapping: boolean,
   nonConformant: boolean,
-  stats: object({ recent: array(object({ at: number, outcome: string })), restartTimes: optional(array(number)) }) as unknown as Schema<RemoteStatus['stats']>,
+  stats: object({ recent: array(object({ at: number, outcome: string })), restartTimes: optional(array(number)) }) as unknown as Schema<
+    RemoteStatus['stats']
+  >,
   stderrTail: string,
   pid: nullable(integer),
 }) as unknown as Schema<RemoteStatus>;
 
 const requestId = either(integer, string);
 const LEADER_MESSAGES = {
-  snapshot: object<{ t: 'snapshot'; servers: Readonly<Record<string, RemoteStatus>> }>({ t: oneOf('snapshot'), servers: record(remoteStatusSchema) }),
+  snapshot: object<{ t: 'snapshot'; servers: Readonly<Record<string, RemoteStatus>> }>({
+    t: oneOf('snapshot'),
+    servers: record(remoteStatusSchema),
+  }),
   status: object<{ t: 'status'; id: string; status: RemoteStatus }>({ t: oneOf('status'), id: string, status: remoteStatusSchema }),
   result: object<{ t: 'result'; req: number | string; result: unknown }>({ t: oneOf('result'), req: requestId, result: unknownValue }),
   bye: object<{ t: 'bye' }>({ t: oneOf('bye') }),
 } as const;
-const FOLLOWER_MESSAGE = object<{ t: 'ping' | 'reconnect'; id: string; req: number | string }>({ t: oneOf('ping', 'reconnect'), id: string, req: requestId });
+const FOLLOWER_MESSAGE = object<{ t: 'ping' | 'reconnect'; id: string; req: number | string }>({
+  t: oneOf('ping', 'reconnect'),
+  id: string,
+  req: requestId,
+});
 
 type LeaderMessage =
   | { t: 'snapshot'; servers: Readonly<Record<string, RemoteStatus>> }
@@ -429,6 +504,7 @@ type LeaderMessage =
 /** The message as one of the leader's, or the reason it is none. */
 function leaderMessage(message: ChannelMessage): { ok: true; value: LeaderMessage } | { ok: false; problem: string } {
   const t = message.t;
-  if (typeof t !== 'string' || !Object.hasOwn(LEADER_MESSAGES, t)) return { ok: false, problem: `unknown message type ${JSON.stringify(String(t).slice(0, 40))}` };
+  if (typeof t !== 'string' || !Object.hasOwn(LEADER_MESSAGES, t))
+    return { ok: false, problem: `unknown message type ${JSON.stringify(String(t).slice(0, 40))}` };
   return parseWith(LEADER_MESSAGES[t as keyof typeof LEADER_MESSAGES] as Schema<LeaderMessage>, message);
 }

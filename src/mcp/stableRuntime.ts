@@ -46,9 +46,13 @@ function digest(content: Buffer): string {
  * Whether `command` (e.g. `node`) is found on `PATH` the way a client spawning it would look it up (PATHEXT on
  * Windows): the rewritten entry names it bare, so a client that cannot find it cannot start the guard.
  */
-export async function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env, platform = process.platform): Promise<string | undefined> {
+export async function findOnPath(
+  command: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform = process.platform,
+): Promise<string | undefined> {
   const windows = platform === 'win32';
-  const pathValue = (windows ? env.Path ?? env.PATH : env.PATH) ?? '';
+  const pathValue = (windows ? (env.Path ?? env.PATH) : env.PATH) ?? '';
   const extensions = windows ? (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean) : [''];
   for (const dir of pathValue.split(path.delimiter).filter(Boolean)) {
     for (const extension of extensions) {

@@ -73,7 +73,9 @@ async function attempt(
   const budget = deadline.remainingMs();
   const client = createClient(settings.clientInfo, Math.min(DISCOVER_MAX_MS, Math.max(200, budget * DISCOVER_SHARE)));
   try {
-    await deadline.race(connectClient(client, transport, sdkConnectOptions(hint, budget, deadline.signal), server.name), () => transport.close());
+    await deadline.race(connectClient(client, transport, sdkConnectOptions(hint, budget, deadline.signal), server.name), () =>
+      transport.close(),
+    );
   } catch (error) {
     const failure = connectFailure(server, transport, error, hint);
     await transport.close();

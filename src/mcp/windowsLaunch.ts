@@ -54,7 +54,10 @@ export function resolveLaunch(command: string, args: readonly string[], host: La
   }
   const doubleEscape = file !== undefined && CMD_SHIM.test(file);
   // The file found, not the bare name: cmd.exe would look for a bare name in the cwd first.
-  const line = [escapeCommand(path.win32.normalize(named || file === undefined ? command : file)), ...args.map((arg) => escapeArgument(arg, doubleEscape))].join(' ');
+  const line = [
+    escapeCommand(path.win32.normalize(named || file === undefined ? command : file)),
+    ...args.map((arg) => escapeArgument(arg, doubleEscape)),
+  ].join(' ');
   return {
     command: envValue(host.env, 'comspec') ?? 'cmd.exe',
     args: ['/d', '/s', '/c', `"${line}"`],
@@ -83,7 +86,10 @@ function notOnPath(command: string, dirs: readonly string[], api: path.PlatformP
 }
 
 function windowsPathDirs(host: LaunchHost): string[] {
-  return (envValue(host.env, 'path') ?? '').split(';').map(unquote).filter((dir) => path.win32.isAbsolute(dir));
+  return (envValue(host.env, 'path') ?? '')
+    .split(';')
+    .map(unquote)
+    .filter((dir) => path.win32.isAbsolute(dir));
 }
 
 function unquote(dir: string): string {
@@ -115,7 +121,9 @@ function findOnPath(command: string, host: LaunchHost, withPathExt: boolean): st
 /** Windows environment names are case-insensitive; the last spelling wins, as in path-key. POSIX ones are exact. */
 function envValue(env: NodeJS.ProcessEnv, name: string, caseInsensitive = true): string | undefined {
   if (!caseInsensitive) return env[name.toUpperCase()];
-  const key = Object.keys(env).reverse().find((candidate) => candidate.toLowerCase() === name);
+  const key = Object.keys(env)
+    .reverse()
+    .find((candidate) => candidate.toLowerCase() === name);
   return key === undefined ? undefined : env[key];
 }
 

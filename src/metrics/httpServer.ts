@@ -125,7 +125,11 @@ export function serveMetrics(
     render(request.headers.accept).then(
       ({ contentType, body }) => {
         // The body's parts go out as they are (most are kept from earlier scrapes), in one write of the socket.
-        response.writeHead(200, { 'Content-Type': contentType, 'Content-Length': body.length, ...(closing ? { Connection: 'close' } : {}) });
+        response.writeHead(200, {
+          'Content-Type': contentType,
+          'Content-Length': body.length,
+          ...(closing ? { Connection: 'close' } : {}),
+        });
         if (request.method === 'HEAD') {
           response.end();
           return;
@@ -134,7 +138,8 @@ export function serveMetrics(
         for (const part of body.parts) response.write(part);
         response.end();
       },
-      (error: unknown) => send(500, 'text/plain; charset=utf-8', `metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
+      (error: unknown) =>
+        send(500, 'text/plain; charset=utf-8', `metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
     );
   });
   // A scraper that opens a socket and never sends must not hold shutdown or a file descriptor forever (with no

@@ -3,7 +3,13 @@
 import type { Attributes, Counter, Histogram } from '@opentelemetry/api';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AggregationTemporality, InstrumentType, MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InstrumentType,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type PushMetricExporter,
+} from '@opentelemetry/sdk-metrics';
 import { ALL_STATES, MCP_DURATION_BUCKETS, type CounterKind, type ProbeContext, type ServerLabels } from './series';
 import type { BuildInfo } from './promSink';
 import { healthValue, type MetricsSink, type ServerSample } from './tracker';
@@ -15,7 +21,13 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** Off unless an endpoint is configured; `OTEL_METRICS_EXPORTER=none` turns it off even then. */
 export function otlpConfigured(env: Env): boolean {
-  if ((env.OTEL_METRICS_EXPORTER ?? '').split(',').map((value) => value.trim()).includes('none')) return false;
+  if (
+    (env.OTEL_METRICS_EXPORTER ?? '')
+      .split(',')
+      .map((value) => value.trim())
+      .includes('none')
+  )
+    return false;
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT);
 }
 
@@ -43,14 +55,19 @@ function freshGauges(exporter: PushMetricExporter): PushMetricExporter {
     forceFlush: () => exporter.forceFlush(),
     shutdown: () => exporter.shutdown(),
     selectAggregationTemporality: (type) =>
-      type === InstrumentType.OBSERVABLE_GAUGE ? AggregationTemporality.DELTA : exporter.selectAggregationTemporality?.(type) ?? AggregationTemporality.CUMULATIVE,
+      type === InstrumentType.OBSERVABLE_GAUGE
+        ? AggregationTemporality.DELTA
+        : (exporter.selectAggregationTemporality?.(type) ?? AggregationTemporality.CUMULATIVE),
     ...(exporter.selectAggregation ? { selectAggregation: exporter.selectAggregation.bind(exporter) } : {}),
   };
 }
 
 /** `network.transport` always, `mcp.protocol.version` once negotiated; never `mcp.session.id` (see series.ts). */
 export function conventionAttributes(context: ProbeContext): Attributes {
-  return { 'network.transport': context.networkTransport, ...(context.protocolVersion ? { 'mcp.protocol.version': context.protocolVersion } : {}) };
+  return {
+    'network.transport': context.networkTransport,
+    ...(context.protocolVersion ? { 'mcp.protocol.version': context.protocolVersion } : {}),
+  };
 }
 
 /**
@@ -68,7 +85,9 @@ export class OtlpSink implements MetricsSink {
   constructor(samples: () => readonly ServerSample[], build: BuildInfo, env: Env) {
     this.provider = new MeterProvider({
       resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'mcp-health', 'service.version': build.version }),
-      readers: [new PeriodicExportingMetricReader({ exporter: freshGauges(new OTLPMetricExporter()), exportIntervalMillis: exportInterval(env) })],
+      readers: [
+        new PeriodicExportingMetricReader({ exporter: freshGauges(new OTLPMetricExporter()), exportIntervalMillis: exportInterval(env) }),
+      ],
     });
     const meter = this.provider.getMeter('mcp-health', build.version);
     this.duration = meter.createHistogram('mcp.client.operation.duration', {
@@ -86,7 +105,9 @@ export class OtlpSink implements MetricsSink {
       restarts: meter.createCounter('mcp_health.restarts', { description: 'Restarts of the MCP server.' }),
       reconnects: meter.createCounter('mcp_health.reconnects', { description: 'Connect attempts after the first one.' }),
       violations: meter.createCounter('mcp_health.protocol_violations', { description: 'Replies against the MCP protocol.' }),
-      toolsChanged: meter.createCounter('mcp_health.tools_changed', { description: 'Changes of the tool set from the accepted baseline (tool drift).' }),
+      toolsChanged: meter.createCounter('mcp_health.tools_changed', {
+        description: 'Changes of the tool set from the accepted baseline (tool drift).',
+      }),
     };
     const gauge = (name: string, description: string, unit: string | undefined, read: (sample: ServerSample) => number | null) => {
       meter.createObservableGauge(name, { description, ...(unit ? { unit } : {}) }).addCallback((result) => {
@@ -105,20 +126,38 @@ export class OtlpSink implements MetricsSink {
         for (const state of ALL_STATES) result.observe(sample.state === state ? 1 : 0, { ...sample.labels, state });
       }
     });
-    meter.createObservableGauge('mcp_health.build_info', { description: 'mcp-health build information; always 1.' }).addCallback((result) => {
-      result.observe(1, { version: build.version, 'nodejs.version': process.version, front_end: build.frontEnd });
-    });
+    meter
+      .createObservableGauge('mcp_health.build_info', { description: 'mcp-health build information; always 1.' })
+      .addCallback((result) => {
+        result.observe(1, { version: build.version, 'nodejs.version': process.version, front_end: build.frontEnd });
+      });
   }
 
-  probe(labels: ServerLabels, method: string, outcome: string, seconds: number | undefined, errorType: string | undefined, context: ProbeContext): void {
+  probe(
+    labels: ServerLabels,
+    method: string,
+    outcome: string,
+    seconds: number | undefined,
+    errorType: string | undefined,
+    context: ProbeContext,
+  ): void {
     this.probes.add(1, { ...labels, result: outcome });
     if (seconds === undefined) return;
-    const attributes: Attributes = { ...labels, 'mcp.method.name': method, ...conventionAttributes(context), ...(errorType ? { 'error.type': errorType } : {}) };
+    const attributes: Attributes = {
+      ...labels,
+      'mcp.method.name': method,
+      ...conventionAttributes(context),
+      ...(errorType ? { 'error.type': errorType } : {}),
+    };
     this.duration.record(seconds, attributes);
   }
 
   session(labels: ServerLabels, seconds: number, errorType: string | undefined, context: ProbeContext): void {
-    this.sessionDuration.record(seconds, { ...labels, ...conventionAttributes(context), ...(errorType ? { 'error.type': errorType } : {}) });
+    this.sessionDuration.record(seconds, {
+      ...labels,
+      ...conventionAttributes(context),
+      ...(errorType ? { 'error.type': errorType } : {}),
+    });
   }
 
   count(kind: CounterKind, labels: ServerLabels, by: number): void {

@@ -43,25 +43,53 @@ export class PromSink implements MetricsSink {
       return metric;
     };
     const gauge = (name: string, help: string, revision: () => number, values: (all: readonly ServerSample[]) => SampleValue[]) =>
-      this.registry.registerMetric(publish(name, new SampledGauge(name, help, () => values(source.samples()), revision), revision) as unknown as Metric);
+      this.registry.registerMetric(
+        publish(name, new SampledGauge(name, help, () => values(source.samples()), revision), revision) as unknown as Metric,
+      );
     const counter = (name: string, help: string, labelNames: string[]): Counter => {
-      const metric: Counter = publish(name, new Counter({ name, help, labelNames, registers }), () => this.counterChanges.get(metric as unknown as Metric) ?? 0);
+      const metric: Counter = publish(
+        name,
+        new Counter({ name, help, labelNames, registers }),
+        () => this.counterChanges.get(metric as unknown as Metric) ?? 0,
+      );
       return metric;
     };
     const states = () => source.stateRevision();
     const probes = () => source.probeRevision();
     gauge(PROM.up, 'Whether the MCP server answers its keepalive probes (1 up, 0 otherwise).', states, (all) =>
-      all.map((sample) => ({ sharedLabels: sample.labels, value: sample.state === 'up' ? 1 : 0 })));
-    gauge(PROM.healthy, 'Whether the MCP server is healthy: up, not flapping and not slow (1 healthy); the series to alert on.', states, (all) =>
-      all.map((sample) => ({ sharedLabels: sample.labels, value: healthValue(sample) })));
-    const state = new OneHotGauge(PROM.state, 'The monitor state of the MCP server, one-hot over every state.', 'state', ALL_STATES, () => source.samples(), states);
+      all.map((sample) => ({ sharedLabels: sample.labels, value: sample.state === 'up' ? 1 : 0 })),
+    );
+    gauge(
+      PROM.healthy,
+      'Whether the MCP server is healthy: up, not flapping and not slow (1 healthy); the series to alert on.',
+      states,
+      (all) => all.map((sample) => ({ sharedLabels: sample.labels, value: healthValue(sample) })),
+    );
+    const state = new OneHotGauge(
+      PROM.state,
+      'The monitor state of the MCP server, one-hot over every state.',
+      'state',
+      ALL_STATES,
+      () => source.samples(),
+      states,
+    );
     this.registry.registerMetric(publish(PROM.state, state, states) as unknown as Metric);
     gauge(PROM.flapping, 'Whether the MCP server restarts too often (1 flapping).', states, (all) =>
-      all.map((sample) => ({ sharedLabels: sample.labels, value: sample.flapping ? 1 : 0 })));
+      all.map((sample) => ({ sharedLabels: sample.labels, value: sample.flapping ? 1 : 0 })),
+    );
     gauge(PROM.lastProbe, 'When the last keepalive probe of the MCP server settled, in seconds since the epoch.', probes, (all) =>
-      all.flatMap((sample) => (sample.lastProbeSeconds === null ? [] : [{ sharedLabels: sample.labels, value: sample.lastProbeSeconds }])));
-    publish(PROM.buildInfo, new Gauge({ name: PROM.buildInfo, help: 'mcp-health build information; always 1.', labelNames: ['version', 'nodejs_version', 'front_end'], registers }), () => 0)
-      .set({ version: build.version, nodejs_version: process.version, front_end: build.frontEnd }, 1);
+      all.flatMap((sample) => (sample.lastProbeSeconds === null ? [] : [{ sharedLabels: sample.labels, value: sample.lastProbeSeconds }])),
+    );
+    publish(
+      PROM.buildInfo,
+      new Gauge({
+        name: PROM.buildInfo,
+        help: 'mcp-health build information; always 1.',
+        labelNames: ['version', 'nodejs_version', 'front_end'],
+        registers,
+      }),
+      () => 0,
+    ).set({ version: build.version, nodejs_version: process.version, front_end: build.frontEnd }, 1);
     this.duration = new DurationHistogram(
       PROM.duration,
       'Duration of MCP probe requests as seen by mcp-health (semantic convention mcp.client.operation.duration).',
@@ -75,7 +103,11 @@ export class PromSink implements MetricsSink {
     this.counters = {
       restarts: counter(PROM.restarts, 'Restarts of the MCP server (a connection that was up died and was reopened).', SERVER_LABELS),
       reconnects: counter(PROM.reconnects, 'Connect attempts after the first one.', SERVER_LABELS),
-      violations: counter(PROM.violations, 'Replies against the MCP protocol (error or non-empty result to a ping, bad handshake).', SERVER_LABELS),
+      violations: counter(
+        PROM.violations,
+        'Replies against the MCP protocol (error or non-empty result to a ping, bad handshake).',
+        SERVER_LABELS,
+      ),
       toolsChanged: counter(PROM.toolsChanged, 'Changes of the tool set from the accepted baseline (tool drift).', SERVER_LABELS),
     };
     this.exposition = new CachedExposition(this.registry, this.published);

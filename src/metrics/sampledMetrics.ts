@@ -108,7 +108,8 @@ export class OneHotGauge extends SampledMetric {
 
   protected values(): SampleValue[] {
     return this.read().flatMap(({ labels, state }) =>
-      this.labelSetsOf(labels).map((sharedLabels, index) => ({ sharedLabels, value: state === this.options[index] ? 1 : 0 })));
+      this.labelSetsOf(labels).map((sharedLabels, index) => ({ sharedLabels, value: state === this.options[index] ? 1 : 0 })),
+    );
   }
 
   protected write(out: ByteWriter): void {
@@ -179,8 +180,22 @@ export class DurationHistogram extends SampledMetric {
     if (!cell) {
       const labels = Object.freeze({ ...server, mcp_method_name: method, ...(errorType !== undefined ? { error_type: errorType } : {}) });
       const bucketLabels = this.les.map((le) => Object.freeze({ ...labels, le }));
-      const prefixes = [...bucketLabels.map((set) => linePrefix(`${this.name}_bucket`, set)), linePrefix(`${this.name}_sum`, labels), linePrefix(`${this.name}_count`, labels)].map(encode);
-      cell = { labels, bucketLabels, prefixes, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0, start: 0, end: 0, cached: false };
+      const prefixes = [
+        ...bucketLabels.map((set) => linePrefix(`${this.name}_bucket`, set)),
+        linePrefix(`${this.name}_sum`, labels),
+        linePrefix(`${this.name}_count`, labels),
+      ].map(encode);
+      cell = {
+        labels,
+        bucketLabels,
+        prefixes,
+        counts: new Array<number>(this.bounds.length + 1).fill(0),
+        sum: 0,
+        count: 0,
+        start: 0,
+        end: 0,
+        cached: false,
+      };
       byServer.set(cellKey, cell);
     }
     let index = this.bounds.findIndex((bound) => seconds <= bound);

@@ -8,8 +8,21 @@ export type ServerLabels = Readonly<Record<(typeof SERVER_LABEL_NAMES)[number], 
 
 /** Every state, so the one-hot `mcp_health_state` has exactly one 1 per server; a state added to the model fails to compile here. */
 const STATES: Record<ServerState, true> = {
-  idle: true, starting: true, connecting: true, verifying: true, up: true, down: true, 'gave-up': true, suspect: true, 'auth-required': true, 'needs-input': true,
-  'config-error': true, disabled: true, untrusted: true, 'needs-consent': true, 'sandbox-unavailable': true,
+  idle: true,
+  starting: true,
+  connecting: true,
+  verifying: true,
+  up: true,
+  down: true,
+  'gave-up': true,
+  suspect: true,
+  'auth-required': true,
+  'needs-input': true,
+  'config-error': true,
+  disabled: true,
+  untrusted: true,
+  'needs-consent': true,
+  'sandbox-unavailable': true,
 };
 export const ALL_STATES = Object.keys(STATES) as readonly ServerState[];
 

@@ -3,11 +3,28 @@
 import type { ServerState, ServerStatus } from '../core/model';
 import type { MonitorEvent, MonitorRegistry, Unsubscribe } from '../core/monitorTypes';
 import { isHealthy } from '../core/healthy';
-import { errorType, isViolation, labelsKey, probeContext, probeSeconds, serverLabels, type CounterKind, type ProbeContext, type ServerLabels } from './series';
+import {
+  errorType,
+  isViolation,
+  labelsKey,
+  probeContext,
+  probeSeconds,
+  serverLabels,
+  type CounterKind,
+  type ProbeContext,
+  type ServerLabels,
+} from './series';
 
 /** A back end (prom-client, OpenTelemetry) fed by the tracker. Gauges are pulled from `samples()` when read. */
 export interface MetricsSink {
-  probe(labels: ServerLabels, method: string, outcome: string, seconds: number | undefined, errorType: string | undefined, context: ProbeContext): void;
+  probe(
+    labels: ServerLabels,
+    method: string,
+    outcome: string,
+    seconds: number | undefined,
+    errorType: string | undefined,
+    context: ProbeContext,
+  ): void;
   /** A connection (an MCP session) ended after `seconds`; `errorType` when it ended by a failure. */
   session?(labels: ServerLabels, seconds: number, errorType: string | undefined, context: ProbeContext): void;
   count(kind: CounterKind, labels: ServerLabels, by: number): void;
@@ -126,7 +143,8 @@ export class HealthTracker implements SampleSource {
         entry.lastProbeAt = this.options.wall();
         this.probes += 1;
         const seconds = probeSeconds(result, this.options.timeoutMs);
-        for (const sink of this.sinks) sink.probe(entry.labels, result.method, result.outcome, seconds, errorType(result.outcome), entry.context);
+        for (const sink of this.sinks)
+          sink.probe(entry.labels, result.method, result.outcome, seconds, errorType(result.outcome), entry.context);
         if (isViolation(result.outcome)) this.count('violations', entry.labels, 1);
         return;
       }
@@ -235,7 +253,7 @@ export class HealthTracker implements SampleSource {
     if (!CONNECTED.has(from)) return;
     if (entry.sessionStartedAt === null) return;
     const onPurpose = to === 'disabled' || to === 'untrusted' || to === 'needs-consent' || to === 'idle';
-    this.endSession(entry, onPurpose ? undefined : status.lastError?.kind ?? to);
+    this.endSession(entry, onPurpose ? undefined : (status.lastError?.kind ?? to));
   }
 
   private endSession(entry: Entry, errorType: string | undefined): void {

@@ -24,13 +24,14 @@ export function certificateView(facts: CertificateFacts, nowMs: number): Certifi
   const leftMs = facts.validTo - nowMs;
   const daysLeft = Math.round(leftMs / DAY_MS);
   const expires = new Date(facts.validTo).toISOString().slice(0, 10);
-  const expiry = leftMs <= 0
-    ? l10n.t('expired on {0}', expires)
-    : leftMs < DAY_MS
-      ? l10n.t('expires within a day ({0})', expires)
-      : daysLeft === 1
-        ? l10n.t('expires in 1 day ({0})', expires)
-        : l10n.t('expires in {0} days ({1})', daysLeft, expires);
+  const expiry =
+    leftMs <= 0
+      ? l10n.t('expired on {0}', expires)
+      : leftMs < DAY_MS
+        ? l10n.t('expires within a day ({0})', expires)
+        : daysLeft === 1
+          ? l10n.t('expires in 1 day ({0})', expires)
+          : l10n.t('expires in {0} days ({1})', daysLeft, expires);
   return { daysLeft, expiry, text: l10n.t('certificate {0}', expiry), warning: leftMs < CERTIFICATE_WARNING_DAYS * DAY_MS, expires };
 }
 

@@ -51,11 +51,19 @@ export function lensActions(status: ServerStatus): LensAction[] {
   if (status.state === 'needs-consent') {
     actions.push({ title: l10n.t('Allow'), tooltip: l10n.t('Let MCP Health start and watch this server'), command: Commands.allow });
   } else if (status.state === 'needs-input') {
-    actions.push({ title: l10n.t('Supply Input…'), tooltip: l10n.t('Enter the values this server waits for'), command: Commands.supplyInput });
+    actions.push({
+      title: l10n.t('Supply Input…'),
+      tooltip: l10n.t('Enter the values this server waits for'),
+      command: Commands.supplyInput,
+    });
   } else if (isMonitored(status) && status.state !== 'config-error' && !status.guarded) {
     actions.push(
       { title: l10n.t('Ping'), tooltip: l10n.t('Probe this server now'), command: Commands.pingNow },
-      { title: l10n.t('Reconnect'), tooltip: l10n.t("Close MCP Health's connection to this server and open a new one"), command: Commands.reconnect },
+      {
+        title: l10n.t('Reconnect'),
+        tooltip: l10n.t("Close MCP Health's connection to this server and open a new one"),
+        command: Commands.reconnect,
+      },
     );
   }
   actions.push({ title: l10n.t('Show Log'), tooltip: l10n.t('Open the MCP Health ping log'), command: Commands.showLog });
@@ -89,7 +97,9 @@ export function serverHoverMarkdown(status: ServerStatus, nowMs: number): string
   const stderr = rows.find((row) => row.key === 'stderr');
   if (stderr?.full) markdown += `\n\nstderr:\n${codeBlock(stderr.full)}`;
   const argument = lensCommandArgument(status.config.id);
-  const links = lensActions(status).map((action) => `[${escapeMarkdown(action.title)}](${commandUri(action.command, argument)} "${escapeMarkdown(action.tooltip)}")`);
+  const links = lensActions(status).map(
+    (action) => `[${escapeMarkdown(action.title)}](${commandUri(action.command, argument)} "${escapeMarkdown(action.tooltip)}")`,
+  );
   return `${markdown}\n\n${links.join(' · ')}`;
 }
 

@@ -128,13 +128,18 @@ export class ConfigLensIndex {
       let entries = files.get(key);
       if (!entries) files.set(key, (entries = []));
       entries.push({
-        id, file: source.file, position: { line: source.line, column: source.column }, format: source.format, scope: source.scope,
+        id,
+        file: source.file,
+        position: { line: source.line, column: source.column },
+        format: source.format,
+        scope: source.scope,
         ...(source.folder !== undefined ? { folder: source.folder } : {}),
       });
       // Statuses from this listing seed the text cache: the first render after a re-discovery builds nothing twice.
       if (!this.models.has(id)) this.models.set(id, serverLensModel(status, this.deps.now()));
     }
-    for (const entries of files.values()) entries.sort((a, b) => a.position.line - b.position.line || a.position.column - b.position.column);
+    for (const entries of files.values())
+      entries.sort((a, b) => a.position.line - b.position.line || a.position.column - b.position.column);
     this.files = files;
     return files;
   }

@@ -20,11 +20,12 @@ export function consentMessage(
   changesOf: (config: ServerConfig) => readonly DefinitionChange[] | null = () => null,
 ): string {
   const files = [...new Set(waiting.map((status) => displayPath(status.config.source.file)))];
-  const where = files.length <= 1 ? files[0] ?? '' : l10n.t('{0} and {1}', files.slice(0, -1).join(', '), files.at(-1) ?? '');
+  const where = files.length <= 1 ? (files[0] ?? '') : l10n.t('{0} and {1}', files.slice(0, -1).join(', '), files.at(-1) ?? '');
   // One whole sentence per form, so a translator sees the question as the user reads it.
-  const question = waiting.length === 1
-    ? l10n.t('MCP Health found 1 server in {0}. Start watching it?', where)
-    : l10n.t('MCP Health found {0} servers in {1}. Start watching them?', waiting.length, where);
+  const question =
+    waiting.length === 1
+      ? l10n.t('MCP Health found 1 server in {0}. Start watching it?', where)
+      : l10n.t('MCP Health found {0} servers in {1}. Start watching them?', waiting.length, where);
   const changed = waiting.flatMap((status) => {
     const changes = changesOf(status.config);
     return changes && changes.length > 0 ? [l10n.t('{0}: {1}', status.config.name, describeChanges(changes))] : [];
@@ -42,9 +43,12 @@ export function describeChanges(changes: readonly DefinitionChange[]): string {
   const items = changes.map((change) => {
     const what = change.name ?? partLabel(change.part);
     switch (change.kind) {
-      case 'added': return l10n.t('{0} added', what);
-      case 'removed': return l10n.t('{0} removed', what);
-      default: return l10n.t('{0} changed', what);
+      case 'added':
+        return l10n.t('{0} added', what);
+      case 'removed':
+        return l10n.t('{0} removed', what);
+      default:
+        return l10n.t('{0} changed', what);
     }
   });
   return l10n.t('Changed since you allowed it: {0}.', items.join(', '));
@@ -52,13 +56,20 @@ export function describeChanges(changes: readonly DefinitionChange[]): string {
 
 function partLabel(part: string): string {
   switch (part) {
-    case 'command': return l10n.t('command');
-    case 'args': return l10n.t('arguments');
-    case 'cwd': return l10n.t('working directory');
-    case 'url': return l10n.t('URL');
-    case 'transport': return l10n.t('transport');
-    case 'sandbox': return l10n.t('sandbox policy');
-    default: return part;
+    case 'command':
+      return l10n.t('command');
+    case 'args':
+      return l10n.t('arguments');
+    case 'cwd':
+      return l10n.t('working directory');
+    case 'url':
+      return l10n.t('URL');
+    case 'transport':
+      return l10n.t('transport');
+    case 'sandbox':
+      return l10n.t('sandbox policy');
+    default:
+      return part;
   }
 }
 
@@ -84,9 +95,15 @@ export function whatWouldRun(status: ServerStatus): string {
 
 /** Getters, so the text is translated when read (after activation configured the bundle), not when this loads. */
 export const modeLabels: Readonly<Record<MonitorMode, string>> = {
-  get watch() { return l10n.t('watch: keep connected, keepalive probes'); },
-  get check() { return l10n.t('check: connect, probe once, disconnect; again every few minutes'); },
-  get off() { return l10n.t('off: list only, never start'); },
+  get watch() {
+    return l10n.t('watch: keep connected, keepalive probes');
+  },
+  get check() {
+    return l10n.t('check: connect, probe once, disconnect; again every few minutes');
+  },
+  get off() {
+    return l10n.t('off: list only, never start');
+  },
 };
 
 /** The picker cycles watch -> check -> off -> watch on the item's button. */

@@ -55,7 +55,11 @@ export interface DashboardView {
 }
 
 export function dashboardView(statuses: readonly ServerStatus[], contextOf?: ViewContextOf): DashboardView {
-  return { summary: statuses.length ? healthSentence(summarize(statuses)) : '', servers: dashboardServers(statuses, contextOf), texts: dashboardTexts() };
+  return {
+    summary: statuses.length ? healthSentence(summarize(statuses)) : '',
+    servers: dashboardServers(statuses, contextOf),
+    texts: dashboardTexts(),
+  };
 }
 
 /**

@@ -36,19 +36,30 @@ export function detailRows(status: ServerStatus, nowMs: number = Date.now()): De
   const rows: DetailRow[] = [];
   rows.push({ key: 'transport', label: config.transport, value: describeTarget(config) });
   if (status.state === 'needs-consent') {
-    rows.push({ key: 'consent', label: l10n.t('why'), value: l10n.t('waiting for your consent: nothing of it is started or contacted until you allow it') });
+    rows.push({
+      key: 'consent',
+      label: l10n.t('why'),
+      value: l10n.t('waiting for your consent: nothing of it is started or contacted until you allow it'),
+    });
   }
   if (status.state === 'untrusted') {
-    rows.push({ key: 'trust', label: l10n.t('why'), value: l10n.t('Restricted Mode: servers from workspace files are not started until you trust the workspace') });
+    rows.push({
+      key: 'trust',
+      label: l10n.t('why'),
+      value: l10n.t('Restricted Mode: servers from workspace files are not started until you trust the workspace'),
+    });
   }
   if (config.sandbox) {
     const { filesystem, network } = config.sandbox;
-    const value = status.state === 'sandbox-unavailable'
-      ? l10n.t('sandboxed: not started: {0}', status.cause?.nextStep ?? status.lastError?.message ?? '')
-      : l10n.t('runs inside VS Code\'s sandbox: writes only to {0}; {1} unreadable; network to {2}',
-        [...filesystem.allowWrite, '~/.npm', config.cwd ?? ''].filter(Boolean).join(', '),
-        filesystem.denyRead.length ? filesystem.denyRead.join(', ') : l10n.t('nothing'),
-        network.allowedDomains.length ? network.allowedDomains.join(', ') : l10n.t('npm\'s registry only'));
+    const value =
+      status.state === 'sandbox-unavailable'
+        ? l10n.t('sandboxed: not started: {0}', status.cause?.nextStep ?? status.lastError?.message ?? '')
+        : l10n.t(
+            "runs inside VS Code's sandbox: writes only to {0}; {1} unreadable; network to {2}",
+            [...filesystem.allowWrite, '~/.npm', config.cwd ?? ''].filter(Boolean).join(', '),
+            filesystem.denyRead.length ? filesystem.denyRead.join(', ') : l10n.t('nothing'),
+            network.allowedDomains.length ? network.allowedDomains.join(', ') : l10n.t("npm's registry only"),
+          );
     rows.push({ key: 'sandbox', label: l10n.t('sandbox'), value, ...(status.state === 'sandbox-unavailable' ? { warning: true } : {}) });
   }
   if (status.vscodeWontStart) {
@@ -72,26 +83,47 @@ export function detailRows(status: ServerStatus, nowMs: number = Date.now()): De
   const lastProbe = status.stats.recent.at(-1);
   if (lastProbe && status.lastProbeAt !== null) {
     const rtt = lastProbe.rttMs !== undefined ? ` · ${formatMs(lastProbe.rttMs)}` : '';
-    rows.push({ key: 'lastProbe', label: l10n.t('last probe'), value: `${formatClockTime(status.lastProbeAt)} · ${lastProbe.method} ${lastProbe.outcome}${rtt}` });
+    rows.push({
+      key: 'lastProbe',
+      label: l10n.t('last probe'),
+      value: `${formatClockTime(status.lastProbeAt)} · ${lastProbe.method} ${lastProbe.outcome}${rtt}`,
+    });
   }
   if (status.stats.p50Ms !== null) {
-    rows.push({ key: 'latency', label: l10n.t('latency'), value: l10n.t('p50 {0} · p95 {1}', formatMs(status.stats.p50Ms), formatMs(status.stats.p95Ms)) });
+    rows.push({
+      key: 'latency',
+      label: l10n.t('latency'),
+      value: l10n.t('p50 {0} · p95 {1}', formatMs(status.stats.p50Ms), formatMs(status.stats.p95Ms)),
+    });
   }
   if (status.stats.uptimePercent !== null) {
-    rows.push({ key: 'uptime', label: l10n.t('uptime'), value: `${formatPercent(status.stats.uptimePercent)} · ${probesOk(status.stats.totals.ok, status.stats.totals.sent)}` });
+    rows.push({
+      key: 'uptime',
+      label: l10n.t('uptime'),
+      value: `${formatPercent(status.stats.uptimePercent)} · ${probesOk(status.stats.totals.ok, status.stats.totals.sent)}`,
+    });
   }
   if (status.consecutiveFailures > 0) {
     rows.push({ key: 'failures', label: l10n.t('failures'), value: l10n.t('{0} in a row', status.consecutiveFailures) });
   }
   if (status.restarts > 0 || status.flapping) {
-    rows.push({ key: 'restarts', label: l10n.t('restarts'), value: status.flapping ? l10n.t('{0} · flapping', status.restarts) : String(status.restarts) });
+    rows.push({
+      key: 'restarts',
+      label: l10n.t('restarts'),
+      value: status.flapping ? l10n.t('{0} · flapping', status.restarts) : String(status.restarts),
+    });
   }
   if (status.nonConformant) {
-    rows.push({ key: 'conformance', label: l10n.t('conformance'), value: l10n.t('answers ping against the protocol; probed with a fallback request') });
+    rows.push({
+      key: 'conformance',
+      label: l10n.t('conformance'),
+      value: l10n.t('answers ping against the protocol; probed with a fallback request'),
+    });
   }
   if (status.lastError) {
     const error = status.lastError;
-    const exit = error.kind === 'exited' || error.exitCode !== undefined || error.signal ? ` (${exitSummary(error.exitCode, error.signal)})` : '';
+    const exit =
+      error.kind === 'exited' || error.exitCode !== undefined || error.signal ? ` (${exitSummary(error.exitCode, error.signal)})` : '';
     const http = error.httpStatus ? ` (${l10n.t('HTTP {0}', error.httpStatus)})` : '';
     const value = `${error.kind}: ${error.message}${exit}${http}`;
     rows.push({ key: 'lastError', label: l10n.t('last error'), value: oneLine(value), full: value });
@@ -141,14 +173,18 @@ function inventorySummary(status: ServerStatus): string {
   const parts: string[] = [];
   if (inventory.tools) parts.push(inventory.tools.count === 1 ? l10n.t('1 tool') : l10n.t('{0} tools', inventory.tools.count));
   if (inventory.prompts) parts.push(inventory.prompts.count === 1 ? l10n.t('1 prompt') : l10n.t('{0} prompts', inventory.prompts.count));
-  if (inventory.resources) parts.push(inventory.resources.count === 1 ? l10n.t('1 resource') : l10n.t('{0} resources', inventory.resources.count));
+  if (inventory.resources)
+    parts.push(inventory.resources.count === 1 ? l10n.t('1 resource') : l10n.t('{0} resources', inventory.resources.count));
   const counts = parts.join(' · ') || l10n.t('none declared');
   const incomplete = inventory.complete ? '' : ` ${l10n.t('(incomplete)')}`;
   return `${counts}${incomplete}${status.drift ? ` · ${l10n.t('changed since the accepted baseline')}` : ''}`;
 }
 
 export function detailsText(status: ServerStatus): string {
-  const lines = [`${status.config.name}: ${stateLabels[status.state]}`, `${l10n.t('source')}: ${status.config.source.file}:${status.config.source.line}`];
+  const lines = [
+    `${status.config.name}: ${stateLabels[status.state]}`,
+    `${l10n.t('source')}: ${status.config.source.file}:${status.config.source.line}`,
+  ];
   for (const row of detailRows(status)) {
     lines.push(`${row.label}: ${row.full ?? row.value}`);
   }

@@ -9,7 +9,12 @@ import type { ServerStatus } from '../core/model';
  * socket, its restarts) instead of the server, and the guard's stable copy has no sandbox runtime of its own.
  */
 export function isGuardable(status: Pick<ServerStatus, 'config'>): boolean {
-  return status.config.transport === 'stdio' && Boolean(status.config.command) && guardedName(status.config) === null && status.config.sandbox === undefined;
+  return (
+    status.config.transport === 'stdio' &&
+    Boolean(status.config.command) &&
+    guardedName(status.config) === null &&
+    status.config.sandbox === undefined
+  );
 }
 
 export function isGuarded(status: Pick<ServerStatus, 'config'>): boolean {

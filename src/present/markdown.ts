@@ -13,7 +13,9 @@ export function escapeMarkdown(text: string): string {
  * server name would end the Markdown link early.
  */
 export function commandUri(command: string, ...args: unknown[]): string {
-  return args.length ? `command:${command}?${encodeURIComponent(JSON.stringify(args)).replace(/\(/g, '%28').replace(/\)/g, '%29')}` : `command:${command}`;
+  return args.length
+    ? `command:${command}?${encodeURIComponent(JSON.stringify(args)).replace(/\(/g, '%28').replace(/\)/g, '%29')}`
+    : `command:${command}`;
 }
 
 /**

@@ -35,7 +35,10 @@ export class NotificationPolicy {
   private readonly failingSince = new Map<string, number>();
 
   /** `muted`: servers the user chose "Don't Show Again for This Server" for; the views and the log still show them. */
-  constructor(private readonly quietMs: number = DEFAULT_QUIET_MS, private readonly muted: (id: string) => boolean = () => false) {}
+  constructor(
+    private readonly quietMs: number = DEFAULT_QUIET_MS,
+    private readonly muted: (id: string) => boolean = () => false,
+  ) {}
 
   decide(change: StateChange, level: NotificationLevel, nowMs: number): Notice | undefined {
     if (level === 'off' || this.muted(change.id)) {
@@ -45,7 +48,9 @@ export class NotificationPolicy {
     if (change.to === 'up') {
       const wasAnnounced = this.announcedFailures.delete(change.id);
       this.failingSince.delete(change.id);
-      return level === 'all' && wasAnnounced ? { severity: 'info', message: l10n.t('MCP server "{0}" is up again.', name), recovery: true } : undefined;
+      return level === 'all' && wasAnnounced
+        ? { severity: 'info', message: l10n.t('MCP server "{0}" is up again.', name), recovery: true }
+        : undefined;
     }
     if (!failureStates.has(change.to)) {
       return undefined;
@@ -95,7 +100,11 @@ export class NotificationPolicy {
         id,
         name,
         to: status.state,
-        notice: { severity: status.state === 'down' ? 'error' : 'warning', message: reminderMessage(name, status, nowMs - (this.failingSince.get(id) ?? last)), recovery: false },
+        notice: {
+          severity: status.state === 'down' ? 'error' : 'warning',
+          message: reminderMessage(name, status, nowMs - (this.failingSince.get(id) ?? last)),
+          recovery: false,
+        },
       });
     }
     return due;
@@ -113,10 +122,18 @@ export class NotificationPolicy {
 function failureMessage(name: string, change: StateChange): string {
   const { reason } = change;
   switch (change.to) {
-    case 'down': return reason ? l10n.t('MCP server "{0}" is down: {1}', name, reason) : l10n.t('MCP server "{0}" is down', name);
-    case 'gave-up': return l10n.t('MCP server "{0}" keeps crashing: {1}; it is not restarted until you reconnect it', name, reason);
-    case 'suspect': return reason ? l10n.t('MCP server "{0}" answered against the protocol: {1}', name, reason) : l10n.t('MCP server "{0}" answered against the protocol', name);
-    default: return reason ? l10n.t('MCP server "{0}" needs authentication: {1}', name, reason) : l10n.t('MCP server "{0}" needs authentication', name);
+    case 'down':
+      return reason ? l10n.t('MCP server "{0}" is down: {1}', name, reason) : l10n.t('MCP server "{0}" is down', name);
+    case 'gave-up':
+      return l10n.t('MCP server "{0}" keeps crashing: {1}; it is not restarted until you reconnect it', name, reason);
+    case 'suspect':
+      return reason
+        ? l10n.t('MCP server "{0}" answered against the protocol: {1}', name, reason)
+        : l10n.t('MCP server "{0}" answered against the protocol', name);
+    default:
+      return reason
+        ? l10n.t('MCP server "{0}" needs authentication: {1}', name, reason)
+        : l10n.t('MCP server "{0}" needs authentication', name);
   }
 }
 
@@ -125,9 +142,12 @@ function reminderMessage(name: string, status: ServerStatus, forMs: number): str
   const minutes = Math.max(1, Math.round(forMs / 60_000));
   const cause = status.cause ? `: ${status.cause.summary}` : '';
   switch (status.state) {
-    case 'down': return l10n.t('MCP server "{0}" is still down (for {1} min){2}', name, minutes, cause);
-    case 'suspect': return l10n.t('MCP server "{0}" still answers against the protocol (for {1} min){2}', name, minutes, cause);
-    default: return l10n.t('MCP server "{0}" still needs authentication (for {1} min){2}', name, minutes, cause);
+    case 'down':
+      return l10n.t('MCP server "{0}" is still down (for {1} min){2}', name, minutes, cause);
+    case 'suspect':
+      return l10n.t('MCP server "{0}" still answers against the protocol (for {1} min){2}', name, minutes, cause);
+    default:
+      return l10n.t('MCP server "{0}" still needs authentication (for {1} min){2}', name, minutes, cause);
   }
 }
 
@@ -161,10 +181,14 @@ export function groupNotices(pending: readonly PendingNotice[], recovered: (id: 
   const ids = pending.map((entry) => entry.id);
   const back = pending.filter((entry) => recovered(entry.id));
   if (back.length === pending.length) {
-    const names = nameList(pending.slice(0, GROUP_NAMES_SHOWN).map((entry) => `"${entry.name}"`), pending.length);
-    const message = pending.length === 1
-      ? l10n.t('{0} (up again)', first.notice.message)
-      : l10n.t('{0} MCP servers failed and are up again: {1}', pending.length, names);
+    const names = nameList(
+      pending.slice(0, GROUP_NAMES_SHOWN).map((entry) => `"${entry.name}"`),
+      pending.length,
+    );
+    const message =
+      pending.length === 1
+        ? l10n.t('{0} (up again)', first.notice.message)
+        : l10n.t('{0} MCP servers failed and are up again: {1}', pending.length, names);
     return { severity: 'warning', message, ids };
   }
   if (pending.length === 1) {
@@ -178,9 +202,14 @@ export function groupNotices(pending: readonly PendingNotice[], recovered: (id: 
   const list = nameList(names, pending.length);
   const count = pending.length;
   // One whole sentence per case, so a translator sees each as the user reads it.
-  const message = back.length > 0
-    ? allDown ? l10n.t('{0} MCP servers went down: {1}', count, list) : l10n.t('{0} MCP servers had problems: {1}', count, list)
-    : allDown ? l10n.t('{0} MCP servers are down: {1}', count, list) : l10n.t('{0} MCP servers have problems: {1}', count, list);
+  const message =
+    back.length > 0
+      ? allDown
+        ? l10n.t('{0} MCP servers went down: {1}', count, list)
+        : l10n.t('{0} MCP servers had problems: {1}', count, list)
+      : allDown
+        ? l10n.t('{0} MCP servers are down: {1}', count, list)
+        : l10n.t('{0} MCP servers have problems: {1}', count, list);
   return {
     severity: pending.some((entry) => entry.notice.severity === 'error') ? 'error' : 'warning',
     message,

@@ -17,7 +17,5 @@ export interface WorkspaceFolderLike {
 
 /** Only folders on disk can hold config files: remote and virtual folders are left out. */
 export function workspaceFolderRefs(folders: readonly WorkspaceFolderLike[] | undefined): WorkspaceFolderRef[] {
-  return (folders ?? [])
-    .filter((folder) => folder.uri.scheme === 'file')
-    .map((folder) => ({ path: folder.uri.fsPath, name: folder.name }));
+  return (folders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => ({ path: folder.uri.fsPath, name: folder.name }));
 }

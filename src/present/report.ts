@@ -11,13 +11,24 @@ import { formatMs } from './states';
 import { slowCount, summarize } from './summary';
 
 /** `contextOf`: what the editor knows beside the monitor (VS Code's chat.mcp settings), as the other views get it. */
-export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallMs: number, displayPath: (file: string) => string, contextOf: ViewContextOf = () => ({})): string {
+export function statusReportMarkdown(
+  statuses: readonly ServerStatus[],
+  nowWallMs: number,
+  displayPath: (file: string) => string,
+  contextOf: ViewContextOf = () => ({}),
+): string {
   const summary = summarize(statuses);
   const lines = [
     `## ${l10n.t('MCP server health ({0} {1})', formatLocalDate(nowWallMs), formatClockTime(nowWallMs))}`,
     '',
     summary.slow > 0
-      ? l10n.t('{0}/{1} monitored servers healthy, {2}; {3} configured.', summary.healthy, summary.monitored, slowCount(summary.slow), statuses.length)
+      ? l10n.t(
+          '{0}/{1} monitored servers healthy, {2}; {3} configured.',
+          summary.healthy,
+          summary.monitored,
+          slowCount(summary.slow),
+          statuses.length,
+        )
       : l10n.t('{0}/{1} monitored servers healthy; {2} configured.', summary.healthy, summary.monitored, statuses.length),
     '',
   ];
@@ -25,8 +36,17 @@ export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallM
     return lines.join('\n');
   }
   const headings = [
-    l10n.t('Server'), l10n.t('State'), l10n.t('Transport'), l10n.t('Target'), l10n.t('RTT'), l10n.t('p50 / p95'), l10n.t('Uptime'),
-    l10n.t('Restarts'), l10n.t('Source'), l10n.t('Last error'), l10n.t('Why / next step'),
+    l10n.t('Server'),
+    l10n.t('State'),
+    l10n.t('Transport'),
+    l10n.t('Target'),
+    l10n.t('RTT'),
+    l10n.t('p50 / p95'),
+    l10n.t('Uptime'),
+    l10n.t('Restarts'),
+    l10n.t('Source'),
+    l10n.t('Last error'),
+    l10n.t('Why / next step'),
   ];
   lines.push(`| ${headings.map(escapeCell).join(' | ')} |`);
   lines.push(`|${'---|'.repeat(headings.length)}`);
@@ -57,7 +77,9 @@ export function statusReportMarkdown(statuses: readonly ServerStatus[], nowWallM
  * the report is pasted into issues and terminals.
  */
 function escapeCell(text: string): string {
-  return stripControlSequences(text).replace(/[\\|<>[\]`]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+  return stripControlSequences(text)
+    .replace(/[\\|<>[\]`]/g, (c) => `\\${c}`)
+    .replace(/\r?\n/g, ' ');
 }
 
 /** The local calendar day, to match the local clock time beside it (toISOString would give the UTC day). */

@@ -13,7 +13,18 @@ import { Commands, type CommandId } from './commandIds';
 import { causeText, type CauseText } from './causeText';
 import { detailRows, detailsText, type DetailRow } from './details';
 import { isGuardable, isGuarded } from './guardState';
-import { describeState, errorCount, healthOf, isMonitored, requestCount, restartCount, stateIcon, stateLabels, type Health, type StateIcon } from './states';
+import {
+  describeState,
+  errorCount,
+  healthOf,
+  isMonitored,
+  requestCount,
+  restartCount,
+  stateIcon,
+  stateLabels,
+  type Health,
+  type StateIcon,
+} from './states';
 import { serverElementId } from './serverElement';
 import { uptimeBrief, uptimeRow } from './uptime';
 import type { VsCodeStartBlock } from './vscodeStart';
@@ -84,7 +95,14 @@ export interface ServerView {
   readonly source: { readonly file: string; readonly line: number };
 }
 
-const UNPROBEABLE: ReadonlySet<ServerState> = new Set<ServerState>(['disabled', 'untrusted', 'needs-consent', 'config-error', 'needs-input', 'sandbox-unavailable']);
+const UNPROBEABLE: ReadonlySet<ServerState> = new Set<ServerState>([
+  'disabled',
+  'untrusted',
+  'needs-consent',
+  'config-error',
+  'needs-input',
+  'sandbox-unavailable',
+]);
 
 /**
  * The cause the monitor decided, or (for a status from elsewhere that carries none) the same rule applied here. The
@@ -94,18 +112,30 @@ export function failureCauseOf(status: ServerStatus): FailureCause | null {
   if (status.state === 'up') return null;
   if (status.cause !== undefined) return status.cause;
   const { config } = status;
-  return classifyFailure({ state: status.state, error: status.lastError, transport: config.transport, command: config.command, name: config.name, nonConformant: status.nonConformant });
+  return classifyFailure({
+    state: status.state,
+    error: status.lastError,
+    transport: config.transport,
+    command: config.command,
+    name: config.name,
+    nonConformant: status.nonConformant,
+  });
 }
 
 export function serverView(input: ServerStatus, context: ServerViewContext = {}): ServerView {
   const nowMs = context.nowMs ?? Date.now();
-  const block = context.vscodeWontStart !== undefined ? context.vscodeWontStart : input.vscodeWontStart ?? null;
+  const block = context.vscodeWontStart !== undefined ? context.vscodeWontStart : (input.vscodeWontStart ?? null);
   // The rows and the state line read the block from the status: decorate it once, here.
-  const decorated: ServerStatus = block ? { ...input, vscodeWontStart: block } : input.vscodeWontStart ? { ...input, vscodeWontStart: null } : input;
+  const decorated: ServerStatus = block
+    ? { ...input, vscodeWontStart: block }
+    : input.vscodeWontStart
+      ? { ...input, vscodeWontStart: null }
+      : input;
   const failure = failureCauseOf(decorated);
   const cause = failure ? causeText(failure, decorated) : null;
   // The rows that quote the cause (a missing sandbox) quote it translated, as every other view does.
-  const status: ServerStatus = failure && cause ? { ...decorated, cause: { ...failure, summary: cause.summary, nextStep: cause.nextStep } } : decorated;
+  const status: ServerStatus =
+    failure && cause ? { ...decorated, cause: { ...failure, summary: cause.summary, nextStep: cause.nextStep } } : decorated;
   const decorations = decorationsOf(status);
   const causeLine = cause ? l10n.t('{0}. Next: {1}', cause.summary, cause.nextStep) : null;
   const vscodeNote = block ? l10n.t('{0}. Next: {1}', block.summary, block.nextStep) : null;
@@ -192,17 +222,29 @@ function actionsOf(status: ServerStatus): ServerAction[] {
 
 function guardNoteOf(guarded: NonNullable<ServerStatus['guarded']>): string {
   return guarded.running
-    ? l10n.t("Guarded: these figures come from mcp-health guard (pid {0}) inside your client's own connection to this server; MCP Health never starts a copy of it. Upstream pid {1}, {2}, {3} ({4}).",
-      guarded.guardPid ?? '-', guarded.upstreamPid ?? '-', restartCount(guarded.restarts), requestCount(guarded.requests), errorCount(guarded.errors))
-    : l10n.t('Guarded: run by mcp-health guard inside your client; no guard for it is running (its client has not started it). MCP Health never starts a copy of it.');
+    ? l10n.t(
+        "Guarded: these figures come from mcp-health guard (pid {0}) inside your client's own connection to this server; MCP Health never starts a copy of it. Upstream pid {1}, {2}, {3} ({4}).",
+        guarded.guardPid ?? '-',
+        guarded.upstreamPid ?? '-',
+        restartCount(guarded.restarts),
+        requestCount(guarded.requests),
+        errorCount(guarded.errors),
+      )
+    : l10n.t(
+        'Guarded: run by mcp-health guard inside your client; no guard for it is running (its client has not started it). MCP Health never starts a copy of it.',
+      );
 }
 
 /** Which connection each action acts on: ours (monitoring), another window's, or VS Code's own (chat). */
 function connectionsNoteOf(status: ServerStatus): string {
   if (status.guarded) return guardNoteOf(status.guarded);
-  const ours = status.watchedElsewhere !== undefined
-    ? l10n.t("Ping Now and Reconnect act on MCP Health's connection in {0}, which runs this user-level server for every window.", status.watchedElsewhere)
-    : l10n.t("Ping Now and Reconnect act on MCP Health's own monitoring connection.");
+  const ours =
+    status.watchedElsewhere !== undefined
+      ? l10n.t(
+          "Ping Now and Reconnect act on MCP Health's connection in {0}, which runs this user-level server for every window.",
+          status.watchedElsewhere,
+        )
+      : l10n.t("Ping Now and Reconnect act on MCP Health's own monitoring connection.");
   const theirs = isVsCodeSource(status.config)
     ? l10n.t("Restart in VS Code and Show VS Code Output act on VS Code's own connection to this server (the one chat uses).")
     : undefined;
@@ -213,14 +255,15 @@ function connectionsNoteOf(status: ServerStatus): string {
 export function noticeText(message: string, view: ServerView): string {
   // A reminder already names the cause: only its next step is added then.
   const cause = view.cause && message.includes(view.cause.summary) ? l10n.t('Next: {0}', view.cause.nextStep) : view.causeLine;
-  return [message, cause, view.vscodeNote].filter((part): part is string => Boolean(part))
+  return [message, cause, view.vscodeNote]
+    .filter((part): part is string => Boolean(part))
     .reduce((text, part) => `${text}${/[.!?]$/.test(text) ? '' : '.'} ${part}`);
 }
 
 /** "Copy Details": the rows, then the same why and next step as the tree (VS Code's note is one of the rows). */
 export function serverDetailsText(status: ServerStatus, context: ServerViewContext = {}): string {
   const view = serverView(status, context);
-  const block = context.vscodeWontStart !== undefined ? context.vscodeWontStart : status.vscodeWontStart ?? null;
+  const block = context.vscodeWontStart !== undefined ? context.vscodeWontStart : (status.vscodeWontStart ?? null);
   const text = detailsText({ ...status, vscodeWontStart: block });
   return view.causeLine ? `${text}\n${l10n.t('why')}: ${view.causeLine}` : text;
 }

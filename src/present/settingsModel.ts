@@ -79,7 +79,13 @@ export function parseSettings(read: SettingReader): ExtensionSettings {
       ...(successesBeforeUp > 1 ? { successesBeforeUp } : {}),
       // Off unless a threshold is set somewhere: the monitor settings stay the defaults then.
       ...(slowThresholdMs !== null || Object.keys(serverSlowMs).length
-        ? { slow: { ...(defaultMonitorSettings.slow ?? defaultSlowSettings), thresholdMs: slowThresholdMs, serverThresholdMs: serverSlowMs } }
+        ? {
+            slow: {
+              ...(defaultMonitorSettings.slow ?? defaultSlowSettings),
+              thresholdMs: slowThresholdMs,
+              serverThresholdMs: serverSlowMs,
+            },
+          }
         : {}),
     },
     notifications: value('notifications'),
@@ -111,7 +117,8 @@ export function compareSettings(previous: ExtensionSettings, next: ExtensionSett
     rediscover: !sameJson(previous.discovery, next.discovery) || !sameJson(previous.excludedServers, next.excludedServers),
     rerender: previous.statusBar !== next.statusBar || previous.codeLens !== next.codeLens,
     notifications: previous.notifications !== next.notifications || previous.notificationReminderMs !== next.notificationReminderMs,
-    metrics: previous.metricsListen !== next.metricsListen || (next.metricsListen !== '' && previous.monitor.timeoutMs !== next.monitor.timeoutMs),
+    metrics:
+      previous.metricsListen !== next.metricsListen || (next.metricsListen !== '' && previous.monitor.timeoutMs !== next.monitor.timeoutMs),
   };
 }
 
@@ -133,7 +140,11 @@ function sortKeys(value: unknown): unknown {
     return value.map(sortKeys);
   }
   if (isRecord(value)) {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys(value[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortKeys(value[key])]),
+    );
   }
   return value;
 }

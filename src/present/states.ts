@@ -31,21 +31,54 @@ const healthByState: Readonly<Record<ServerState, Health>> = {
 
 /** What each state reads as. Getters, so the text is translated when read, after the extension configured the bundle. */
 export const stateLabels: Readonly<Record<ServerState, string>> = {
-  get up() { return l10n.t({ message: 'up', comment: ['server state: answering its probes'] }); },
-  get idle() { return l10n.t({ message: 'waiting', comment: ['server state: not connected yet'] }); },
-  get starting() { return l10n.t({ message: 'starting', comment: ['server state: first start of a stdio server, within its start-up budget'] }); },
-  get connecting() { return l10n.t({ message: 'connecting', comment: ['server state'] }); },
-  get verifying() { return l10n.t({ message: 'verifying', comment: ['server state: reconnected, no probe answered yet'] }); },
-  get suspect() { return l10n.t({ message: 'suspect', comment: ['server state: answered against the protocol'] }); },
-  get 'auth-required'() { return l10n.t({ message: 'needs auth', comment: ['server state'] }); },
-  get 'needs-input'() { return l10n.t({ message: 'needs input', comment: ['server state: an ${input:…} value is missing'] }); },
-  get down() { return l10n.t({ message: 'down', comment: ['server state: not answering'] }); },
-  get 'gave-up'() { return l10n.t({ message: 'gave up', comment: ['server state: crashed too often, no longer restarted'] }); },
-  get 'config-error'() { return l10n.t({ message: 'config error', comment: ['server state'] }); },
-  get disabled() { return l10n.t({ message: 'disabled', comment: ['server state: monitoring turned off by the user'] }); },
-  get untrusted() { return l10n.t({ message: 'not started (Restricted Mode)', comment: ['server state'] }); },
-  get 'needs-consent'() { return l10n.t({ message: 'waiting for consent', comment: ['server state'] }); },
-  get 'sandbox-unavailable'() { return l10n.t({ message: 'sandboxed: not started', comment: ['server state: sandboxEnabled, but the sandbox cannot be set up on this machine'] }); },
+  get up() {
+    return l10n.t({ message: 'up', comment: ['server state: answering its probes'] });
+  },
+  get idle() {
+    return l10n.t({ message: 'waiting', comment: ['server state: not connected yet'] });
+  },
+  get starting() {
+    return l10n.t({ message: 'starting', comment: ['server state: first start of a stdio server, within its start-up budget'] });
+  },
+  get connecting() {
+    return l10n.t({ message: 'connecting', comment: ['server state'] });
+  },
+  get verifying() {
+    return l10n.t({ message: 'verifying', comment: ['server state: reconnected, no probe answered yet'] });
+  },
+  get suspect() {
+    return l10n.t({ message: 'suspect', comment: ['server state: answered against the protocol'] });
+  },
+  get 'auth-required'() {
+    return l10n.t({ message: 'needs auth', comment: ['server state'] });
+  },
+  get 'needs-input'() {
+    return l10n.t({ message: 'needs input', comment: ['server state: an ${input:…} value is missing'] });
+  },
+  get down() {
+    return l10n.t({ message: 'down', comment: ['server state: not answering'] });
+  },
+  get 'gave-up'() {
+    return l10n.t({ message: 'gave up', comment: ['server state: crashed too often, no longer restarted'] });
+  },
+  get 'config-error'() {
+    return l10n.t({ message: 'config error', comment: ['server state'] });
+  },
+  get disabled() {
+    return l10n.t({ message: 'disabled', comment: ['server state: monitoring turned off by the user'] });
+  },
+  get untrusted() {
+    return l10n.t({ message: 'not started (Restricted Mode)', comment: ['server state'] });
+  },
+  get 'needs-consent'() {
+    return l10n.t({ message: 'waiting for consent', comment: ['server state'] });
+  },
+  get 'sandbox-unavailable'() {
+    return l10n.t({
+      message: 'sandboxed: not started',
+      comment: ['server state: sandboxEnabled, but the sandbox cannot be set up on this machine'],
+    });
+  },
 };
 
 /** The fields health is judged by: a ServerStatus, or the CLI's report of one. */
@@ -88,10 +121,14 @@ export function stateIcon(status: ServerStatus): StateIcon {
     // One shield for every guarded entry, coloured by the guard's report: these are the real connection's figures.
     if (!status.guarded.running) return { id: 'shield', color: 'disabledForeground' };
     switch (healthOf(status)) {
-      case 'ok': return { id: 'shield', color: 'testing.iconPassed' };
-      case 'error': return { id: 'shield', color: 'testing.iconFailed' };
-      case 'warning': return { id: 'shield', color: 'list.warningForeground' };
-      default: return { id: 'shield', color: 'testing.iconQueued' };
+      case 'ok':
+        return { id: 'shield', color: 'testing.iconPassed' };
+      case 'error':
+        return { id: 'shield', color: 'testing.iconFailed' };
+      case 'warning':
+        return { id: 'shield', color: 'list.warningForeground' };
+      default:
+        return { id: 'shield', color: 'testing.iconQueued' };
     }
   }
   if (status.flapping && status.state === 'up') {
@@ -101,21 +138,36 @@ export function stateIcon(status: ServerStatus): StateIcon {
     return { id: 'dashboard', color: 'list.warningForeground' };
   }
   switch (status.state) {
-    case 'up': return { id: 'pass-filled', color: 'testing.iconPassed' };
-    case 'idle': return { id: 'circle-large-outline', color: 'testing.iconQueued' };
-    case 'starting': return { id: 'loading~spin', color: 'testing.iconQueued' };
-    case 'connecting': return { id: 'sync', color: 'testing.iconQueued' };
-    case 'verifying': return { id: 'watch', color: 'testing.iconQueued' };
-    case 'suspect': return { id: 'warning', color: 'list.warningForeground' };
-    case 'auth-required': return { id: 'lock', color: 'list.warningForeground' };
-    case 'needs-input': return { id: 'key', color: 'list.warningForeground' };
-    case 'down': return { id: 'error', color: 'testing.iconFailed' };
-    case 'gave-up': return { id: 'debug-stop', color: 'testing.iconFailed' };
-    case 'config-error': return { id: 'bracket-error', color: 'testing.iconErrored' };
-    case 'disabled': return { id: 'circle-slash', color: 'disabledForeground' };
-    case 'untrusted': return { id: 'workspace-untrusted', color: 'disabledForeground' };
-    case 'needs-consent': return { id: 'shield', color: 'list.warningForeground' };
-    case 'sandbox-unavailable': return { id: 'lock', color: 'list.warningForeground' };
+    case 'up':
+      return { id: 'pass-filled', color: 'testing.iconPassed' };
+    case 'idle':
+      return { id: 'circle-large-outline', color: 'testing.iconQueued' };
+    case 'starting':
+      return { id: 'loading~spin', color: 'testing.iconQueued' };
+    case 'connecting':
+      return { id: 'sync', color: 'testing.iconQueued' };
+    case 'verifying':
+      return { id: 'watch', color: 'testing.iconQueued' };
+    case 'suspect':
+      return { id: 'warning', color: 'list.warningForeground' };
+    case 'auth-required':
+      return { id: 'lock', color: 'list.warningForeground' };
+    case 'needs-input':
+      return { id: 'key', color: 'list.warningForeground' };
+    case 'down':
+      return { id: 'error', color: 'testing.iconFailed' };
+    case 'gave-up':
+      return { id: 'debug-stop', color: 'testing.iconFailed' };
+    case 'config-error':
+      return { id: 'bracket-error', color: 'testing.iconErrored' };
+    case 'disabled':
+      return { id: 'circle-slash', color: 'disabledForeground' };
+    case 'untrusted':
+      return { id: 'workspace-untrusted', color: 'disabledForeground' };
+    case 'needs-consent':
+      return { id: 'shield', color: 'list.warningForeground' };
+    case 'sandbox-unavailable':
+      return { id: 'lock', color: 'list.warningForeground' };
   }
 }
 
@@ -154,14 +206,17 @@ export function describeState(status: ServerStatus, nowMs: number = Date.now()):
     parts.push(l10n.t('slow'));
   }
   if (status.config.sandbox && status.state !== 'sandbox-unavailable') {
-    parts.push(l10n.t({ message: 'sandboxed', comment: ['the server runs inside VS Code\'s MCP sandbox (sandboxEnabled)'] }));
+    parts.push(l10n.t({ message: 'sandboxed', comment: ["the server runs inside VS Code's MCP sandbox (sandboxEnabled)"] }));
   }
   // Only when it needs attention: the full date is in the details and the tooltip.
   const certificate = certificateOf(status, nowMs);
   if (certificate?.warning) {
     parts.push(certificate.text);
   }
-  if ((status.state === 'down' || status.state === 'suspect' || status.state === 'auth-required' || status.state === 'verifying') && status.lastError) {
+  if (
+    (status.state === 'down' || status.state === 'suspect' || status.state === 'auth-required' || status.state === 'verifying') &&
+    status.lastError
+  ) {
     parts.push(status.state === 'verifying' ? l10n.t('after {0}', shortError(status)) : shortError(status));
   }
   if ((status.state === 'down' || status.state === 'auth-required') && status.nextRetryAt !== undefined && status.nextRetryAt !== null) {
@@ -187,7 +242,9 @@ export function describeState(status: ServerStatus, nowMs: number = Date.now()):
 /** `starting · 12 s` (or `starting · queued`) and the latest stderr line, e.g. npm's download progress. */
 function startingParts(status: ServerStatus, nowMs: number): string[] {
   const since = status.startup?.since;
-  const parts = [since === null || since === undefined ? l10n.t('queued') : l10n.t('{0} s', Math.max(0, Math.floor((nowMs - since) / 1000)))];
+  const parts = [
+    since === null || since === undefined ? l10n.t('queued') : l10n.t('{0} s', Math.max(0, Math.floor((nowMs - since) / 1000))),
+  ];
   const line = latestLine(status.stderrTail);
   if (line) parts.push(line);
   return parts;
@@ -197,7 +254,13 @@ function startingParts(status: ServerStatus, nowMs: number): string[] {
 export function latestLine(text: string, maxChars = 80): string {
   const plain = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
   // A progress line rewritten in place (`\r`) shows its latest state.
-  const lines = plain.split(/\r?\n/).flatMap((line) => line.split('\r').map((part) => part.trim()).filter(Boolean).slice(-1));
+  const lines = plain.split(/\r?\n/).flatMap((line) =>
+    line
+      .split('\r')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .slice(-1),
+  );
   const last = lines.at(-1) ?? '';
   return last.length > maxChars ? `${last.slice(0, maxChars - 1)}…` : last;
 }
@@ -239,14 +302,22 @@ function shortError(status: ServerStatus): string {
     return '';
   }
   switch (error.kind) {
-    case 'exited': return exitSummary(error.exitCode, error.signal);
-    case 'timeout': return l10n.t('timed out');
-    case 'unreachable': return error.httpStatus ? l10n.t('HTTP {0}', error.httpStatus) : l10n.t('unreachable');
-    case 'protocol-violation': return l10n.t('protocol violation');
-    case 'auth': return error.httpStatus ? l10n.t('HTTP {0}', error.httpStatus) : l10n.t('unauthorised');
-    case 'config': return l10n.t('bad config');
-    case 'input-required': return l10n.t('input required');
-    case 'sandbox': return l10n.t('no sandbox');
+    case 'exited':
+      return exitSummary(error.exitCode, error.signal);
+    case 'timeout':
+      return l10n.t('timed out');
+    case 'unreachable':
+      return error.httpStatus ? l10n.t('HTTP {0}', error.httpStatus) : l10n.t('unreachable');
+    case 'protocol-violation':
+      return l10n.t('protocol violation');
+    case 'auth':
+      return error.httpStatus ? l10n.t('HTTP {0}', error.httpStatus) : l10n.t('unauthorised');
+    case 'config':
+      return l10n.t('bad config');
+    case 'input-required':
+      return l10n.t('input required');
+    case 'sandbox':
+      return l10n.t('no sandbox');
   }
 }
 

@@ -49,7 +49,10 @@ export function summarize(statuses: readonly SummaryInput[]): HealthSummary {
     }
     if (isHealthy(status)) {
       healthy++;
-    } else if (status.state === 'starting' || ((status.state === 'connecting' || status.state === 'idle') && status.lastError === null && status.restarts === 0)) {
+    } else if (
+      status.state === 'starting' ||
+      ((status.state === 'connecting' || status.state === 'idle') && status.lastError === null && status.restarts === 0)
+    ) {
       starting++;
     }
     const health = healthOf(status);
@@ -89,9 +92,10 @@ export function slowCount(count: number): string {
 
 /** "2 of 5 MCP servers healthy": the sentence form, for the dashboard, the tooltip and screen readers. */
 export function healthSentence(summary: HealthSummary): string {
-  const healthy = summary.monitored === 1
-    ? l10n.t('{0} of 1 monitored server healthy', summary.healthy)
-    : l10n.t('{0} of {1} monitored servers healthy', summary.healthy, summary.monitored);
+  const healthy =
+    summary.monitored === 1
+      ? l10n.t('{0} of 1 monitored server healthy', summary.healthy)
+      : l10n.t('{0} of {1} monitored servers healthy', summary.healthy, summary.monitored);
   return summary.slow > 0 ? l10n.t('{0}, {1}', healthy, slowCount(summary.slow)) : healthy;
 }
 
@@ -99,25 +103,34 @@ export function healthSentence(summary: HealthSummary): string {
 export function badgeFor(summary: HealthSummary): { readonly value: number; readonly tooltip: string } | undefined {
   return summary.problems > 0
     ? {
-      value: summary.problems,
-      tooltip: summary.problems === 1
-        ? l10n.t('1 MCP server with a problem; {0}', healthSentence(summary))
-        : l10n.t('{0} MCP servers with a problem; {1}', summary.problems, healthSentence(summary)),
-    }
+        value: summary.problems,
+        tooltip:
+          summary.problems === 1
+            ? l10n.t('1 MCP server with a problem; {0}', healthSentence(summary))
+            : l10n.t('{0} MCP servers with a problem; {1}', summary.problems, healthSentence(summary)),
+      }
     : undefined;
 }
 
 /** "4 ok", "1 timed out": each outcome with its count, one message each, translated when called. */
 function outcomeCount(outcome: ProbeResult['outcome'] | 'not-probed', count: number): string {
   switch (outcome) {
-    case 'ok': return l10n.t('{0} ok', count);
-    case 'timeout': return l10n.t('{0} timed out', count);
-    case 'error-reply': return l10n.t('{0} answered with an error', count);
-    case 'non-empty': return l10n.t('{0} answered against the protocol', count);
-    case 'closed': return l10n.t('{0} lost the connection', count);
-    case 'auth': return l10n.t('{0} refused (auth)', count);
-    case 'failed': return l10n.t('{0} failed', count);
-    case 'not-probed': return l10n.t('{0} not probed', count);
+    case 'ok':
+      return l10n.t('{0} ok', count);
+    case 'timeout':
+      return l10n.t('{0} timed out', count);
+    case 'error-reply':
+      return l10n.t('{0} answered with an error', count);
+    case 'non-empty':
+      return l10n.t('{0} answered against the protocol', count);
+    case 'closed':
+      return l10n.t('{0} lost the connection', count);
+    case 'auth':
+      return l10n.t('{0} refused (auth)', count);
+    case 'failed':
+      return l10n.t('{0} failed', count);
+    case 'not-probed':
+      return l10n.t('{0} not probed', count);
   }
 }
 
@@ -135,7 +148,9 @@ export function pingOutcomeText(list: readonly ProbeResult[], asked: number): st
     counts.set('not-probed', notProbed);
   }
   // ok first, then the failures in the order they were counted.
-  const parts = [...counts.entries()].sort((a, b) => (a[0] === 'ok' ? -1 : b[0] === 'ok' ? 1 : 0)).map(([outcome, count]) => outcomeCount(outcome, count));
+  const parts = [...counts.entries()]
+    .sort((a, b) => (a[0] === 'ok' ? -1 : b[0] === 'ok' ? 1 : 0))
+    .map(([outcome, count]) => outcomeCount(outcome, count));
   return l10n.t('{0} pinged: {1}', Math.max(asked, list.length), parts.join(', '));
 }
 

@@ -8,14 +8,25 @@ import type { ServerView } from './serverView';
 import { slowCount, type HealthSummary } from './summary';
 
 /** The commands the status bar tooltip's links may run (its MarkdownString's `enabledCommands`). */
-export const STATUS_TOOLTIP_COMMANDS: readonly string[] = [Commands.pingAll, Commands.pingNow, Commands.reconnect, Commands.allow, Commands.showLog, ViewCommands.focusServers, Commands.copyStatusReport, Commands.openConfig];
+export const STATUS_TOOLTIP_COMMANDS: readonly string[] = [
+  Commands.pingAll,
+  Commands.pingNow,
+  Commands.reconnect,
+  Commands.allow,
+  Commands.showLog,
+  ViewCommands.focusServers,
+  Commands.copyStatusReport,
+  Commands.openConfig,
+];
 /** Rows in the status bar tooltip; the rest are counted. Only these servers need a view built (10 renders a second). */
 export const MAX_TOOLTIP_ROWS = 30;
 const ERROR_CHARS = 120;
 
 /** One server's tooltip in the tree: state, details, why and next step, VS Code's note, the source, the connection. */
 export function serverTooltipMarkdown(view: ServerView, displayPath: (file: string) => string): string {
-  const out = [`$(${view.icon.id}) **${escapeMarkdown(view.label)}** — ${escapeMarkdown(view.decorations.includes('guarded') ? view.description : view.stateLabel)}\n\n`];
+  const out = [
+    `$(${view.icon.id}) **${escapeMarkdown(view.label)}** — ${escapeMarkdown(view.decorations.includes('guarded') ? view.description : view.stateLabel)}\n\n`,
+  ];
   for (const row of view.details) {
     if (row.key === 'stderr' || row.key === 'vscode') continue;
     out.push(`- ${row.warning ? '$(warning) ' : ''}${escapeMarkdown(row.label)}: ${escapeMarkdown(row.value)}\n`);
@@ -45,15 +56,23 @@ export function statusBarTooltipMarkdown(views: readonly ServerView[], summary: 
       const why = view.causeLine ?? view.lastError;
       const error = why ? ` — ${escapeMarkdown(why.slice(0, ERROR_CHARS * 2))}` : '';
       const note = view.vscodeNote ? ` — $(warning) ${escapeMarkdown(view.vscodeNote.slice(0, ERROR_CHARS))}` : '';
-      const actions = view.actions.map((action) => view.state === 'needs-consent'
-        ? `[$(${action.icon}) ${l10n.t('Allow')}](${commandUri(action.command, view.element)} "${action.title}")`
-        : `[$(${action.icon})](${commandUri(action.command, view.element)} "${action.title}")`).join(' ');
-      out.push(`| $(${view.icon.id}) | ${escapeMarkdown(view.label)} | ${escapeMarkdown(view.description)}${error}${note} | ${actions} |\n`);
+      const actions = view.actions
+        .map((action) =>
+          view.state === 'needs-consent'
+            ? `[$(${action.icon}) ${l10n.t('Allow')}](${commandUri(action.command, view.element)} "${action.title}")`
+            : `[$(${action.icon})](${commandUri(action.command, view.element)} "${action.title}")`,
+        )
+        .join(' ');
+      out.push(
+        `| $(${view.icon.id}) | ${escapeMarkdown(view.label)} | ${escapeMarkdown(view.description)}${error}${note} | ${actions} |\n`,
+      );
     }
     const shown = Math.min(views.length, MAX_TOOLTIP_ROWS);
     if (total > shown) out.push(`\n${l10n.t('…and {0} more', total - shown)}\n`);
     out.push('\n');
   }
-  out.push(`[$(run-all) ${l10n.t('Ping all')}](${commandUri(Commands.pingAll)}) · [$(output) ${l10n.t('Show log')}](${commandUri(Commands.showLog)}) · [$(list-tree) ${l10n.t('Servers')}](${commandUri(ViewCommands.focusServers)}) · [$(markdown) ${l10n.t('Copy report')}](${commandUri(Commands.copyStatusReport)})`);
+  out.push(
+    `[$(run-all) ${l10n.t('Ping all')}](${commandUri(Commands.pingAll)}) · [$(output) ${l10n.t('Show log')}](${commandUri(Commands.showLog)}) · [$(list-tree) ${l10n.t('Servers')}](${commandUri(ViewCommands.focusServers)}) · [$(markdown) ${l10n.t('Copy report')}](${commandUri(Commands.copyStatusReport)})`,
+  );
   return out.join('');
 }

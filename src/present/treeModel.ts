@@ -20,12 +20,33 @@ interface NodeBase {
   readonly children: readonly string[];
 }
 
-export interface GroupNode extends NodeBase { readonly kind: 'group'; readonly label: string; readonly folder: string | undefined }
-export interface FileNode extends NodeBase { readonly kind: 'file'; readonly file: string; readonly label: string; readonly format: ConfigFormat | undefined; readonly errorCount: number }
+export interface GroupNode extends NodeBase {
+  readonly kind: 'group';
+  readonly label: string;
+  readonly folder: string | undefined;
+}
+export interface FileNode extends NodeBase {
+  readonly kind: 'file';
+  readonly file: string;
+  readonly label: string;
+  readonly format: ConfigFormat | undefined;
+  readonly errorCount: number;
+}
 /** The server as every view shows it, built from the same snapshot as the tree's shape. */
-export interface ServerNode extends NodeBase { readonly kind: 'server'; readonly serverId: string; readonly view: ServerView }
-export interface DetailNode extends NodeBase { readonly kind: 'detail'; readonly serverId: string; readonly row: DetailRow }
-export interface ProblemNode extends NodeBase { readonly kind: 'problem'; readonly diagnostic: ConfigDiagnostic }
+export interface ServerNode extends NodeBase {
+  readonly kind: 'server';
+  readonly serverId: string;
+  readonly view: ServerView;
+}
+export interface DetailNode extends NodeBase {
+  readonly kind: 'detail';
+  readonly serverId: string;
+  readonly row: DetailRow;
+}
+export interface ProblemNode extends NodeBase {
+  readonly kind: 'problem';
+  readonly diagnostic: ConfigDiagnostic;
+}
 
 export type TreeNode = GroupNode | FileNode | ServerNode | DetailNode | ProblemNode;
 
@@ -37,7 +58,9 @@ export interface TreeModel {
 /** Client names, kept as their makers write them; only the one description in words is translated (when read). */
 export const formatLabels: Readonly<Record<ConfigFormat, string>> = {
   vscode: 'VS Code',
-  get 'vscode-settings'() { return l10n.t('VS Code settings'); },
+  get 'vscode-settings'() {
+    return l10n.t('VS Code settings');
+  },
   'mcp-json': '.mcp.json',
   'claude-code': 'Claude Code',
   cursor: 'Cursor',
@@ -74,19 +97,33 @@ export function buildTree(
   contextOf: ViewContextOf = () => ({}),
 ): TreeModel {
   const nodes = new Map<string, TreeNode>();
-  const groups = new Map<string, { label: string; folder: string | undefined; order: number; files: Map<string, { format: ConfigFormat | undefined; servers: ServerStatus[]; problems: ConfigDiagnostic[] }> }>();
+  const groups = new Map<
+    string,
+    {
+      label: string;
+      folder: string | undefined;
+      order: number;
+      files: Map<string, { format: ConfigFormat | undefined; servers: ServerStatus[]; problems: ConfigDiagnostic[] }>;
+    }
+  >();
 
   // A user-level file stays under User even when it lies inside an open folder (someone who opens their home folder);
   // only diagnostics, which carry no scope, are placed by where their file lies.
   const groupFor = (file: string, folder: string | undefined, scope: ConfigScope | undefined) => {
-    const owner = scope === 'user' ? undefined : folder ?? folders.find((f) => isInside(file, f.path, process.platform))?.path;
+    const owner = scope === 'user' ? undefined : (folder ?? folders.find((f) => isInside(file, f.path, process.platform))?.path);
     const index = owner === undefined ? -1 : folders.findIndex((f) => f.path === owner);
     const key = index >= 0 ? `group:folder:${owner}` : USER_GROUP;
     let group = groups.get(key);
     if (!group) {
-      group = index >= 0
-        ? { label: folders[index]!.name, folder: owner, order: index, files: new Map() }
-        : { label: l10n.t({ message: 'User', comment: ['tree group of the servers from user-level configuration files'] }), folder: undefined, order: Number.MAX_SAFE_INTEGER, files: new Map() };
+      group =
+        index >= 0
+          ? { label: folders[index]!.name, folder: owner, order: index, files: new Map() }
+          : {
+              label: l10n.t({ message: 'User', comment: ['tree group of the servers from user-level configuration files'] }),
+              folder: undefined,
+              order: Number.MAX_SAFE_INTEGER,
+              files: new Map(),
+            };
       groups.set(key, group);
     }
     return group;
@@ -126,12 +163,18 @@ export function buildTree(
   for (const [groupId, group] of sortedGroups) {
     const fileIds: string[] = [];
     const files = [...group.files.entries()]
-      .map(([file, entry]) => ({ file, entry, label: group.folder ? path.relative(group.folder, file) || path.basename(file) : displayPath(file) }))
+      .map(([file, entry]) => ({
+        file,
+        entry,
+        label: group.folder ? path.relative(group.folder, file) || path.basename(file) : displayPath(file),
+      }))
       .sort((a, b) => a.label.localeCompare(b.label));
     for (const { file, entry, label } of files) {
       const fileId = `file:${file}`;
       const children: string[] = [];
-      const servers = [...entry.servers].sort((a, b) => a.config.source.line - b.config.source.line || a.config.name.localeCompare(b.config.name));
+      const servers = [...entry.servers].sort(
+        (a, b) => a.config.source.line - b.config.source.line || a.config.name.localeCompare(b.config.name),
+      );
       for (const status of servers) {
         const serverId = serverElementId(status.config.id);
         const view = serverView(status, contextOf(status));
@@ -149,7 +192,16 @@ export function buildTree(
         children.push(problemId);
       });
       const errorCount = entry.problems.filter((d) => d.severity === 'error').length;
-      nodes.set(fileId, { kind: 'file', id: fileId, parent: showGroups ? groupId : undefined, children, file, label, format: entry.format ?? servers[0]?.config.source.format, errorCount });
+      nodes.set(fileId, {
+        kind: 'file',
+        id: fileId,
+        parent: showGroups ? groupId : undefined,
+        children,
+        file,
+        label,
+        format: entry.format ?? servers[0]?.config.source.format,
+        errorCount,
+      });
       fileIds.push(fileId);
     }
     if (showGroups) {

@@ -44,7 +44,7 @@ export function parseChatMcpSettings(read: (key: string) => unknown): ChatMcpSet
     if (value === true) perSource[source] = true;
   }
   return {
-    access: ACCESS_VALUES.includes(access as McpAccess) ? access as McpAccess : legacyEnabled === false ? 'none' : 'all',
+    access: ACCESS_VALUES.includes(access as McpAccess) ? (access as McpAccess) : legacyEnabled === false ? 'none' : 'all',
     discovery: perSource,
   };
 }
@@ -52,10 +52,14 @@ export function parseChatMcpSettings(read: (key: string) => unknown): ChatMcpSet
 /** The discovery source a server's file is, for VS Code; undefined for files VS Code owns or never reads. */
 export function discoverySourceOf(config: ServerConfig): DiscoverySource | undefined {
   switch (config.source.format) {
-    case 'claude-desktop': return 'claude-desktop';
-    case 'windsurf': return 'windsurf';
-    case 'cursor': return config.source.scope === 'user' ? 'cursor-global' : 'cursor-workspace';
-    default: return undefined;
+    case 'claude-desktop':
+      return 'claude-desktop';
+    case 'windsurf':
+      return 'windsurf';
+    case 'cursor':
+      return config.source.scope === 'user' ? 'cursor-global' : 'cursor-workspace';
+    default:
+      return undefined;
   }
 }
 

@@ -65,7 +65,10 @@ function groupOf(failing: readonly PendingNotice[]): NoticeGroup | undefined {
   if (failing.length === 1) {
     return { severity, message: l10n.t('After sleep: {0}', first.notice.message), ids };
   }
-  const shown = failing.slice(0, NAMES_SHOWN).map((entry) => `"${entry.name}"`).join(', ');
+  const shown = failing
+    .slice(0, NAMES_SHOWN)
+    .map((entry) => `"${entry.name}"`)
+    .join(', ');
   const names = failing.length > NAMES_SHOWN ? l10n.t('{0} and {1} more', shown, failing.length - NAMES_SHOWN) : shown;
   return { severity, message: l10n.t('{0} MCP servers did not recover after sleep: {1}', failing.length, names), ids };
 }

@@ -59,14 +59,25 @@ export function createPublicApi(registry: MonitorRegistry): vscode.Disposable & 
   });
   const value: McpHealthPublicApi = Object.freeze({
     apiVersion: 1 as const,
-    servers: () => Object.freeze(registry.list().map((status) => Object.freeze({
-      id: status.config.id,
-      name: status.config.name,
-      state: status.state,
-      rttMs: status.lastRttMs,
-      source: Object.freeze({ file: status.config.source.file, line: status.config.source.line }),
-    }))),
+    servers: () =>
+      Object.freeze(
+        registry.list().map((status) =>
+          Object.freeze({
+            id: status.config.id,
+            name: status.config.name,
+            state: status.state,
+            rttMs: status.lastRttMs,
+            source: Object.freeze({ file: status.config.source.file, line: status.config.source.line }),
+          }),
+        ),
+      ),
     onDidChange: emitter.event,
   });
-  return { value, dispose: () => { unsubscribe(); emitter.dispose(); } };
+  return {
+    value,
+    dispose: () => {
+      unsubscribe();
+      emitter.dispose();
+    },
+  };
 }

@@ -46,7 +46,9 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
   };
 
   const pingAll = async (): Promise<ReadonlyMap<string, ProbeResult>> => {
-    const asked = registry.list().filter((status) => isMonitored(status) && status.state !== 'config-error' && status.state !== 'needs-input').length;
+    const asked = registry
+      .list()
+      .filter((status) => isMonitored(status) && status.state !== 'config-error' && status.state !== 'needs-input').length;
     host.statusBar.setBusy(true);
     try {
       const results = await registry.pingNow();
@@ -76,11 +78,25 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     const outcomes = (await registry.restartGuarded(id)) ?? [];
     const refused = outcomes.filter((outcome) => !outcome.restarting);
     if (outcomes.length === 0) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('MCP Health: no guard of "{0}" is running. The guard runs inside your client\'s connection: start or restart the server from the client.', name));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'MCP Health: no guard of "{0}" is running. The guard runs inside your client\'s connection: start or restart the server from the client.',
+          name,
+        ),
+      );
     } else if (refused.length > 0) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('MCP Health: the guard of "{0}" did not restart the server: {1}', name, refused.map((outcome) => outcome.detail).join('; ')));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'MCP Health: the guard of "{0}" did not restart the server: {1}',
+          name,
+          refused.map((outcome) => outcome.detail).join('; '),
+        ),
+      );
     } else {
-      vscode.window.setStatusBarMessage(`$(debug-restart) ${vscode.l10n.t('{0}: the guard is restarting the server; the client keeps its connection', name)}`, 5000);
+      vscode.window.setStatusBarMessage(
+        `$(debug-restart) ${vscode.l10n.t('{0}: the guard is restarting the server; the client keeps its connection', name)}`,
+        5000,
+      );
     }
   };
 
@@ -103,12 +119,16 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         await restartGuarded(target, status.config.name);
         return;
       }
-      const name = target === ALL ? vscode.l10n.t('all MCP servers') : status?.config.name ?? target;
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reconnecting {0}', name) },
-        () => registry.reconnect(target === ALL ? undefined : target));
+      const name = target === ALL ? vscode.l10n.t('all MCP servers') : (status?.config.name ?? target);
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reconnecting {0}', name) }, () =>
+        registry.reconnect(target === ALL ? undefined : target),
+      );
     }),
-    register(Commands.reconnectAll, () => vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reconnecting all MCP servers') }, () => registry.reconnect())),
+    register(Commands.reconnectAll, () =>
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reconnecting all MCP servers') }, () =>
+        registry.reconnect(),
+      ),
+    ),
     register(Commands.showLog, () => host.showLog()),
     register(Commands.refresh, () => host.rediscover()),
     register(Commands.openConfig, async (element?: unknown) => {
@@ -126,8 +146,20 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       await vscode.window.showTextDocument(vscode.Uri.file(status.config.source.file), { selection: new vscode.Range(position, position) });
     }),
     register(Commands.enableMonitoring, async (element?: unknown) => {
-      const target = await resolve(element, vscode.l10n.t('Monitor which MCP server again?'), (s) => s.state === 'disabled', vscode.l10n.t('All disabled servers'));
-      for (const id of target === ALL ? registry.list().filter((s) => s.state === 'disabled').map((s) => s.config.id) : target ? [target] : []) {
+      const target = await resolve(
+        element,
+        vscode.l10n.t('Monitor which MCP server again?'),
+        (s) => s.state === 'disabled',
+        vscode.l10n.t('All disabled servers'),
+      );
+      for (const id of target === ALL
+        ? registry
+            .list()
+            .filter((s) => s.state === 'disabled')
+            .map((s) => s.config.id)
+        : target
+          ? [target]
+          : []) {
         host.setMonitoringEnabled(id, true);
       }
     }),
@@ -150,7 +182,11 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       vscode.window.setStatusBarMessage(vscode.l10n.t('$(markdown) Copied the MCP status report (Markdown)'), 3000);
     }),
     register(Commands.supplyInput, async (element?: unknown) => {
-      const target = await resolve(element, vscode.l10n.t('Supply inputs for which MCP server?'), (s) => (s.config.missingInputs?.length ?? 0) > 0);
+      const target = await resolve(
+        element,
+        vscode.l10n.t('Supply inputs for which MCP server?'),
+        (s) => (s.config.missingInputs?.length ?? 0) > 0,
+      );
       const status = typeof target === 'string' ? registry.get(target) : undefined;
       if (!status) {
         return;
@@ -162,7 +198,11 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     }),
     register(Commands.clearInputs, async () => {
       const forget = vscode.l10n.t('Forget');
-      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Forget every ${input:…} value MCP Health stored? Servers that need them will wait for input again.'), { modal: true }, forget);
+      const choice = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Forget every ${input:…} value MCP Health stored? Servers that need them will wait for input again.'),
+        { modal: true },
+        forget,
+      );
       if (choice === forget) {
         await host.inputs.clear();
         await host.rediscover();

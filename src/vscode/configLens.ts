@@ -29,7 +29,9 @@ function codeLenses(model: ServerLensModel, line: number): vscode.CodeLens[] {
   // A lens without a command id reads as plain text: the state is information, the actions are links.
   const lenses = [new vscode.CodeLens(range, { title: model.summary, tooltip: model.tooltip, command: '' })];
   for (const action of model.actions) {
-    lenses.push(new vscode.CodeLens(range, { title: action.title, tooltip: action.tooltip, command: action.command, arguments: [argument] }));
+    lenses.push(
+      new vscode.CodeLens(range, { title: action.title, tooltip: action.tooltip, command: action.command, arguments: [argument] }),
+    );
   }
   return lenses;
 }
@@ -45,7 +47,10 @@ export class ConfigLensProvider implements vscode.CodeLensProvider, vscode.Hover
   /** Each open document's last answer, with what it was computed from. */
   private readonly rendered = new Map<string, { generation: number; version: number; isDirty: boolean; lenses: vscode.CodeLens[] }>();
 
-  constructor(registry: Pick<MonitorRegistry, 'list' | 'get' | 'onEvent'>, private enabled: boolean) {
+  constructor(
+    registry: Pick<MonitorRegistry, 'list' | 'get' | 'onEvent'>,
+    private enabled: boolean,
+  ) {
     this.index = new ConfigLensIndex({
       registry,
       now: () => Date.now(),
@@ -80,7 +85,8 @@ export class ConfigLensProvider implements vscode.CodeLensProvider, vscode.Hover
     if (!this.enabled || document.uri.scheme !== 'file' || !this.index.hasServers(document.uri.fsPath)) return [];
     // The editor asks again on scrolling, focus and every keystroke: with nothing changed, the last answer stands.
     const last = this.rendered.get(document.uri.fsPath);
-    if (last && last.generation === this.index.generation && last.version === document.version && last.isDirty === document.isDirty) return last.lenses;
+    if (last && last.generation === this.index.generation && last.version === document.version && last.isDirty === document.isDirty)
+      return last.lenses;
     const lenses: vscode.CodeLens[] = [];
     for (const { model, line } of this.index.lensesFor(lensDocument(document))) {
       let built = this.built.get(model);
@@ -90,7 +96,12 @@ export class ConfigLensProvider implements vscode.CodeLensProvider, vscode.Hover
       }
       lenses.push(...built.lenses);
     }
-    this.rendered.set(document.uri.fsPath, { generation: this.index.generation, version: document.version, isDirty: document.isDirty, lenses });
+    this.rendered.set(document.uri.fsPath, {
+      generation: this.index.generation,
+      version: document.version,
+      isDirty: document.isDirty,
+      lenses,
+    });
     return lenses;
   }
 

@@ -8,7 +8,15 @@ import type { ServerConfig, ServerStatus } from '../core/model';
 import type { TrustAwareRegistry } from '../core/monitor';
 import { modeFor } from '../core/monitor/intervals';
 import { MONITOR_MODES, type MonitorMode, type MonitorSettings } from '../core/monitorTypes';
-import { ConsentPromptPolicy, consentMessage, describeChanges, describeEnv, modeLabels, nextMode, whatWouldRun } from '../present/consentModel';
+import {
+  ConsentPromptPolicy,
+  consentMessage,
+  describeChanges,
+  describeEnv,
+  modeLabels,
+  nextMode,
+  whatWouldRun,
+} from '../present/consentModel';
 import { SECTION } from './settings';
 import { displayPath } from '../present/paths';
 
@@ -24,7 +32,10 @@ interface ReviewItem extends vscode.QuickPickItem {
 export class ConsentFlow implements vscode.Disposable {
   private readonly policy = new ConsentPromptPolicy();
   private readonly windowState: vscode.Disposable;
-  private readonly modeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('settings-gear'), tooltip: vscode.l10n.t('Change mode (watch, check, off)') };
+  private readonly modeButton: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('settings-gear'),
+    tooltip: vscode.l10n.t('Change mode (watch, check, off)'),
+  };
 
   constructor(
     private readonly store: ConsentStore,
@@ -58,7 +69,12 @@ export class ConsentFlow implements vscode.Disposable {
     this.policy.opened();
     void (async () => {
       try {
-        const choice = await vscode.window.showInformationMessage(consentMessage(waiting, shortPath, (config) => this.store.changes(config)), ALLOW, REVIEW, NOT_NOW);
+        const choice = await vscode.window.showInformationMessage(
+          consentMessage(waiting, shortPath, (config) => this.store.changes(config)),
+          ALLOW,
+          REVIEW,
+          NOT_NOW,
+        );
         if (choice === ALLOW) {
           await this.allow(this.stillWaiting(waiting).map((status) => status.config));
         } else if (choice === REVIEW) {
@@ -85,10 +101,12 @@ export class ConsentFlow implements vscode.Disposable {
     await this.store.withdraw(ids);
     this.logger.info(`consent withdrawn for ${ids.length} server(s)`);
     // Withdrawn on purpose: do not ask again in this window until its definition changes.
-    this.policy.dismiss(ids.flatMap((id) => {
-      const status = this.registry.get(id);
-      return status ? [this.keyOf(status.config)] : [];
-    }));
+    this.policy.dismiss(
+      ids.flatMap((id) => {
+        const status = this.registry.get(id);
+        return status ? [this.keyOf(status.config)] : [];
+      }),
+    );
     this.registry.refreshGates();
   }
 
@@ -110,7 +128,9 @@ export class ConsentFlow implements vscode.Disposable {
     const items: ReviewItem[] = statuses.map((status) => this.reviewItem(status, modeFor(status.config, settings)));
     const picker = vscode.window.createQuickPick<ReviewItem>();
     picker.title = vscode.l10n.t('MCP Health: start watching these servers?');
-    picker.placeholder = vscode.l10n.t('Checked servers are allowed to start. The gear button changes a server\'s mode (watch, check, off).');
+    picker.placeholder = vscode.l10n.t(
+      "Checked servers are allowed to start. The gear button changes a server's mode (watch, check, off).",
+    );
     picker.canSelectMany = true;
     picker.matchOnDescription = true;
     picker.matchOnDetail = true;
@@ -149,7 +169,12 @@ export class ConsentFlow implements vscode.Disposable {
   async chooseMode(status: ServerStatus): Promise<void> {
     const current = modeFor(status.config, this.monitorSettings());
     const picked = await vscode.window.showQuickPick(
-      MONITOR_MODES.map((mode) => ({ label: mode, description: mode === current ? vscode.l10n.t('(current)') : '', detail: modeLabels[mode], mode })),
+      MONITOR_MODES.map((mode) => ({
+        label: mode,
+        description: mode === current ? vscode.l10n.t('(current)') : '',
+        detail: modeLabels[mode],
+        mode,
+      })),
       { title: vscode.l10n.t('Monitoring mode of {0}', status.config.name) },
     );
     if (picked && picked.mode !== current) {
@@ -172,7 +197,9 @@ export class ConsentFlow implements vscode.Disposable {
         `${shortPath(status.config.source.file)}:${status.config.source.line} · ${modeLabels[mode]}`,
         describeChanges(this.store.changes(status.config) ?? []),
         describeEnv(status.config),
-      ].filter((part) => part.length > 0).join(' · '),
+      ]
+        .filter((part) => part.length > 0)
+        .join(' · '),
       buttons: [this.modeButton],
     };
   }

@@ -11,9 +11,14 @@ import { Commands } from '../present/commandIds';
 export function registerConsentCommands(flow: ConsentFlow, registry: MonitorRegistry): vscode.Disposable[] {
   const waiting = (status: ServerStatus) => status.state === 'needs-consent';
   const given = (status: ServerStatus) => status.state !== 'needs-consent' && status.state !== 'untrusted' && flow.isAllowed(status.config);
-  const targets = async (element: unknown, title: string, filter: (status: ServerStatus) => boolean, allowAll?: string): Promise<ServerStatus[]> => {
+  const targets = async (
+    element: unknown,
+    title: string,
+    filter: (status: ServerStatus) => boolean,
+    allowAll?: string,
+  ): Promise<ServerStatus[]> => {
     const id = serverIdFromElement(element);
-    const picked = id ?? await pickServer(registry.list(), { title, filter, ...(allowAll ? { allowAll } : {}) });
+    const picked = id ?? (await pickServer(registry.list(), { title, filter, ...(allowAll ? { allowAll } : {}) }));
     if (picked === ALL) {
       return registry.list().filter(filter);
     }
@@ -22,12 +27,22 @@ export function registerConsentCommands(flow: ConsentFlow, registry: MonitorRegi
   };
   return [
     vscode.commands.registerCommand(Commands.allow, async (element?: unknown) => {
-      const chosen = await targets(element, vscode.l10n.t('Allow which MCP server to start?'), waiting, vscode.l10n.t('All servers waiting for consent'));
+      const chosen = await targets(
+        element,
+        vscode.l10n.t('Allow which MCP server to start?'),
+        waiting,
+        vscode.l10n.t('All servers waiting for consent'),
+      );
       await flow.allow(chosen.filter(waiting).map((status) => status.config));
     }),
     vscode.commands.registerCommand(Commands.reviewConsent, () => flow.review()),
     vscode.commands.registerCommand(Commands.withdrawConsent, async (element?: unknown) => {
-      const chosen = await targets(element, vscode.l10n.t('Withdraw consent for which MCP server?'), given, vscode.l10n.t('All allowed servers'));
+      const chosen = await targets(
+        element,
+        vscode.l10n.t('Withdraw consent for which MCP server?'),
+        given,
+        vscode.l10n.t('All allowed servers'),
+      );
       if (chosen.length > 0) {
         await flow.withdraw(chosen.map((status) => status.config.id));
       }
@@ -35,7 +50,10 @@ export function registerConsentCommands(flow: ConsentFlow, registry: MonitorRegi
     vscode.commands.registerCommand(Commands.resetConsent, async () => {
       const reset = vscode.l10n.t('Reset');
       const choice = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Forget every consent decision? Every MCP server stops and waits to be allowed again.'), { modal: true }, reset);
+        vscode.l10n.t('Forget every consent decision? Every MCP server stops and waits to be allowed again.'),
+        { modal: true },
+        reset,
+      );
       if (choice === reset) {
         await flow.reset();
       }

@@ -29,7 +29,9 @@ export async function loadConsentKey(secrets: vscode.SecretStorage, logger: Logg
     if (stored) return stored;
     throw new Error('the stored key did not read back');
   } catch (error) {
-    logger.warn(`consent key not available from the secret store (${error instanceof Error ? error.message : String(error)}): consent given now lasts for this session only`);
+    logger.warn(
+      `consent key not available from the secret store (${error instanceof Error ? error.message : String(error)}): consent given now lasts for this session only`,
+    );
     return randomBytes(KEY_BYTES);
   }
 }

@@ -29,9 +29,10 @@ export async function createWorkspaceConfig(): Promise<void> {
     void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: .vscode/mcp.json belongs to a workspace folder.'));
     return;
   }
-  const folder = folders.length === 1
-    ? folders[0]
-    : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Create .vscode/mcp.json in which folder?') });
+  const folder =
+    folders.length === 1
+      ? folders[0]
+      : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Create .vscode/mcp.json in which folder?') });
   if (!folder) {
     return;
   }

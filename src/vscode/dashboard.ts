@@ -25,7 +25,11 @@ export class DashboardPanel implements vscode.Disposable {
 
   private readonly serializer: vscode.Disposable;
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly registry: MonitorRegistry, private readonly contextOf: ViewContextOf = () => ({})) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly registry: MonitorRegistry,
+    private readonly contextOf: ViewContextOf = () => ({}),
+  ) {
     this.unsubscribe = registry.onEvent((event) => {
       if (this.panel && event.type !== 'stderr') {
         this.postSoon.schedule();
@@ -70,8 +74,11 @@ export class DashboardPanel implements vscode.Disposable {
 
   private async page(): Promise<string> {
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-    const [script, style] = await Promise.all(['dashboard.js', 'dashboard.css'].map(async (name) =>
-      new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(media, name)))));
+    const [script, style] = await Promise.all(
+      ['dashboard.js', 'dashboard.css'].map(async (name) =>
+        new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(media, name))),
+      ),
+    );
     return dashboardHtml(script ?? '', style ?? '', vscode.env.language, vscode.l10n.t('No MCP server is configured.'));
   }
 
@@ -82,7 +89,9 @@ export class DashboardPanel implements vscode.Disposable {
     this.panelDisposables = [
       panel.onDidDispose(() => this.closed()),
       panel.webview.onDidReceiveMessage((message: unknown) => this.onMessage(message)),
-      panel.onDidChangeViewState(() => { if (panel.visible) this.postSoon.schedule(); }),
+      panel.onDidChangeViewState(() => {
+        if (panel.visible) this.postSoon.schedule();
+      }),
     ];
   }
 
@@ -104,7 +113,13 @@ export class DashboardPanel implements vscode.Disposable {
 
   private post(): void {
     const view = dashboardView(this.registry.list(), this.contextOf);
-    void this.panel?.webview.postMessage({ type: 'servers', servers: view.servers, summary: view.summary, texts: view.texts, now: Date.now() });
+    void this.panel?.webview.postMessage({
+      type: 'servers',
+      servers: view.servers,
+      summary: view.summary,
+      texts: view.texts,
+      now: Date.now(),
+    });
   }
 
   private closed(): void {

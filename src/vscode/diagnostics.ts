@@ -20,7 +20,9 @@ export class ConfigDiagnostics implements vscode.Disposable {
   /** For the end-to-end suite. */
   entries(): Array<[vscode.Uri, readonly vscode.Diagnostic[]]> {
     const result: Array<[vscode.Uri, readonly vscode.Diagnostic[]]> = [];
-    this.collection.forEach((uri, list) => { result.push([uri, list]); });
+    this.collection.forEach((uri, list) => {
+      result.push([uri, list]);
+    });
     return result;
   }
 
@@ -36,8 +38,11 @@ export function toVscode(diagnostic: ConfigDiagnostic): vscode.Diagnostic {
   const endLine = diagnostic.endLine !== undefined ? Math.max(startLine, diagnostic.endLine - 1) : startLine;
   const endColumn = diagnostic.endColumn !== undefined ? Math.max(0, diagnostic.endColumn - 1) : startColumn;
   const range = new vscode.Range(startLine, startColumn, endLine, endLine === startLine ? Math.max(startColumn, endColumn) : endColumn);
-  const result = new vscode.Diagnostic(range, diagnostic.message,
-    diagnostic.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+  const result = new vscode.Diagnostic(
+    range,
+    diagnostic.message,
+    diagnostic.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+  );
   result.source = 'MCP Health';
   return result;
 }

@@ -32,9 +32,19 @@ export class EditorHistory implements vscode.Disposable {
   /** Settles once the file was read (or found missing or broken): the views show restored uptime from then on. */
   readonly loaded: Promise<void>;
 
-  constructor(context: vscode.ExtensionContext, registry: MonitorRegistry, private readonly logger: Logger, onLoaded: () => void) {
+  constructor(
+    context: vscode.ExtensionContext,
+    registry: MonitorRegistry,
+    private readonly logger: Logger,
+    onLoaded: () => void,
+  ) {
     const folder = context.storageUri ?? context.globalStorageUri;
-    this.store = new HistoryStore({ file: vscode.Uri.joinPath(folder, HISTORY_FILE).fsPath, recorder: this.recorder, clock: systemClock, logger });
+    this.store = new HistoryStore({
+      file: vscode.Uri.joinPath(folder, HISTORY_FILE).fsPath,
+      recorder: this.recorder,
+      clock: systemClock,
+      logger,
+    });
     const unsubscribe = recordHistory(registry, this.recorder);
     this.loaded = this.store.load().then(
       (outcome) => {
@@ -50,26 +60,38 @@ export class EditorHistory implements vscode.Disposable {
 
   /** The user picks the file; `.csv` writes CSV, anything else JSON lines. A Uri argument skips the dialog. */
   async export(target: unknown): Promise<vscode.Uri | undefined> {
-    const uri = target instanceof vscode.Uri ? target : await vscode.window.showSaveDialog({
-      title: vscode.l10n.t('Export MCP Server History'),
-      saveLabel: vscode.l10n.t('Export'),
-      defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir()), 'mcp-health-history.jsonl'),
-      filters: { [vscode.l10n.t('JSON Lines')]: ['jsonl'], CSV: ['csv'] },
-    });
+    const uri =
+      target instanceof vscode.Uri
+        ? target
+        : await vscode.window.showSaveDialog({
+            title: vscode.l10n.t('Export MCP Server History'),
+            saveLabel: vscode.l10n.t('Export'),
+            defaultUri: vscode.Uri.joinPath(
+              vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir()),
+              'mcp-health-history.jsonl',
+            ),
+            filters: { [vscode.l10n.t('JSON Lines')]: ['jsonl'], CSV: ['csv'] },
+          });
     if (!uri) return undefined;
     this.recorder.settle();
     const records = historyRecords(this.recorder.servers());
     const text = uri.path.toLowerCase().endsWith('.csv') ? csv(records) : jsonLines(records);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
     this.logger.info(`history: exported ${records.length} record(s) to ${uri.fsPath}`);
-    if (!(target instanceof vscode.Uri)) void vscode.window.showInformationMessage(vscode.l10n.t('Exported {0} history records to {1}.', records.length, uri.fsPath));
+    if (!(target instanceof vscode.Uri))
+      void vscode.window.showInformationMessage(vscode.l10n.t('Exported {0} history records to {1}.', records.length, uri.fsPath));
     return uri;
   }
 
   async clear(confirmed: boolean): Promise<void> {
     const CLEAR = vscode.l10n.t('Clear History');
-    const answer = confirmed ? CLEAR : await vscode.window.showWarningMessage(
-      vscode.l10n.t('Forget the uptime and probe history of every MCP server in this workspace?'), { modal: true }, CLEAR);
+    const answer = confirmed
+      ? CLEAR
+      : await vscode.window.showWarningMessage(
+          vscode.l10n.t('Forget the uptime and probe history of every MCP server in this workspace?'),
+          { modal: true },
+          CLEAR,
+        );
     if (answer !== CLEAR) return;
     await this.store.clear();
     this.logger.info(`history: cleared ${this.store.file}`);

@@ -60,7 +60,9 @@ async function ask(id: string, definition: InputDefinition | undefined, serverNa
   }
   if (definition?.type === 'command') {
     // A command input runs another extension's code; that is VS Code's own MCP support's job, not a monitor's.
-    void vscode.window.showWarningMessage(vscode.l10n.t('Input "{0}" is provided by a command; MCP Health cannot run it. Enter a value to monitor {1}.', id, serverName));
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('Input "{0}" is provided by a command; MCP Health cannot run it. Enter a value to monitor {1}.', id, serverName),
+    );
   }
   return vscode.window.showInputBox({
     title,

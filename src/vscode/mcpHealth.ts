@@ -95,7 +95,9 @@ export class McpHealth {
     this.log = this.own(createPingLog());
     this.settings = this.own(new SettingsStore());
     // What a bug report needs first: which version ran, with which effective settings.
-    this.log.logger.info(`MCP Health ${String(context.extension.packageJSON.version ?? '?')} activating in ${vscode.env.appName} ${vscode.version}; settings: ${JSON.stringify(this.settings.current)}`);
+    this.log.logger.info(
+      `MCP Health ${String(context.extension.packageJSON.version ?? '?')} activating in ${vscode.env.appName} ${vscode.version}; settings: ${JSON.stringify(this.settings.current)}`,
+    );
     // Digests are keyed with a secret loaded before the first discovery hands servers over (discoverOnce).
     this.consentStore = new ConsentStore(context.globalState, this.log.logger, () => this.consentKey);
     // Test-only pre-seed, documented in test/e2e/harness/README.md: the smoke-test driver hides notifications, so the
@@ -116,7 +118,12 @@ export class McpHealth {
       maxConcurrentStarts: concurrentStarts(),
       consent: (config) => testConsent || this.consentStore.isAllowed(config),
       // Entries run through `mcp-health guard` are never started: their guard's socket is read instead.
-      guards: new GuardPoller(systemClock, () => readGuardStatuses(undefined, undefined, onceEach(this.log.logger)), GUARD_POLL_MS, channelGuardControl),
+      guards: new GuardPoller(
+        systemClock,
+        () => readGuardStatuses(undefined, undefined, onceEach(this.log.logger)),
+        GUARD_POLL_MS,
+        channelGuardControl,
+      ),
     });
     this.consent = this.own(new ConsentFlow(this.consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
     this.inputs = new InputStore(context.secrets);
@@ -125,25 +132,38 @@ export class McpHealth {
     // Here, not deferred: VS Code restores an open dashboard through this serializer as soon as activation ends.
     this.dashboard = this.own(new DashboardPanel(context.extensionUri, this.registry, this.contextOf));
     this.own(vscode.commands.registerCommand(Commands.resetNotifications, () => this.services().notifier.resetMuted()));
-    this.own(vscode.commands.registerCommand(Commands.openWalkthrough, () =>
-      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#mcpHealth.gettingStarted`, false)));
-    for (const disposable of [...registerToolDriftCommands(() => this.services().toolDrift), ...registerHistoryCommands(() => this.services().history)]) {
+    this.own(
+      vscode.commands.registerCommand(Commands.openWalkthrough, () =>
+        vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#mcpHealth.gettingStarted`, false),
+      ),
+    );
+    for (const disposable of [
+      ...registerToolDriftCommands(() => this.services().toolDrift),
+      ...registerHistoryCommands(() => this.services().history),
+    ]) {
       this.own(disposable);
     }
     this.own(this.discoveredEmitter);
-    this.metrics = this.own(new MetricsEndpoint({
-      registry: this.registry, extensionPath: context.extensionPath, version: String(context.extension.packageJSON.version ?? '0.0.0'), logger: this.log.logger,
-    }));
+    this.metrics = this.own(
+      new MetricsEndpoint({
+        registry: this.registry,
+        extensionPath: context.extensionPath,
+        version: String(context.extension.packageJSON.version ?? '0.0.0'),
+        logger: this.log.logger,
+      }),
+    );
 
     this.own(this.settings.onDidChange((event) => this.applySettings(event)));
     this.own(vscode.workspace.onDidChangeWorkspaceFolders(() => this.requestRediscovery('workspace folders changed')));
-    this.own(vscode.workspace.onDidGrantWorkspaceTrust(() => {
-      this.log.logger.info('workspace trusted: starting servers from workspace files');
-      this.registry.setTrusted(true);
-      this.consent.offer();
-      // User-level servers were kept in the home folder while the window was untrusted; now they may use its folder.
-      this.requestRediscovery('workspace trusted');
-    }));
+    this.own(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.log.logger.info('workspace trusted: starting servers from workspace files');
+        this.registry.setTrusted(true);
+        this.consent.offer();
+        // User-level servers were kept in the home folder while the window was untrusted; now they may use its folder.
+        this.requestRediscovery('workspace trusted');
+      }),
+    );
     for (const disposable of registerCommands({
       registry: this.registry,
       statusBar: this.statusBar,
@@ -165,7 +185,12 @@ export class McpHealth {
     for (const disposable of registerVsCodeMcpCommands(this.registry)) {
       this.own(disposable);
     }
-    for (const disposable of registerGuardCommands({ registry: this.registry, rediscover: () => this.rediscover(), guardLauncher: () => this.services().guardRuntime.launcher(), nodeOnPath: async () => Boolean(await findOnPath('node')) })) {
+    for (const disposable of registerGuardCommands({
+      registry: this.registry,
+      rediscover: () => this.rediscover(),
+      guardLauncher: () => this.services().guardRuntime.launcher(),
+      nodeOnPath: async () => Boolean(await findOnPath('node')),
+    })) {
       this.own(disposable);
     }
   }
@@ -174,7 +199,12 @@ export class McpHealth {
   private services(): DeferredServices {
     if (this.deferred) return this.deferred;
     const chatMcp = this.own(new ChatMcpSettingsWatcher());
-    this.own(chatMcp.onDidChange(() => { this.tree.refresh(); this.statusBar.render(); }));
+    this.own(
+      chatMcp.onDidChange(() => {
+        this.tree.refresh();
+        this.statusBar.render();
+      }),
+    );
     const watchers = this.own(new ConfigWatchers());
     this.own(watchers.onDidChange(() => this.requestRediscovery('a configuration file changed')));
     this.deferred = {
@@ -184,8 +214,20 @@ export class McpHealth {
       watchers,
       diagnostics: this.own(new ConfigDiagnostics()),
       configLens: this.own(new ConfigLensProvider(this.registry, this.settings.current.codeLens)),
-      notifier: this.own(new StateNotifier(this.registry, () => this.settings.current.notifications, systemClock, this.log.logger, this.context.globalState, () => this.settings.current.notificationReminderMs, this.contextOf)),
-      toolDrift: this.own(new ToolDriftWatcher(this.registry, this.context.workspaceState, () => this.settings.current.notifications, this.log.logger)),
+      notifier: this.own(
+        new StateNotifier(
+          this.registry,
+          () => this.settings.current.notifications,
+          systemClock,
+          this.log.logger,
+          this.context.globalState,
+          () => this.settings.current.notificationReminderMs,
+          this.contextOf,
+        ),
+      ),
+      toolDrift: this.own(
+        new ToolDriftWatcher(this.registry, this.context.workspaceState, () => this.settings.current.notifications, this.log.logger),
+      ),
       shared: new SharedServers({
         path: channelPath(sharedServersTopic(this.vscodeUserDir())),
         registry: this.registry,
@@ -195,7 +237,10 @@ export class McpHealth {
       }),
       // Copied now, off the activation path: by the time a user picks "Guard This Server" the stable copy is there.
       guardRuntime: new StableGuardRuntime(
-        path.join(this.context.extensionPath, 'dist', BUNDLED_GUARD_FILE), path.join(this.context.globalStorageUri.fsPath, 'bin'), this.log.logger),
+        path.join(this.context.extensionPath, 'dist', BUNDLED_GUARD_FILE),
+        path.join(this.context.globalStorageUri.fsPath, 'bin'),
+        this.log.logger,
+      ),
     };
     this.statusBar.render();
     return this.deferred;
@@ -336,7 +381,11 @@ export class McpHealth {
     await Promise.all([
       vscode.commands.executeCommand('setContext', 'mcpHealth.discovered', true),
       vscode.commands.executeCommand('setContext', 'mcpHealth.hasServers', statuses.length > 0),
-      vscode.commands.executeCommand('setContext', 'mcpHealth.needsInput', statuses.some((s) => (s.config.missingInputs?.length ?? 0) > 0)),
+      vscode.commands.executeCommand(
+        'setContext',
+        'mcpHealth.needsInput',
+        statuses.some((s) => (s.config.missingInputs?.length ?? 0) > 0),
+      ),
     ]);
   }
 

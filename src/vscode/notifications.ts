@@ -197,7 +197,14 @@ export class StateNotifier implements vscode.Disposable {
 }
 
 function runAction(choice: string | undefined, element: string): void {
-  const command = choice === RECONNECT ? Commands.reconnect : choice === SHOW_LOG ? Commands.showLog : choice === OPEN_CONFIG ? Commands.openConfig : undefined;
+  const command =
+    choice === RECONNECT
+      ? Commands.reconnect
+      : choice === SHOW_LOG
+        ? Commands.showLog
+        : choice === OPEN_CONFIG
+          ? Commands.openConfig
+          : undefined;
   if (command) {
     void vscode.commands.executeCommand(command, element);
   }

@@ -23,7 +23,11 @@ export class HealthStatusBar implements vscode.Disposable {
   private outcome: { text: string; timer: NodeJS.Timeout } | undefined;
 
   /** `contextOf`: what the editor knows beside the monitor (VS Code's chat.mcp settings, the kept uptime). */
-  constructor(private readonly registry: MonitorRegistry, private visibility: StatusBarVisibility, private readonly contextOf: ViewContextOf = () => ({})) {
+  constructor(
+    private readonly registry: MonitorRegistry,
+    private visibility: StatusBarVisibility,
+    private readonly contextOf: ViewContextOf = () => ({}),
+  ) {
     this.item = vscode.window.createStatusBarItem('mcpHealth.status', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'MCP Health';
     this.item.command = Commands.pingAll;
@@ -51,7 +55,13 @@ export class HealthStatusBar implements vscode.Disposable {
   /** Shows the result of a manual ping in place of the aggregate for a few seconds. */
   showOutcome(text: string): void {
     this.clearOutcome();
-    this.outcome = { text, timer: setTimeout(() => { this.clearOutcome(); this.render(); }, OUTCOME_VISIBLE_MS) };
+    this.outcome = {
+      text,
+      timer: setTimeout(() => {
+        this.clearOutcome();
+        this.render();
+      }, OUTCOME_VISIBLE_MS),
+    };
     this.render();
   }
 
@@ -62,7 +72,7 @@ export class HealthStatusBar implements vscode.Disposable {
     const tooltip = this.item.tooltip;
     return {
       text: this.item.text,
-      tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '',
+      tooltip: typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? ''),
       visible: this.visible,
       background: this.item.backgroundColor?.id,
     };
@@ -72,11 +82,17 @@ export class HealthStatusBar implements vscode.Disposable {
     const statuses = this.registry.list();
     const summary = summarize(statuses);
     this.item.text = this.outcome && !this.busy ? this.outcome.text : statusBarText(summary, this.busy);
-    this.item.backgroundColor = summary.worst === 'error'
-      ? new vscode.ThemeColor('statusBarItem.errorBackground')
-      : summary.worst === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor =
+      summary.worst === 'error'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : summary.worst === 'warning'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
     this.item.accessibilityInformation = { label: vscode.l10n.t('MCP Health: {0}', healthSentence(summary)) };
-    const tooltip = new vscode.MarkdownString(statusBarTooltipMarkdown(serverViews(statuses.slice(0, MAX_TOOLTIP_ROWS), this.contextOf), summary, statuses.length), true);
+    const tooltip = new vscode.MarkdownString(
+      statusBarTooltipMarkdown(serverViews(statuses.slice(0, MAX_TOOLTIP_ROWS), this.contextOf), summary, statuses.length),
+      true,
+    );
     tooltip.isTrusted = { enabledCommands: [...STATUS_TOOLTIP_COMMANDS] };
     tooltip.supportHtml = false;
     this.item.tooltip = tooltip;

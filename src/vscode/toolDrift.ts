@@ -78,14 +78,23 @@ export class ToolDriftWatcher implements vscode.Disposable {
   }
 
   private checkLimit(): void {
-    const total = totalTools(this.registry.list().filter((status) => status.state !== 'disabled').map((status) => status.inventory?.tools?.count));
+    const total = totalTools(
+      this.registry
+        .list()
+        .filter((status) => status.state !== 'disabled')
+        .map((status) => status.inventory?.tools?.count),
+    );
     if (total <= CLIENT_TOOL_LIMIT) {
       this.limitWarned = false;
       return;
     }
     if (this.limitWarned) return;
     this.limitWarned = true;
-    const message = vscode.l10n.t('Your MCP servers offer {0} tools; VS Code passes at most {1} to a model. Turn off tools or servers you do not need.', total, CLIENT_TOOL_LIMIT);
+    const message = vscode.l10n.t(
+      'Your MCP servers offer {0} tools; VS Code passes at most {1} to a model. Turn off tools or servers you do not need.',
+      total,
+      CLIENT_TOOL_LIMIT,
+    );
     this.logger.warn(message);
     if (this.level() !== 'off') void vscode.window.showWarningMessage(message);
   }
@@ -93,7 +102,14 @@ export class ToolDriftWatcher implements vscode.Disposable {
   private announce(id: string, summary: string): void {
     const status = this.registry.get(id);
     if (!status || this.level() === 'off') return;
-    const message = redactText(vscode.l10n.t('MCP server "{0}": tools changed since the accepted baseline ({1}). A changed description can carry instructions to the model.', status.config.name, summary), status.config.secretValues ?? []);
+    const message = redactText(
+      vscode.l10n.t(
+        'MCP server "{0}": tools changed since the accepted baseline ({1}). A changed description can carry instructions to the model.',
+        status.config.name,
+        summary,
+      ),
+      status.config.secretValues ?? [],
+    );
     void Promise.resolve(vscode.window.showWarningMessage(message, SHOW_CHANGES, ACCEPT)).then((choice) => {
       if (choice === SHOW_CHANGES) void this.showChanges(id);
       else if (choice === ACCEPT) void this.accept(id);
@@ -111,8 +127,14 @@ export class ToolDriftWatcher implements vscode.Disposable {
     const id = await this.resolve(element, vscode.l10n.t('Show tool changes of which server?'));
     const status = id ? this.registry.get(id) : undefined;
     if (!id || !status) return;
-    const uri = (side: 'baseline' | 'current') => vscode.Uri.from({ scheme: SCHEME, path: `/${status.config.name}/${side}.json`, query: encodeURIComponent(id) });
-    await vscode.commands.executeCommand('vscode.diff', uri('baseline'), uri('current'), vscode.l10n.t('{0}: accepted tools ↔ tools now', status.config.name));
+    const uri = (side: 'baseline' | 'current') =>
+      vscode.Uri.from({ scheme: SCHEME, path: `/${status.config.name}/${side}.json`, query: encodeURIComponent(id) });
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      uri('baseline'),
+      uri('current'),
+      vscode.l10n.t('{0}: accepted tools ↔ tools now', status.config.name),
+    );
   }
 
   async accept(element: unknown): Promise<void> {
@@ -131,7 +153,7 @@ export class ToolDriftWatcher implements vscode.Disposable {
     const id = decodeURIComponent(uri.query);
     const side = uri.path.endsWith('/baseline.json') ? 'baseline' : 'current';
     const status = this.registry.get(id);
-    const tools = side === 'baseline' ? this.registry.toolsBaseline(id) : status?.inventory?.tools ?? null;
+    const tools = side === 'baseline' ? this.registry.toolsBaseline(id) : (status?.inventory?.tools ?? null);
     return status ? redactText(toolsDocumentText(tools), status.config.secretValues ?? []) : '[]\n';
   }
 

@@ -25,7 +25,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   private readonly disposables: vscode.Disposable[] = [];
 
   /** `contextOf`: what the editor knows beside the monitor (VS Code's own chat.mcp settings, the kept uptime). */
-  constructor(private readonly registry: MonitorRegistry, private readonly contextOf: ViewContextOf = () => ({})) {
+  constructor(
+    private readonly registry: MonitorRegistry,
+    private readonly contextOf: ViewContextOf = () => ({}),
+  ) {
     this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(this.view, this.changeEmitter);
     this.unsubscribe = registry.onEvent((event) => {
@@ -37,8 +40,14 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
       }
     });
     if (!vscode.workspace.isTrusted) {
-      this.view.message = vscode.l10n.t('Restricted Mode: servers from workspace files are listed but not started. Trust this workspace to monitor them.');
-      this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => { this.view.message = undefined; }));
+      this.view.message = vscode.l10n.t(
+        'Restricted Mode: servers from workspace files are listed but not started. Trust this workspace to monitor them.',
+      );
+      this.disposables.push(
+        vscode.workspace.onDidGrantWorkspaceTrust(() => {
+          this.view.message = undefined;
+        }),
+      );
     }
   }
 
@@ -58,7 +67,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
   }
 
   private current(): TreeModel {
-    this.model ??= buildTree(this.registry.list(), this.registry.diagnostics(), workspaceFolderRefs(vscode.workspace.workspaceFolders), displayPath, this.contextOf);
+    this.model ??= buildTree(
+      this.registry.list(),
+      this.registry.diagnostics(),
+      workspaceFolderRefs(vscode.workspace.workspaceFolders),
+      displayPath,
+      this.contextOf,
+    );
     return this.model;
   }
 
@@ -106,7 +121,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
         item.command = { command: Commands.openConfig, title: vscode.l10n.t('Open Config'), arguments: [node.id] };
         return item;
       }
-      case 'server': return serverItem(node);
+      case 'server':
+        return serverItem(node);
       case 'detail': {
         const item = new vscode.TreeItem(node.row.label, vscode.TreeItemCollapsibleState.None);
         item.description = node.row.value;
@@ -121,10 +137,19 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
         const diagnostic = node.diagnostic;
         const item = new vscode.TreeItem(diagnostic.message, vscode.TreeItemCollapsibleState.None);
         item.description = vscode.l10n.t('line {0}', diagnostic.line);
-        item.iconPath = new vscode.ThemeIcon(diagnostic.severity === 'error' ? 'error' : 'warning',
-          new vscode.ThemeColor(diagnostic.severity === 'error' ? 'list.errorForeground' : 'list.warningForeground'));
+        item.iconPath = new vscode.ThemeIcon(
+          diagnostic.severity === 'error' ? 'error' : 'warning',
+          new vscode.ThemeColor(diagnostic.severity === 'error' ? 'list.errorForeground' : 'list.warningForeground'),
+        );
         item.contextValue = 'problem';
-        item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.file(diagnostic.file), { selection: new vscode.Range(diagnostic.line - 1, diagnostic.column - 1, diagnostic.line - 1, diagnostic.column - 1) }] };
+        item.command = {
+          command: 'vscode.open',
+          title: vscode.l10n.t('Open'),
+          arguments: [
+            vscode.Uri.file(diagnostic.file),
+            { selection: new vscode.Range(diagnostic.line - 1, diagnostic.column - 1, diagnostic.line - 1, diagnostic.column - 1) },
+          ],
+        };
         return item;
       }
     }

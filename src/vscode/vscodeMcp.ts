@@ -14,13 +14,16 @@ export const VSCODE_OUTPUT_COMMAND = 'workbench.mcp.showOutput';
 
 export function registerVsCodeMcpCommands(registry: MonitorRegistry): vscode.Disposable[] {
   const target = async (element: unknown, title: string): Promise<string | undefined> => {
-    const id = serverIdFromElement(element) ?? await pickServer(registry.list(), { title, filter: (status) => isVsCodeSource(status.config) });
+    const id =
+      serverIdFromElement(element) ?? (await pickServer(registry.list(), { title, filter: (status) => isVsCodeSource(status.config) }));
     const status = typeof id === 'string' ? registry.get(id) : undefined;
     if (!status) return undefined;
     const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
     const vscodeId = vscodeMcpServerId(status.config, folders);
     if (!vscodeId) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} is not run by VS Code itself (it comes from {1}).', status.config.name, status.config.source.file));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('{0} is not run by VS Code itself (it comes from {1}).', status.config.name, status.config.source.file),
+      );
     }
     return vscodeId;
   };

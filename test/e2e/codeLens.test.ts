@@ -41,7 +41,10 @@ async function readmeShot(page: Page, name: string): Promise<void> {
   const file = path.join(screenshots, name);
   // The top of the editor only: what the feature shows, and a small image in the VSIX.
   const box = await page.locator('.part.editor').boundingBox();
-  await page.screenshot({ path: file, ...(box ? { clip: { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, 430) } } : {}) });
+  await page.screenshot({
+    path: file,
+    ...(box ? { clip: { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, 430) } } : {}),
+  });
   if (process.env.MCP_HEALTH_README_SCREENSHOTS === '1') fs.copyFileSync(file, path.join(docsImages, name));
 }
 
@@ -60,12 +63,19 @@ describe('status where the server is configured: CodeLens and hover (code-server
     fs.mkdirSync(screenshots, { recursive: true });
     remote = await startEverythingHttp('streamableHttp');
     fs.mkdirSync(path.dirname(mcpJson), { recursive: true });
-    fs.writeFileSync(mcpJson, `${JSON.stringify({
-      servers: {
-        everything: { type: 'stdio', command: 'node', args: [everythingEntry, 'stdio'] },
-        remote: { type: 'http', url: remote.url },
-      },
-    }, null, 2)}\n`);
+    fs.writeFileSync(
+      mcpJson,
+      `${JSON.stringify(
+        {
+          servers: {
+            everything: { type: 'stdio', command: 'node', args: [everythingEntry, 'stdio'] },
+            remote: { type: 'http', url: remote.url },
+          },
+        },
+        null,
+        2,
+      )}\n`,
+    );
   });
 
   after(async () => {
@@ -96,15 +106,22 @@ describe('status where the server is configured: CodeLens and hover (code-server
     await page.keyboard.press('Control+P');
     await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10_000 });
     await page.keyboard.type('.vscode/mcp.json');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mcp.json' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'mcp.json' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await page.keyboard.press('Enter');
     await page.locator('.monaco-editor .view-line', { hasText: '"everything"' }).first().waitFor({ state: 'visible', timeout: 15_000 });
 
     // Both servers up, each with its round trip and its tool count (server-everything lists its tools once connected).
-    const upLenses = await waitFor('both lenses up with a round trip and tools', async () => {
-      const lenses = await ourLenses(page);
-      return lenses.length === 2 && lenses.every((lens) => /\bup · [\d.]+ m?s · \d+ tools\b/.test(lens)) && lenses;
-    }, 90_000).catch(async (error: unknown) => {
+    const upLenses = await waitFor(
+      'both lenses up with a round trip and tools',
+      async () => {
+        const lenses = await ourLenses(page);
+        return lenses.length === 2 && lenses.every((lens) => /\bup · [\d.]+ m?s · \d+ tools\b/.test(lens)) && lenses;
+      },
+      90_000,
+    ).catch(async (error: unknown) => {
       await shot(page, 'codelens-not-up.png');
       throw new Error(`${String(error)}; lenses: ${JSON.stringify(await ourLenses(page))}`);
     });
@@ -127,10 +144,14 @@ describe('status where the server is configured: CodeLens and hover (code-server
 
     // Live: the HTTP server goes away, its lens turns down without touching the file; the stdio one stays up.
     await remote?.stop();
-    const downLenses = await waitFor('the remote lens down, the stdio one still up', async () => {
-      const lenses = await ourLenses(page);
-      return lenses.length === 2 && /\bup\b/.test(lenses[0] ?? '') && /\bdown\b/.test(lenses[1] ?? '') && lenses;
-    }, 60_000).catch(async (error: unknown) => {
+    const downLenses = await waitFor(
+      'the remote lens down, the stdio one still up',
+      async () => {
+        const lenses = await ourLenses(page);
+        return lenses.length === 2 && /\bup\b/.test(lenses[0] ?? '') && /\bdown\b/.test(lenses[1] ?? '') && lenses;
+      },
+      60_000,
+    ).catch(async (error: unknown) => {
       await shot(page, 'codelens-not-down.png');
       throw new Error(`${String(error)}; lenses: ${JSON.stringify(await ourLenses(page))}`);
     });
@@ -140,7 +161,9 @@ describe('status where the server is configured: CodeLens and hover (code-server
     // The lens's Ping acts on that server: the status bar says what the probe answered.
     const everythingLens = page.locator('.monaco-editor .codelens-decoration', { hasText: 'Show Log' }).first();
     await everythingLens.locator('a', { hasText: /^Ping$/ }).click();
-    await page.locator('.part.statusbar .statusbar-item', { hasText: /everything: (ping|server\/discover) ok/ }).first()
+    await page
+      .locator('.part.statusbar .statusbar-item', { hasText: /everything: (ping|server\/discover) ok/ })
+      .first()
       .waitFor({ state: 'visible', timeout: 15_000 });
     await shot(page, 'codelens-ping.png');
 

@@ -24,22 +24,32 @@ const NAMES = ['alpha', 'beta', 'gamma'] as const;
 const NO_START_WATCH_MS = 20_000;
 
 function serversJson(args: Record<string, readonly string[]>, record: string): string {
-  const servers = Object.fromEntries(NAMES.map((name) => [name, {
-    type: 'stdio',
-    command: 'node',
-    args: [recorder, record, name, ...(args[name] ?? [])],
-    // A secret value the other extension must never see through MCP Health's exports.
-    env: { API_TOKEN: SECRET },
-  }]));
+  const servers = Object.fromEntries(
+    NAMES.map((name) => [
+      name,
+      {
+        type: 'stdio',
+        command: 'node',
+        args: [recorder, record, name, ...(args[name] ?? [])],
+        // A secret value the other extension must never see through MCP Health's exports.
+        env: { API_TOKEN: SECRET },
+      },
+    ]),
+  );
   return `${JSON.stringify({ servers }, null, 2)}\n`;
 }
 
 function starts(record: string): Array<{ name: string; pid: number }> {
   if (!fs.existsSync(record)) return [];
-  return fs.readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((line) => {
-    const [name, pid] = line.split(' ');
-    return { name: name ?? '', pid: Number(pid) };
-  });
+  return fs
+    .readFileSync(record, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [name, pid] = line.split(' ');
+      return { name: name ?? '', pid: Number(pid) };
+    });
 }
 
 async function treeRows(page: Page): Promise<string> {
@@ -93,10 +103,14 @@ describe('consent before the first start (code-server, Production mode)', { time
     await page.screenshot({ path: path.join(screenshots, 'consent-notification.png') });
 
     await page.locator('.part.activitybar [aria-label^="MCP Health"]').first().click();
-    await waitFor('three rows waiting for consent', async () => {
-      const rows = await treeRows(page);
-      return NAMES.every((name) => new RegExp(`^${name}\\s*waiting for consent`, 'm').test(rows)) && rows;
-    }, 30_000);
+    await waitFor(
+      'three rows waiting for consent',
+      async () => {
+        const rows = await treeRows(page);
+        return NAMES.every((name) => new RegExp(`^${name}\\s*waiting for consent`, 'm').test(rows)) && rows;
+      },
+      30_000,
+    );
 
     // The Review picker, opened from the command palette while the notification stays open.
     await page.keyboard.press('F1');
@@ -116,22 +130,34 @@ describe('consent before the first start (code-server, Production mode)', { time
     assert.deepEqual(starts(record), [], `no server process before consent (watched ${NO_START_WATCH_MS / 1000} s)`);
 
     await clickNotificationButton(page, question, 'Allow');
-    const first = await waitFor('all three servers started', () => {
-      const seen = starts(record);
-      return seen.length >= 3 && seen;
-    }, 60_000);
+    const first = await waitFor(
+      'all three servers started',
+      () => {
+        const seen = starts(record);
+        return seen.length >= 3 && seen;
+      },
+      60_000,
+    );
     assert.deepEqual(first.map((start) => start.name).sort(), [...NAMES]);
-    await waitFor('all three up in the tree', async () => {
-      const rows = await treeRows(page);
-      return NAMES.every((name) => new RegExp(`^${name}\\s*up`, 'm').test(rows));
-    }, 60_000);
+    await waitFor(
+      'all three up in the tree',
+      async () => {
+        const rows = await treeRows(page);
+        return NAMES.every((name) => new RegExp(`^${name}\\s*up`, 'm').test(rows));
+      },
+      60_000,
+    );
     await page.screenshot({ path: path.join(screenshots, 'consent-allowed.png') });
 
     // A changed definition asks again: edit beta's args only.
     fs.writeFileSync(mcpJson, serversJson({ beta: ['--max-lifetime-ms', '600001'] }, record));
     await waitFor('beta waiting for consent again', async () => /^beta\s*waiting for consent/m.test(await treeRows(page)), 60_000);
     // The question says what changed, and shows the env names with secret values masked (issue 19 §2).
-    await findNotification(page, /MCP Health found 1 server in \.vscode\/mcp\.json\. Start watching it\? beta: Changed since you allowed it: arguments changed\. Environment: API_TOKEN=\*\*\*/, 30_000);
+    await findNotification(
+      page,
+      /MCP Health found 1 server in \.vscode\/mcp\.json\. Start watching it\? beta: Changed since you allowed it: arguments changed\. Environment: API_TOKEN=\*\*\*/,
+      30_000,
+    );
     const betaBefore = first.find((start) => start.name === 'beta');
     await waitFor('the old beta process gone', () => betaBefore !== undefined && !isAlive(betaBefore.pid), 20_000);
     await sleep(5_000);
@@ -163,10 +189,15 @@ describe('consent before the first start (code-server, Production mode)', { time
 
   it('gives another extension a read-only, redacted API: no secret, no registry, nothing that stores an input', async () => {
     type ProbeReport = {
-      probeMode: number; names: string[]; servers: Array<{ name: string; state: string; source: { file: string } }> | null;
-      secretSeen: boolean; hasRegistry: boolean; hasStoreInput: boolean;
+      probeMode: number;
+      names: string[];
+      servers: Array<{ name: string; state: string; source: { file: string } }> | null;
+      secretSeen: boolean;
+      hasRegistry: boolean;
+      hasStoreInput: boolean;
     };
-    const read = (): ProbeReport | undefined => (fs.existsSync(probeOut) ? JSON.parse(fs.readFileSync(probeOut, 'utf8')) as ProbeReport : undefined);
+    const read = (): ProbeReport | undefined =>
+      fs.existsSync(probeOut) ? (JSON.parse(fs.readFileSync(probeOut, 'utf8')) as ProbeReport) : undefined;
     await waitFor('the probe extension to have written what it saw', () => read() !== undefined, 30_000);
     // It rewrites on every change; by now all three servers are known, whatever the API looks like.
     const seen = read() as ProbeReport;

@@ -42,12 +42,19 @@ describe('history across a window reload (code-server, Production mode)', { time
 
   before(() => {
     fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-    fs.writeFileSync(path.join(workspace, '.vscode', 'mcp.json'), JSON.stringify({
-      servers: {
-        healthy: { type: 'stdio', command: 'node', args: [everythingServer, 'stdio'] },
-        broken: { type: 'stdio', command: 'node', args: ['-e', 'process.exit(4)'] },
-      },
-    }, null, 2));
+    fs.writeFileSync(
+      path.join(workspace, '.vscode', 'mcp.json'),
+      JSON.stringify(
+        {
+          servers: {
+            healthy: { type: 'stdio', command: 'node', args: [everythingServer, 'stdio'] },
+            broken: { type: 'stdio', command: 'node', args: ['-e', 'process.exit(4)'] },
+          },
+        },
+        null,
+        2,
+      ),
+    );
     fs.mkdirSync(screenshots, { recursive: true });
   });
 
@@ -73,16 +80,24 @@ describe('history across a window reload (code-server, Production mode)', { time
     await waitForWorkbench(page, 90_000);
     await clickNotificationButton(page, consentQuestion, 'Allow', 90_000);
     await page.locator('.part.activitybar [aria-label^="MCP Health"]').first().click();
-    await waitFor('healthy up and broken down', async () => {
-      const rows = await treeRows(page);
-      return /^healthy\s*up/m.test(rows) && /^broken\s*down/m.test(rows);
-    }, 90_000);
+    await waitFor(
+      'healthy up and broken down',
+      async () => {
+        const rows = await treeRows(page);
+        return /^healthy\s*up/m.test(rows) && /^broken\s*down/m.test(rows);
+      },
+      90_000,
+    );
     // Up by its handshake alone is not verified time: one answered probe makes it count.
     await runCommand(page, 'MCP Health: Ping All Servers');
-    const before = await waitFor('kept uptime in the tree', async () => {
-      const rows = await treeRows(page);
-      return /^healthy\s*up.*100 % \(24 h\)/m.test(rows) && /^broken\s*down.*0 % \(24 h\)/m.test(rows) && rows;
-    }, 30_000);
+    const before = await waitFor(
+      'kept uptime in the tree',
+      async () => {
+        const rows = await treeRows(page);
+        return /^healthy\s*up.*100 % \(24 h\)/m.test(rows) && /^broken\s*down.*0 % \(24 h\)/m.test(rows) && rows;
+      },
+      30_000,
+    );
     await page.screenshot({ path: path.join(screenshots, 'history-before-reload.png') });
 
     const reloadAt = Date.now();
@@ -93,13 +108,22 @@ describe('history across a window reload (code-server, Production mode)', { time
     // The window that closed wrote the file on its way out (the periodic write is 45 s away).
     // The old extension host may still be finishing its deactivate while the new window comes up.
     const storage = path.join(server.userDataDir, 'User', 'workspaceStorage');
-    const [file, ...others] = await waitFor('a history file in the workspace storage', () => {
-      const found = findFiles(storage, 'history.json');
-      return found.length > 0 && found;
-    }, 30_000);
+    const [file, ...others] = await waitFor(
+      'a history file in the workspace storage',
+      () => {
+        const found = findFiles(storage, 'history.json');
+        return found.length > 0 && found;
+      },
+      30_000,
+    );
     assert.ok(file);
     assert.deepEqual(others, [], 'one file per workspace');
-    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { format: string; version: number; savedAt: number; servers: StoredServer[] };
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+      format: string;
+      version: number;
+      savedAt: number;
+      servers: StoredServer[];
+    };
     assert.equal(stored.format, 'mcp-health-history');
     // Written by the closing window: the new one writes 45 s after its first event at the earliest.
     assert.ok(stored.savedAt >= reloadAt, `saved ${reloadAt - stored.savedAt} ms before the reload`);
@@ -112,14 +136,31 @@ describe('history across a window reload (code-server, Production mode)', { time
 
     const tree = page.locator('.part.sidebar .monaco-list-row');
     // The reloaded window restores the MCP Health side bar; open it only if it did not.
-    const restored = await tree.filter({ hasText: /^healthy/ }).first().waitFor({ state: 'visible', timeout: 30_000 }).then(() => true, () => false);
+    const restored = await tree
+      .filter({ hasText: /^healthy/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 })
+      .then(
+        () => true,
+        () => false,
+      );
     if (!restored) await page.locator('.part.activitybar [aria-label^="MCP Health"]').first().click({ force: true });
-    const after = await waitFor('kept uptime shown again after the reload', async () => {
-      const rows = await treeRows(page);
-      return /^healthy\s*up.*100 % \(24 h\)/m.test(rows) && /^broken\s*down.*0 % \(24 h\)/m.test(rows) && rows;
-    }, 60_000);
-    await tree.filter({ hasText: /^healthy/ }).first().click();
-    await tree.filter({ hasText: /history\s*uptime 1 h 100 % · 24 h 100 % · 7 d 100 %/ }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    const after = await waitFor(
+      'kept uptime shown again after the reload',
+      async () => {
+        const rows = await treeRows(page);
+        return /^healthy\s*up.*100 % \(24 h\)/m.test(rows) && /^broken\s*down.*0 % \(24 h\)/m.test(rows) && rows;
+      },
+      60_000,
+    );
+    await tree
+      .filter({ hasText: /^healthy/ })
+      .first()
+      .click();
+    await tree
+      .filter({ hasText: /history\s*uptime 1 h 100 % · 24 h 100 % · 7 d 100 %/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await page.mouse.move(700, 300);
     await page.screenshot({ path: path.join(screenshots, 'history-after-reload.png') });
     assert.ok(before && after);

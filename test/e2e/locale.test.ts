@@ -52,14 +52,32 @@ describe(`MCP Health in VS Code's pseudo-locale (${LOCALE})`, { timeout: 240_000
     // translations of its own (the workbench stays English), which is all extensions need to get their bundles.
     fs.mkdirSync(path.join(languagePack, 'translations'), { recursive: true });
     fs.writeFileSync(path.join(languagePack, 'translations', 'main.i18n.json'), JSON.stringify({ version: '1.0.0', contents: {} }));
-    fs.writeFileSync(path.join(languagePack, 'package.json'), JSON.stringify({
-      name: 'pseudo-language-pack', publisher: 'mcp-health-test', version: '0.0.1', engines: { vscode: '*' },
-      contributes: { localizations: [{ languageId: LOCALE, languageName: 'Pseudo', localizedLanguageName: 'Pseudo', translations: [{ id: 'vscode', path: './translations/main.i18n.json' }] }] },
-    }));
+    fs.writeFileSync(
+      path.join(languagePack, 'package.json'),
+      JSON.stringify({
+        name: 'pseudo-language-pack',
+        publisher: 'mcp-health-test',
+        version: '0.0.1',
+        engines: { vscode: '*' },
+        contributes: {
+          localizations: [
+            {
+              languageId: LOCALE,
+              languageName: 'Pseudo',
+              localizedLanguageName: 'Pseudo',
+              translations: [{ id: 'vscode', path: './translations/main.i18n.json' }],
+            },
+          ],
+        },
+      }),
+    );
     const mcpJson = path.join(workspace, '.vscode', 'mcp.json');
     fs.mkdirSync(path.dirname(mcpJson), { recursive: true });
     // One server nobody allowed yet: nothing starts, the tree says why and the consent question is asked.
-    fs.writeFileSync(mcpJson, JSON.stringify({ servers: { solo: { type: 'stdio', command: 'node', args: [recorder, record, 'solo'] } } }, null, 2));
+    fs.writeFileSync(
+      mcpJson,
+      JSON.stringify({ servers: { solo: { type: 'stdio', command: 'node', args: [recorder, record, 'solo'] } } }, null, 2),
+    );
     fs.mkdirSync(screenshots, { recursive: true });
   });
 
@@ -76,13 +94,17 @@ describe(`MCP Health in VS Code's pseudo-locale (${LOCALE})`, { timeout: 240_000
       userSettings: { 'security.workspace.trust.enabled': false, 'mcpHealth.discovery.includeUserConfigs': false },
     });
     // The language pack index the server resolves a locale by, as it writes it after scanning installed extensions.
-    fs.writeFileSync(path.join(server.userDataDir, 'languagepacks.json'), JSON.stringify({
-      [LOCALE]: {
-        hash: 'mcphealthpseudo', label: 'Pseudo',
-        extensions: [{ extensionIdentifier: { id: 'mcp-health-test.pseudo-language-pack' }, version: '0.0.1' }],
-        translations: { vscode: path.join(languagePack, 'translations', 'main.i18n.json') },
-      },
-    }));
+    fs.writeFileSync(
+      path.join(server.userDataDir, 'languagepacks.json'),
+      JSON.stringify({
+        [LOCALE]: {
+          hash: 'mcphealthpseudo',
+          label: 'Pseudo',
+          extensions: [{ extensionIdentifier: { id: 'mcp-health-test.pseudo-language-pack' }, version: '0.0.1' }],
+          translations: { vscode: path.join(languagePack, 'translations', 'main.i18n.json') },
+        },
+      }),
+    );
     workbench = await launchWorkbenchBrowser();
     const { page } = workbench;
     await page.goto(workbenchUrl(server, workspace));
@@ -93,14 +115,24 @@ describe(`MCP Health in VS Code's pseudo-locale (${LOCALE})`, { timeout: 240_000
       await page.screenshot({ path: path.join(screenshots, 'locale-no-notification.png') });
       throw error;
     });
-    assert.ok(await toast.locator('.monaco-button', { hasText: translated('Allow') }).first().isVisible(), 'the Allow button, translated');
+    assert.ok(
+      await toast
+        .locator('.monaco-button', { hasText: translated('Allow') })
+        .first()
+        .isVisible(),
+      'the Allow button, translated',
+    );
 
     await page.locator('.part.activitybar [aria-label^="MCP Health"]').first().click();
     const label = translated('waiting for consent/server state');
-    await waitFor('the tree row in the pseudo-locale', async () => {
-      const rows = (await page.locator('.part.sidebar .monaco-list-row').allInnerTexts()).join('\n');
-      return new RegExp(`^solo\\s*${escape(label)}`, 'm').test(rows) && rows;
-    }, 30_000);
+    await waitFor(
+      'the tree row in the pseudo-locale',
+      async () => {
+        const rows = (await page.locator('.part.sidebar .monaco-list-row').allInnerTexts()).join('\n');
+        return new RegExp(`^solo\\s*${escape(label)}`, 'm').test(rows) && rows;
+      },
+      30_000,
+    );
     await page.screenshot({ path: path.join(screenshots, 'locale.png') });
     assert.ok(!fs.existsSync(record), 'nothing started without consent');
   });

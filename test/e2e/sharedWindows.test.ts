@@ -39,7 +39,7 @@ async function treeText(page: Page): Promise<string> {
   return (await page.locator('.part.sidebar .monaco-list-row').allInnerTexts()).join('\n');
 }
 
-describe('MCP Health across windows and beside VS Code\'s own MCP client', { timeout: 420_000 }, () => {
+describe("MCP Health across windows and beside VS Code's own MCP client", { timeout: 420_000 }, () => {
   let codeServer: CodeServer | undefined;
   let workbench: Workbench | undefined;
   let root: string;
@@ -55,15 +55,20 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     for (const name of ['ws1', 'ws2', 'ws3']) fs.mkdirSync(path.join(root, name, '.vscode'), { recursive: true });
     // Window 1 has a workspace server that both MCP Health and VS Code's own client run; the others an empty file
     // (it activates MCP Health, as a real project's config would).
-    fs.writeFileSync(path.join(root, 'ws1', '.vscode', 'mcp.json'), JSON.stringify({ servers: { 'vsc-probe': server(probePids) } }, null, 2));
+    fs.writeFileSync(
+      path.join(root, 'ws1', '.vscode', 'mcp.json'),
+      JSON.stringify({ servers: { 'vsc-probe': server(probePids) } }, null, 2),
+    );
     for (const name of ['ws2', 'ws3']) fs.writeFileSync(path.join(root, name, '.vscode', 'mcp.json'), '{ "servers": {} }\n');
     codeServer = await startCodeServer({
       linkedExtensions: [repoRoot],
       userSettings: { 'security.workspace.trust.enabled': false, 'mcpHealth.discovery.includeUserConfigs': true },
     });
     // Two user-level servers in the user data dir's mcp.json, which every window of this code-server reads.
-    fs.writeFileSync(path.join(codeServer.userDataDir, 'User', 'mcp.json'),
-      JSON.stringify({ servers: { 'shared-a': server(userPids), 'shared-b': server(userPids) } }, null, 2));
+    fs.writeFileSync(
+      path.join(codeServer.userDataDir, 'User', 'mcp.json'),
+      JSON.stringify({ servers: { 'shared-a': server(userPids), 'shared-b': server(userPids) } }, null, 2),
+    );
     workbench = await launchWorkbenchBrowser();
   });
 
@@ -101,12 +106,20 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     // own log of this server.
     await runCommand(page, 'MCP Health: Show VS Code Output');
     await pick(page, 'vsc-probe');
-    await waitFor("the Output view shows VS Code's channel for vsc-probe", async () => {
-      const selected = await page.locator('.part.panel select.monaco-select-box').evaluateAll((boxes) =>
-        // Runs in the page; this project's tsconfig has no DOM types, hence the structural cast.
-        boxes.map((box) => (box as unknown as { selectedOptions: ArrayLike<{ textContent: string | null }> }).selectedOptions[0]?.textContent ?? ''));
-      return selected.some((text) => /MCP: vsc-probe/.test(text));
-    }, 30_000);
+    await waitFor(
+      "the Output view shows VS Code's channel for vsc-probe",
+      async () => {
+        const selected = await page.locator('.part.panel select.monaco-select-box').evaluateAll((boxes) =>
+          // Runs in the page; this project's tsconfig has no DOM types, hence the structural cast.
+          boxes.map(
+            (box) =>
+              (box as unknown as { selectedOptions: ArrayLike<{ textContent: string | null }> }).selectedOptions[0]?.textContent ?? '',
+          ),
+        );
+        return selected.some((text) => /MCP: vsc-probe/.test(text));
+      },
+      30_000,
+    );
     assert.equal(pids(probePids).length, 1, 'showing the output starts nothing');
     // VS Code keeps its own copy stopped until asked: the first restart starts it.
     await runCommand(page, 'MCP Health: Restart in VS Code');
@@ -128,10 +141,14 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     const leaderPids = pids(userPids).filter(isAlive);
     const followers = [await openWindow('ws2'), await openWindow('ws3')];
     for (const page of followers) {
-      await waitFor('a follower shows the leader status', async () => /shared-a\s*up.*in another window/.test(await treeText(page)), 90_000);
+      await waitFor(
+        'a follower shows the leader status',
+        async () => /shared-a\s*up.*in another window/.test(await treeText(page)),
+        90_000,
+      );
     }
     await followers[0]!.screenshot({ path: path.join(screenshots, 'follower.png') });
-    assert.deepEqual(pids(userPids).filter(isAlive).sort(), leaderPids.sort(), 'still the leader\'s two, nothing else started');
+    assert.deepEqual(pids(userPids).filter(isAlive).sort(), leaderPids.sort(), "still the leader's two, nothing else started");
     assert.equal(pids(userPids).length, 2, 'no follower ever started a copy');
   });
 
@@ -142,25 +159,37 @@ describe('MCP Health across windows and beside VS Code\'s own MCP client', { tim
     await waitFor('the hand-over', () => before.every((pid) => !isAlive(pid)) && pids(userPids).filter(isAlive).length === 2, 120_000);
     const after = pids(userPids).filter(isAlive);
     assert.equal(after.length, 2);
-    assert.ok(after.every((pid) => !before.includes(pid)), 'the new leader runs its own copies');
+    assert.ok(
+      after.every((pid) => !before.includes(pid)),
+      'the new leader runs its own copies',
+    );
     // The processes run as soon as the new leader starts them; its tree re-renders a round trip later. Read the views
     // until they settle (bounded), then require exactly one follower among the two.
-    const followersShown = async () => (await Promise.all(pages.slice(1).map((page) => treeText(page)))).filter((text) => /in another window/.test(text)).length;
+    const followersShown = async () =>
+      (await Promise.all(pages.slice(1).map((page) => treeText(page)))).filter((text) => /in another window/.test(text)).length;
     await waitFor('the views show one leader and one follower', async () => (await followersShown()) === 1, 30_000).catch(() => undefined);
     assert.equal(await followersShown(), 1, 'one window leads, one follows');
     assert.equal(pids(userPids).filter(isAlive).length, 2, 'still exactly two processes');
     await pages[1]!.screenshot({ path: path.join(screenshots, 'after-handover.png') });
   });
 
-  it('the leading window\'s extension host is killed (SIGKILL): still exactly two processes after the take-over', async () => {
+  it("the leading window's extension host is killed (SIGKILL): still exactly two processes after the take-over", async () => {
     const before = pids(userPids).filter(isAlive);
     const host = parentOf(before[0]!);
     assert.equal(parentOf(before[1]!), host, 'both servers are children of one extension host');
-    assert.match(commandLine(host), /code-server|extensionHost|bootstrap-fork/, `the parent is code-server's extension host: ${commandLine(host)}`);
+    assert.match(
+      commandLine(host),
+      /code-server|extensionHost|bootstrap-fork/,
+      `the parent is code-server's extension host: ${commandLine(host)}`,
+    );
     process.kill(host, 'SIGKILL');
     // Its servers go with it (stdin EOF) or are ended by the next leader; the other window takes over. The killed
     // window's host may also be restarted by the workbench and elect again: either way two must run, not four.
-    await waitFor('the take-over after a crash', () => before.every((pid) => !isAlive(pid)) && pids(userPids).filter(isAlive).length === 2, 120_000);
+    await waitFor(
+      'the take-over after a crash',
+      () => before.every((pid) => !isAlive(pid)) && pids(userPids).filter(isAlive).length === 2,
+      120_000,
+    );
     const deadline = Date.now() + 5_000;
     while (Date.now() < deadline) {
       assert.ok(pids(userPids).filter(isAlive).length <= 2, `never more than two: ${pids(userPids).filter(isAlive).join(',')}`);

@@ -75,7 +75,12 @@ async function viewCounts(page: Page): Promise<{ statusBar: string; badge: strin
   const statusBar = (await page.locator('.part.statusbar [aria-label^="MCP Health:"]').first().getAttribute('aria-label')) ?? '';
   const badgeLocator = page.locator('.part.activitybar .action-item:has([aria-label^="MCP Health"]) .badge-content');
   const badge = (await badgeLocator.count()) > 0 ? (await badgeLocator.first().innerText()).trim() : '';
-  const dashboard = await page.frameLocator('iframe.webview.ready').frameLocator('iframe').locator('#summary').innerText({ timeout: 2_000 }).catch(() => '');
+  const dashboard = await page
+    .frameLocator('iframe.webview.ready')
+    .frameLocator('iframe')
+    .locator('#summary')
+    .innerText({ timeout: 2_000 })
+    .catch(() => '');
   return { statusBar, badge, dashboard };
 }
 
@@ -98,11 +103,15 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     const listing = zipListing(vsix);
     assert.ok(listing.includes('extension/dist/extension.js'));
     assert.ok(listing.includes('extension/dist/metrics.js'), 'the lazily loaded metrics module ships');
-    for (const lazy of ['yaml.js', 'smol-toml.js', 'guardRewrite.js']) assert.ok(listing.includes(`extension/dist/lazy/${lazy}`), `the lazily loaded ${lazy} ships`);
+    for (const lazy of ['yaml.js', 'smol-toml.js', 'guardRewrite.js'])
+      assert.ok(listing.includes(`extension/dist/lazy/${lazy}`), `the lazily loaded ${lazy} ships`);
     assert.ok(listing.includes('extension/dist/guard.js'), 'the guard runtime Guard This Server copies ships');
     assert.ok(!listing.includes('extension/dist/main.js'), 'the full CLI stays out of the package');
     assert.ok(listing.includes('extension/media/icon.png'));
-    assert.deepEqual(listing.filter((entry) => /^extension\/(src|test|node_modules|bench)\//.test(entry)), []);
+    assert.deepEqual(
+      listing.filter((entry) => /^extension\/(src|test|node_modules|bench)\//.test(entry)),
+      [],
+    );
     // 1.5 MB: VS Code's sandbox runtime ships with it (dist/sandbox: srt.mjs and its seccomp helper, 0.4 MB packed), so a
     // server the user chose to sandbox is watched inside the same sandbox; everything else stays as small as before.
     assert.ok(listing.includes('extension/dist/sandbox/srt.mjs'), 'the sandbox runtime ships');
@@ -115,7 +124,10 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     const source = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
     const packagedTargets = imageTargets(packaged);
     assert.ok(packagedTargets.length >= 4, `images in the packaged README: ${packagedTargets.join(', ')}`);
-    assert.ok(packagedTargets.some((target) => target.endsWith('ping-log.png')), 'the ping log screenshot is shown');
+    assert.ok(
+      packagedTargets.some((target) => target.endsWith('ping-log.png')),
+      'the ping log screenshot is shown',
+    );
     for (const target of packagedTargets) {
       const inPackage = target.startsWith(REPOSITORY_RAW) ? target.slice(REPOSITORY_RAW.length) : target;
       assert.ok(!/^[a-z]+:/i.test(inPackage), `${target} points outside the package`);
@@ -126,24 +138,39 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
       assert.ok(fs.existsSync(path.join(repoRoot, target)), `README image ${target} exists in the repository`);
     }
     // No link of the README may leave the repository (it used to point at ../shared/...).
-    assert.deepEqual([...source.matchAll(/\]\((\.\.\/[^)]*)\)/g)].map((match) => match[1]), []);
+    assert.deepEqual(
+      [...source.matchAll(/\]\((\.\.\/[^)]*)\)/g)].map((match) => match[1]),
+      [],
+    );
   });
 
   it('installs with --install-extension and shows every demo server up', async () => {
     server = await startCodeServer({
       vsixPaths: [vsix],
       // Probes every 5 s so the fault servers below show their faults within the test's time.
-      userSettings: { 'security.workspace.trust.enabled': false, 'mcpHealth.pingIntervalSeconds.stdio': 5, 'git.openRepositoryInParentFolders': 'never' },
+      userSettings: {
+        'security.workspace.trust.enabled': false,
+        'mcpHealth.pingIntervalSeconds.stdio': 5,
+        'git.openRepositoryInParentFolders': 'never',
+      },
     });
     const installed = fs.readdirSync(server.extensionsDir);
-    assert.ok(installed.some((entry) => entry.startsWith('mcp-health.mcp-health-')), `installed: ${installed.join(', ')}`);
+    assert.ok(
+      installed.some((entry) => entry.startsWith('mcp-health.mcp-health-')),
+      `installed: ${installed.join(', ')}`,
+    );
 
     workbench = await launchWorkbenchBrowser();
     const { page } = workbench;
     await page.goto(workbenchUrl(server, demoWorkspace));
     await waitForWorkbench(page, 90_000);
     // Nothing starts before consent: the user clicks Allow in MCP Health's question, as anyone installing it would.
-    await clickNotificationButton(page, /MCP Health found 5 servers in \.vscode\/mcp\.json and \.mcp\.json\. Start watching them\?/, 'Allow', 90_000);
+    await clickNotificationButton(
+      page,
+      /MCP Health found 5 servers in \.vscode\/mcp\.json and \.mcp\.json\. Start watching them\?/,
+      'Allow',
+      90_000,
+    );
     // Five real servers over stdio, two protocol eras: the aggregate reaches 5/5 once each answered its first probe.
     const statusItem = page.locator('.part.statusbar .statusbar-item', { hasText: 'MCP 5/5' }).first();
     await statusItem.waitFor({ state: 'visible', timeout: 120_000 });
@@ -176,12 +203,18 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     const { page } = workbench;
     const clickedWall = Date.now();
     await page.locator('.part.statusbar [aria-label^="MCP Health:"]').first().click();
-    await page.locator('.part.statusbar .statusbar-item', { hasText: /5 pinged: \d ok/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.part.statusbar .statusbar-item', { hasText: /5 pinged: \d ok/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await runCommand(page, 'MCP Health: Show Ping Log');
     // The log level is never touched: probes are at info, the channel's default, so they show in the panel.
     const log = page.locator('.part.panel .view-lines');
     // Monaco renders spaces as no-break spaces: \s matches both.
-    await log.filter({ hasText: /\[info\]\sprobe\s\S+:\s(ping|server\/discover)\sid=\S+\sok\sin\s[\d.]+\sms/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await log
+      .filter({ hasText: /\[info\]\sprobe\s\S+:\s(ping|server\/discover)\sid=\S+\sok\sin\s[\d.]+\sms/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await readmeScreenshot(page, 'ping-log.png');
     // The panel scrolls on as probes arrive; the whole channel is in the log file the workbench writes for it.
     assert.ok(server);
@@ -199,8 +232,10 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     const lines = text.slice(0, clickedAt).split('\n');
     const outcomeAt = at(text.slice(text.lastIndexOf('\n', clickedAt) + 1));
     for (const name of ['everything', 'modern', 'slow-pong', 'everything-from-claude-code']) {
-      assert.ok(lines.some((line) => line.includes(`probe ${name}: `) && at(line) >= clickedWall - 1000 && at(line) <= outcomeAt),
-        `a probe of ${name} logged between the click and its outcome`);
+      assert.ok(
+        lines.some((line) => line.includes(`probe ${name}: `) && at(line) >= clickedWall - 1000 && at(line) <= outcomeAt),
+        `a probe of ${name} logged between the click and its outcome`,
+      );
     }
   });
 
@@ -222,12 +257,22 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
       await clickNotificationButton(page, consentQuestion, 'Allow', 90_000);
       await page.locator('.part.activitybar [aria-label^="MCP Health"]').first().click();
       const tree = page.locator('.part.sidebar .monaco-list-row');
-      await tree.filter({ hasText: /flapping, \d+ restarts/ }).first().waitFor({ state: 'visible', timeout: 90_000 });
-      await tree.filter({ hasText: /^suspect\s*suspect/ }).first().waitFor({ state: 'visible', timeout: 60_000 });
+      await tree
+        .filter({ hasText: /flapping, \d+ restarts/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: 90_000 });
+      await tree
+        .filter({ hasText: /^suspect\s*suspect/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: 60_000 });
       await runCommand(page, 'MCP Health: Show Dashboard');
       // One healthy of four; the badge counts the three problems. The flapping server is briefly down or verifying
       // between crashes, so look until one reading of all three views shows the expected model.
-      const expected = { statusBar: 'MCP Health: 1 of 4 monitored servers healthy', badge: '3', dashboard: '1 of 4 monitored servers healthy' };
+      const expected = {
+        statusBar: 'MCP Health: 1 of 4 monitored servers healthy',
+        badge: '3',
+        dashboard: '1 of 4 monitored servers healthy',
+      };
       let last = { statusBar: '', badge: '', dashboard: '' };
       const deadline = Date.now() + 60_000;
       while (Date.now() < deadline) {
@@ -245,7 +290,10 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
       await runCommand(page, 'Developer: Reload Window');
       await page.waitForLoadState('domcontentloaded');
       await waitForWorkbench(page, 90_000);
-      await page.frameLocator('iframe.webview.ready').frameLocator('iframe').locator('#summary', { hasText: /monitored servers? healthy/ })
+      await page
+        .frameLocator('iframe.webview.ready')
+        .frameLocator('iframe')
+        .locator('#summary', { hasText: /monitored servers? healthy/ })
         .waitFor({ state: 'visible', timeout: 60_000 });
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
@@ -257,7 +305,10 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     const { page } = workbench;
     // Two servers that exit 8 s after their first start and then fail to start again (a marker file says they ran):
     // they go down together and stay down.
-    const once = (marker: string) => ({ command: 'sh', args: ['-c', `test -e "$0" && exit 1; touch "$0"; exec node "$1" --transport stdio --fault exit:3:8000`, marker, faultServer] });
+    const once = (marker: string) => ({
+      command: 'sh',
+      args: ['-c', `test -e "$0" && exit 1; touch "$0"; exec node "$1" --transport stdio --fault exit:3:8000`, marker, faultServer],
+    });
     const markers = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-health-vsix-once-'));
     const folder = workspaceWith({
       healthy: { command: 'node', args: [everythingServer, 'stdio'] },
@@ -273,12 +324,18 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
       const toasts = page.locator('.notification-toast');
       await toasts.filter({ hasText: '2 MCP servers are down' }).first().waitFor({ state: 'visible', timeout: 60_000 });
       // The status bar tells the same story as the notification.
-      await page.locator('.part.statusbar [aria-label="MCP Health: 1 of 3 monitored servers healthy"]').first().waitFor({ state: 'visible', timeout: 10_000 });
+      await page
+        .locator('.part.statusbar [aria-label="MCP Health: 1 of 3 monitored servers healthy"]')
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 });
       await page.mouse.move(700, 300); // no stale hover over the activity bar in the picture
       await readmeScreenshot(page, 'demo-notification.png');
       // Their retries keep failing (the tree still shows them down); one toast for both, none per server.
       const tree = page.locator('.part.sidebar .monaco-list-row');
-      await tree.filter({ hasText: /^twin-a\s*down/ }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await tree
+        .filter({ hasText: /^twin-a\s*down/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 });
       assert.equal(await toasts.filter({ hasText: '2 MCP servers are down' }).count(), 1);
       assert.equal(await toasts.filter({ hasText: /MCP server "twin-[ab]" is down/ }).count(), 0);
     } finally {

@@ -29,8 +29,14 @@ export interface CliOptions {
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const inherited = options.dropEnv ? Object.fromEntries(Object.entries(process.env).filter(([name]) => !options.dropEnv!.test(name))) : process.env;
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...inherited, NO_COLOR: '1', ...options.env } });
+    const inherited = options.dropEnv
+      ? Object.fromEntries(Object.entries(process.env).filter(([name]) => !options.dropEnv!.test(name)))
+      : process.env;
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...inherited, NO_COLOR: '1', ...options.env },
+    });
     let stdout = '';
     let stderr = '';
     let pending = '';

@@ -16,10 +16,13 @@ export class CountingProxy {
     this.server = createServer((request, response) => {
       const target = new URL(request.url ?? '/');
       this.seen.push({ kind: 'forward', target: target.host, headers: request.headers });
-      const upstream = httpRequest({ host: '127.0.0.1', port: target.port, path: target.pathname + target.search, method: request.method, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      });
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port: target.port, path: target.pathname + target.search, method: request.method, headers: request.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
       upstream.on('error', () => response.writeHead(502).end());
       request.pipe(upstream);
     });
@@ -57,4 +60,3 @@ export class CountingProxy {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }
-

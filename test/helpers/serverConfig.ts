@@ -1,7 +1,14 @@
 // The one ServerConfig builder for tests: a stdio server declared in a workspace's .vscode/mcp.json unless told otherwise.
 import type { ServerConfig, SourceRef } from '../../src/core/model';
 
-export const DEFAULT_SOURCE: SourceRef = { file: '/work/ws/.vscode/mcp.json', line: 3, column: 5, format: 'vscode', scope: 'workspace', folder: '/work/ws' };
+export const DEFAULT_SOURCE: SourceRef = {
+  file: '/work/ws/.vscode/mcp.json',
+  line: 3,
+  column: 5,
+  format: 'vscode',
+  scope: 'workspace',
+  folder: '/work/ws',
+};
 
 /** A user-level file (no workspace folder) at line 1, column 1: the source the integration tiers declare servers in. */
 export function userSource(file: string): SourceRef {

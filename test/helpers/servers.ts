@@ -34,7 +34,10 @@ export function everythingStdio(): StdioLaunch {
 }
 
 export function faultStdio(fault: string, extraArgs: string[] = []): StdioLaunch {
-  return { command: process.execPath, args: [path.join(FIXTURES, 'fault-server.mjs'), '--transport', 'stdio', '--fault', fault, ...extraArgs] };
+  return {
+    command: process.execPath,
+    args: [path.join(FIXTURES, 'fault-server.mjs'), '--transport', 'stdio', '--fault', fault, ...extraArgs],
+  };
 }
 
 export function modernStdio(): StdioLaunch {
@@ -99,7 +102,12 @@ function exitPromise(child: ChildProcess): Promise<ExitInfo> {
   });
 }
 
-function spawnTracked(command: string, args: string[], env?: NodeJS.ProcessEnv, stdin: 'pipe' | 'ignore' = 'ignore'): { child: ChildProcess; exited: Promise<ExitInfo> } {
+function spawnTracked(
+  command: string,
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+  stdin: 'pipe' | 'ignore' = 'ignore',
+): { child: ChildProcess; exited: Promise<ExitInfo> } {
   const child = spawn(command, args, { detached: true, stdio: [stdin, 'pipe', 'pipe'], env: env ?? process.env });
   if (child.pid === undefined) throw new Error(`failed to spawn ${command} ${args.join(' ')}`);
   running.add(child);
@@ -175,12 +183,26 @@ function waitForReadyLine(child: ChildProcess, exited: Promise<ExitInfo>, patter
   });
 }
 
-async function startListening(what: string, args: string[], urlPath: string, env?: NodeJS.ProcessEnv, pattern = /^LISTENING (\d+)/): Promise<RunningServer & { match: RegExpMatchArray }> {
+async function startListening(
+  what: string,
+  args: string[],
+  urlPath: string,
+  env?: NodeJS.ProcessEnv,
+  pattern = /^LISTENING (\d+)/,
+): Promise<RunningServer & { match: RegExpMatchArray }> {
   const { child, exited } = spawnTracked(process.execPath, args, env);
   try {
     const { match, stderrTail } = await waitForReadyLine(child, exited, pattern, what);
     const port = Number(match[1]);
-    return { url: `http://127.0.0.1:${port}${urlPath}`, port, pid: child.pid as number, exited, stderrTail, match, stop: () => stopGroup(child, exited) };
+    return {
+      url: `http://127.0.0.1:${port}${urlPath}`,
+      port,
+      pid: child.pid as number,
+      exited,
+      stderrTail,
+      match,
+      stop: () => stopGroup(child, exited),
+    };
   } catch (error) {
     await stopGroup(child, exited);
     throw error;
@@ -200,7 +222,11 @@ export async function startFaultHttp(transport: 'http' | 'sse', fault = 'none', 
 
 /** `port` 0 lets the OS pick; a given port brings a stopped server back at the same URL. */
 export async function startModernHttp(port = 0): Promise<RunningServer> {
-  return startListening('modern-server http', [path.join(FIXTURES, 'modern-server.mjs'), '--transport', 'http', '--port', String(port)], '/mcp');
+  return startListening(
+    'modern-server http',
+    [path.join(FIXTURES, 'modern-server.mjs'), '--transport', 'http', '--port', String(port)],
+    '/mcp',
+  );
 }
 
 export async function startSilentTcp(): Promise<RunningServer> {
@@ -225,4 +251,3 @@ export async function startStallProxy(targetPort: number, urlPath = ''): Promise
   };
   return { ...server, stall: () => control('stall'), resume: () => control('resume'), cut: () => control('cut') };
 }
-

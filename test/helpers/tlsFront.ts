@@ -27,7 +27,27 @@ export async function startTlsFront(days: number, prefix = 'mcp-health-tls-'): P
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   const key = path.join(dir, 'key.pem');
   const certFile = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', certFile, '-days', String(days), '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      certFile,
+      '-days',
+      String(days),
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const backend = await startFaultHttp('http');
   const sockets = new Set<net.Socket>();
   let handshakes = 0;

@@ -19,7 +19,12 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, tim
  * Polls `probe` until it gives a value other than undefined or false, and returns it; throws, naming `what` and the
  * probe's last error, when `timeoutMs` passes.
  */
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -29,7 +34,8 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
     await sleep(everyMs);
   }
 }

@@ -30,7 +30,13 @@ const PARALLEL_PEERS = 4;
 const HANDSHAKE_VERSION = '2025-06-18';
 const MODERN_VERSION = '2026-07-28';
 
-type JsonRpcMessage = { jsonrpc: '2.0'; id?: number | string | null; method?: string; result?: Record<string, unknown>; error?: { code: number; message: string } };
+type JsonRpcMessage = {
+  jsonrpc: '2.0';
+  id?: number | string | null;
+  method?: string;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+};
 
 const initializeRequest = (id: number) => ({
   jsonrpc: '2.0',
@@ -142,7 +148,9 @@ async function initializedPeer(t: TestContext, launch: StdioLaunch): Promise<Std
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([promise, timeout]);
   } finally {
@@ -166,7 +174,13 @@ async function post(url: string, message: object, headers: Record<string, string
   });
   const text = await response.text();
   const isSse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-  const bodies = isSse ? sseEvents(text).map((e) => e.data).filter((d) => d !== '') : text.trim() ? [text] : [];
+  const bodies = isSse
+    ? sseEvents(text)
+        .map((e) => e.data)
+        .filter((d) => d !== '')
+    : text.trim()
+      ? [text]
+      : [];
   return { status: response.status, headers: response.headers, messages: bodies.map((b) => JSON.parse(b) as JsonRpcMessage) };
 }
 
@@ -287,7 +301,10 @@ void describe('fault-server over stdio', { concurrency: PARALLEL_PEERS }, () => 
     const peer = await initializedPeer(t, faultStdio('none'));
     assert.deepEqual((await peer.request(ping(2))).result, {});
     const tools = (await peer.request(toolsList(3))).result?.tools as { name: string }[];
-    assert.deepEqual(tools.map((t) => t.name), ['echo']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['echo'],
+    );
   });
 
   void it('nonempty-pong answers {"status":"ok"}', async (t) => {
@@ -437,7 +454,11 @@ void describe('fault-server over HTTP', { concurrency: PARALLEL_PEERS }, () => {
       const endpoint = await stream.waitFor((e) => e.event === 'endpoint');
       assert.ok(endpoint, 'no endpoint event');
       const messageUrl = new URL(endpoint.data, server.url).href;
-      const accepted = await fetch(messageUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ping(7)) });
+      const accepted = await fetch(messageUrl, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(ping(7)),
+      });
       assert.equal(accepted.status, 202);
       await accepted.arrayBuffer();
       const pong = await stream.waitFor((e) => e.event === 'message' && (JSON.parse(e.data) as JsonRpcMessage).id === 7);
@@ -529,7 +550,10 @@ void describe('network misbehaviour', { concurrency: PARALLEL_PEERS }, () => {
     const headers = await streamableSession(proxy.url);
     await proxy.stall();
     const stalledPing = post(proxy.url, ping(2), headers, 10_000);
-    const early = await Promise.race([stalledPing.then(() => 'answered'), new Promise((resolve) => setTimeout(() => resolve('silent'), SILENCE_MS))]);
+    const early = await Promise.race([
+      stalledPing.then(() => 'answered'),
+      new Promise((resolve) => setTimeout(() => resolve('silent'), SILENCE_MS)),
+    ]);
     assert.equal(early, 'silent');
     await proxy.resume();
     assert.deepEqual((await stalledPing).messages[0]?.result, {});

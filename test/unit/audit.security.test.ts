@@ -18,7 +18,9 @@ function sources(dir: string): string[] {
 
 /** Code without comments, so a sentence in a comment does not count as a call. */
 function code(file: string): string {
-  return readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+  return readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:])\/\/.*$/gm, '$1');
 }
 
 function hits(pattern: RegExp, files = sources(SRC)): string[] {
@@ -47,22 +49,40 @@ void describe('code audit', () => {
     assert.doesNotMatch(certificate, /\.(write|end)\(/);
     // node:net only for the local channel, and only on a filesystem path (Unix socket or named pipe): no host, no port.
     // And in the /probe allow-list, for address parsing and BlockList only: no socket, no name resolved.
-    assert.deepEqual(hits(/from ['"](node:)?net['"]/), ['src/mcp/channelBind.ts', 'src/mcp/localChannel.ts', 'src/metrics/probe/allowList.ts']);
-    assert.deepEqual([...new Set(code(path.join(SRC, 'metrics', 'probe', 'allowList.ts')).match(/\bnet\.\w+/g))].sort(), ['net.BlockList', 'net.isIP', 'net.isIPv4']);
+    assert.deepEqual(hits(/from ['"](node:)?net['"]/), [
+      'src/mcp/channelBind.ts',
+      'src/mcp/localChannel.ts',
+      'src/metrics/probe/allowList.ts',
+    ]);
+    assert.deepEqual([...new Set(code(path.join(SRC, 'metrics', 'probe', 'allowList.ts')).match(/\bnet\.\w+/g))].sort(), [
+      'net.BlockList',
+      'net.isIP',
+      'net.isIPv4',
+    ]);
     // The channel's bind (and its stale-socket probe) lives in channelBind.ts, its connections in localChannel.ts.
     const channel = code(path.join(SRC, 'mcp', 'channelBind.ts')) + code(path.join(SRC, 'mcp', 'localChannel.ts'));
     assert.doesNotMatch(channel, /\b(port|host)\b/i);
-    assert.deepEqual(channel.match(/\b(listen|createConnection)\([^)]*\)/g), ['listen(path)', 'createConnection(path)', 'createConnection(this.path)']);
+    assert.deepEqual(channel.match(/\b(listen|createConnection)\([^)]*\)/g), [
+      'listen(path)',
+      'createConnection(path)',
+      'createConnection(this.path)',
+    ]);
     // No second HTTP client: a probe's verdict is the one the SDK transport (what real clients use) gets.
     // The metrics endpoints (watch's /metrics, serve's /probe) are the listening sockets: servers on the address the
     // user gave, never clients; a /probe reaches its target through the same SDK transports as check.
     assert.deepEqual(hits(/from ['"](node:)?(http|https)['"]/), ['src/metrics/httpServer.ts', 'src/metrics/probe/serveHttp.ts']);
-    for (const file of [['metrics', 'httpServer.ts'], ['metrics', 'probe', 'serveHttp.ts']]) {
+    for (const file of [
+      ['metrics', 'httpServer.ts'],
+      ['metrics', 'probe', 'serveHttp.ts'],
+    ]) {
       assert.deepEqual(code(path.join(SRC, ...file)).match(/\bhttp\.\w+\(/g), ['http.createServer('], file.join('/'));
     }
     // Two fetch wrappers, both handed to the SDK transports and forwarding their request unchanged: the CLI's
     // proxy-aware fetch, and the one that keeps a 401's WWW-Authenticate for the cause table.
-    assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), ['src/mcp/failureFacts.ts', 'src/mcp/httpProxy.ts']);
+    assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), [
+      'src/mcp/failureFacts.ts',
+      'src/mcp/httpProxy.ts',
+    ]);
     assert.deepEqual(code(path.join(SRC, 'mcp', 'failureFacts.ts')).match(/\bfetch\s*\([^)]*\)/g), ['fetch(url, init)']);
     const proxy = code(path.join(SRC, 'mcp', 'httpProxy.ts'));
     assert.deepEqual(proxy.match(/\b(fetch|send)\(\w+/g), ['fetch(url', 'send(target']);
@@ -76,9 +96,16 @@ void describe('code audit', () => {
     const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
     // OpenTelemetry is the user's own OTLP export of server health (issue 14): off unless OTEL_EXPORTER_OTLP_* names
     // a collector, and built in one file only.
-    const otlpPackages = ['@opentelemetry/api', '@opentelemetry/exporter-metrics-otlp-http', '@opentelemetry/resources', '@opentelemetry/sdk-metrics'];
+    const otlpPackages = [
+      '@opentelemetry/api',
+      '@opentelemetry/exporter-metrics-otlp-http',
+      '@opentelemetry/resources',
+      '@opentelemetry/sdk-metrics',
+    ];
     assert.deepEqual(
-      Object.keys(manifest.dependencies ?? {}).filter((name) => /telemetry|insights|analytics|sentry|segment|posthog|mixpanel/i.test(name) && !otlpPackages.includes(name)),
+      Object.keys(manifest.dependencies ?? {}).filter(
+        (name) => /telemetry|insights|analytics|sentry|segment|posthog|mixpanel/i.test(name) && !otlpPackages.includes(name),
+      ),
       [],
     );
     assert.deepEqual(hits(/telemetry|applicationinsights|analytics/i), ['src/metrics/otlpSink.ts']);

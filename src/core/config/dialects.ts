@@ -35,40 +35,46 @@ const base: Dialect = {
 };
 
 export const DIALECTS: Readonly<Record<ConfigFormat, Dialect>> = {
-  'vscode': { ...base, hasEnvFile: true, hasSandbox: true },
+  vscode: { ...base, hasEnvFile: true, hasSandbox: true },
   'vscode-settings': { ...base, hasEnvFile: true, hasSandbox: true },
   'mcp-json': base,
   'claude-code': base,
   // Cursor has no `type`; a URL is tried as Streamable HTTP first, with the connector's SSE fallback.
-  'cursor': base,
+  cursor: base,
   'claude-desktop': { ...base, defaultCwd: 'home' },
-  'windsurf': { ...base, urlKeys: [{ key: 'serverUrl' }, { key: 'url' }], disabledKey: 'disabled' },
+  windsurf: { ...base, urlKeys: [{ key: 'serverUrl' }, { key: 'url' }], disabledKey: 'disabled' },
   // Cline and Roo began with SSE only, so an untyped URL there is SSE.
-  'cline': {
+  cline: {
     ...base,
     typeKeys: ['type', 'transportType'],
     typeValues: { stdio: 'stdio', streamableHttp: 'http', sse: 'sse' },
     defaultRemote: 'sse',
     disabledKey: 'disabled',
   },
-  'roo': {
+  roo: {
     ...base,
-    typeValues: { 'stdio': 'stdio', 'streamable-http': 'http', 'sse': 'sse' },
+    typeValues: { stdio: 'stdio', 'streamable-http': 'http', sse: 'sse' },
     defaultRemote: 'sse',
     disabledKey: 'disabled',
   },
-  'gemini': { ...base, urlKeys: [{ key: 'httpUrl', transport: 'http' }, { key: 'url', transport: 'sse' }] },
-  'codex': { ...base, typeKeys: [], typeValues: {}, headersKey: 'http_headers', disabledKey: 'enabled' },
-  'continue': {
+  gemini: {
     ...base,
-    typeValues: { 'stdio': 'stdio', 'sse': 'sse', 'streamable-http': 'http', 'streamableHttp': 'http', 'http': 'http' },
+    urlKeys: [
+      { key: 'httpUrl', transport: 'http' },
+      { key: 'url', transport: 'sse' },
+    ],
   },
-  'zed': { ...base, typeKeys: [], typeValues: {} },
+  codex: { ...base, typeKeys: [], typeValues: {}, headersKey: 'http_headers', disabledKey: 'enabled' },
+  continue: {
+    ...base,
+    typeValues: { stdio: 'stdio', sse: 'sse', 'streamable-http': 'http', streamableHttp: 'http', http: 'http' },
+  },
+  zed: { ...base, typeKeys: [], typeValues: {} },
   // Kiro documents no `type`: a command is stdio, a url is tried as Streamable HTTP (the connector falls back to SSE).
-  'kiro': { ...base, disabledKey: 'disabled' },
+  kiro: { ...base, disabledKey: 'disabled' },
   // opencode: `type` is required, `command` is an array (program and arguments), `enabled` (v1) or `disabled` (v2);
   // a remote url is tried as Streamable HTTP, then SSE, as opencode does.
-  'opencode': {
+  opencode: {
     ...base,
     typeValues: { local: 'stdio', remote: 'http' },
     envKey: 'environment',
@@ -77,5 +83,5 @@ export const DIALECTS: Readonly<Record<ConfigFormat, Dialect>> = {
   // Copilot CLI writes `type: "local"` for stdio; `stdio`, `http` and `sse` are accepted too.
   'copilot-cli': { ...base, typeValues: { local: 'stdio', stdio: 'stdio', http: 'http', sse: 'sse' } },
   // Antigravity CLI reads `serverUrl` for remote servers (not Gemini CLI's `url`/`httpUrl`).
-  'antigravity': { ...base, urlKeys: [{ key: 'serverUrl' }] },
+  antigravity: { ...base, urlKeys: [{ key: 'serverUrl' }] },
 };

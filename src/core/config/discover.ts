@@ -10,7 +10,15 @@ import { MAX_ENV_FILE_BYTES, parseEnvFile, type ParsedEnvFile } from './envFile'
 import { FILE_START } from './lineIndex';
 import { parseConfigText } from './parse';
 import { pathApi } from './platformPaths';
-import type { CandidateFile, ConfigFileSystem, DiscoveryOptions, DiscoveryResult, InputDefinition, ParseContext, SourceFileInfo } from './types';
+import type {
+  CandidateFile,
+  ConfigFileSystem,
+  DiscoveryOptions,
+  DiscoveryResult,
+  InputDefinition,
+  ParseContext,
+  SourceFileInfo,
+} from './types';
 
 export { candidateFiles } from './candidates';
 export { detectFormat } from './detectFormat';
@@ -39,12 +47,18 @@ export async function discover(options: DiscoveryOptions, fs: ConfigFileSystem):
     return result;
   }
   const envFiles = new Map<string, Promise<ParsedEnvFile | undefined | Error>>();
-  const outcomes = await Promise.all(candidates.map((candidate) =>
-    (candidate.dir ? readDirectory(candidate, options, fs, envFiles) : readOne(candidate, options, fs, envFiles))
-      .catch((error: unknown): FileOutcome => ({
-        servers: [], inputs: [], sources: [],
-        diagnostics: [fileDiagnostic(candidate.file, `unexpected failure: ${messageOf(error)}`)],
-      }))));
+  const outcomes = await Promise.all(
+    candidates.map((candidate) =>
+      (candidate.dir ? readDirectory(candidate, options, fs, envFiles) : readOne(candidate, options, fs, envFiles)).catch(
+        (error: unknown): FileOutcome => ({
+          servers: [],
+          inputs: [],
+          sources: [],
+          diagnostics: [fileDiagnostic(candidate.file, `unexpected failure: ${messageOf(error)}`)],
+        }),
+      ),
+    ),
+  );
   for (const outcome of outcomes) {
     result.servers.push(...outcome.servers);
     result.diagnostics.push(...outcome.diagnostics);
@@ -69,8 +83,21 @@ async function readDirectory(
   if (names === undefined) return emptyOutcome(candidate, false);
   const path = pathApi(options.platform);
   const files = names.filter((name) => CONTINUE_FILE.test(name)).sort();
-  const outcomes = await Promise.all(files.map((name) =>
-    readOne({ file: path.join(candidate.file, name), format: candidate.format, scope: candidate.scope, ...(candidate.folder ? { folder: candidate.folder } : {}) }, options, fs, envFiles)));
+  const outcomes = await Promise.all(
+    files.map((name) =>
+      readOne(
+        {
+          file: path.join(candidate.file, name),
+          format: candidate.format,
+          scope: candidate.scope,
+          ...(candidate.folder ? { folder: candidate.folder } : {}),
+        },
+        options,
+        fs,
+        envFiles,
+      ),
+    ),
+  );
   return {
     servers: outcomes.flatMap((outcome) => outcome.servers),
     diagnostics: outcomes.flatMap((outcome) => outcome.diagnostics),
@@ -93,7 +120,11 @@ async function readOne(
   }
   if (text === undefined) return emptyOutcome(candidate, false);
   if (text.length > MAX_CONFIG_CHARS) {
-    return emptyOutcome(candidate, true, fileDiagnostic(candidate.file, `file is larger than ${MAX_CONFIG_CHARS / 1024 / 1024} MB; not read`));
+    return emptyOutcome(
+      candidate,
+      true,
+      fileDiagnostic(candidate.file, `file is larger than ${MAX_CONFIG_CHARS / 1024 / 1024} MB; not read`),
+    );
   }
   const format = options.configFiles?.length ? detectFormat(candidate.file, text) : candidate.format;
   const context: ParseContext = {
@@ -169,14 +200,16 @@ function emptyOutcome(candidate: CandidateFile, exists: boolean, diagnostic?: Co
     servers: [],
     diagnostics: diagnostic ? [diagnostic] : [],
     inputs: [],
-    sources: [{
-      file: candidate.file,
-      format: candidate.format,
-      scope: candidate.scope,
-      ...(candidate.folder !== undefined ? { folder: candidate.folder } : {}),
-      exists,
-      serverCount: 0,
-    }],
+    sources: [
+      {
+        file: candidate.file,
+        format: candidate.format,
+        scope: candidate.scope,
+        ...(candidate.folder !== undefined ? { folder: candidate.folder } : {}),
+        exists,
+        serverCount: 0,
+      },
+    ],
   };
 }
 

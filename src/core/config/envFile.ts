@@ -34,7 +34,13 @@ function unquote(raw: string): string {
     const close = closingQuote(raw, quote);
     if (close > 0) {
       const inner = raw.slice(1, close);
-      return quote === '"' ? inner.replace(/\\n/g, '\n').replace(/\\r/g, '\r').replace(/\\t/g, '\t').replace(/\\(["\\])/g, '$1') : inner;
+      return quote === '"'
+        ? inner
+            .replace(/\\n/g, '\n')
+            .replace(/\\r/g, '\r')
+            .replace(/\\t/g, '\t')
+            .replace(/\\(["\\])/g, '$1')
+        : inner;
     }
   }
   // An unquoted value ends at a comment that follows whitespace.

@@ -38,9 +38,14 @@ export function guardEntry(request: RewriteRequest, launcher: GuardLauncher = GU
   const words = [command.value, ...(args?.items.map((item) => item.value) ?? [])];
   if (guardedUpstreamAt(words) !== null) throw entry.fail(command.start, `server "${request.name}" already runs through mcp-health guard`);
   // Clients expand variables in args: a `$` in the name would reach the guard as something else.
-  if (request.name.includes('$')) throw entry.fail(command.start, `server "${request.name}" has a "$" in its name, which the client would expand in the guard's --name; rename it first`);
+  if (request.name.includes('$'))
+    throw entry.fail(
+      command.start,
+      `server "${request.name}" has a "$" in its name, which the client would expand in the guard's --name; rename it first`,
+    );
   // The guard's command line ends its own options at the first `--`.
-  if (request.name === '--') throw entry.fail(command.start, 'a server named "--" cannot be passed to the guard as its --name; rename it first');
+  if (request.name === '--')
+    throw entry.fail(command.start, 'a server named "--" cannot be passed to the guard as its --name; rename it first');
   const prefix = guardPrefix(request.name, launcher);
   const items = [...prefix.args.map(entry.quote), entry.itemText(command, args === undefined || args.block === undefined)];
   const edits: Edit[] = [{ start: command.start, end: command.end, text: entry.quote(prefix.command) }];
@@ -63,7 +68,8 @@ export function unguardEntry(request: RewriteRequest): string {
   const { command, args } = entry;
   const words = [command.value, ...(args?.items.map((item) => item.value) ?? [])];
   const upstreamAt = guardedUpstreamAt(words);
-  if (args === undefined || upstreamAt === null) throw entry.fail(command.start, `server "${request.name}" does not run through mcp-health guard`);
+  if (args === undefined || upstreamAt === null)
+    throw entry.fail(command.start, `server "${request.name}" does not run through mcp-health guard`);
   const upstream = args.items[upstreamAt - 1]!;
   const kept = args.items.slice(upstreamAt);
   const startOf = (index: number): number => args.block?.dashAt[index] ?? args.items[index]!.start;
@@ -93,7 +99,8 @@ interface Edit {
 
 function applyEdits(text: string, edits: readonly Edit[]): string {
   let result = text;
-  for (const edit of [...edits].sort((a, b) => b.start - a.start)) result = result.slice(0, edit.start) + edit.text + result.slice(edit.end);
+  for (const edit of [...edits].sort((a, b) => b.start - a.start))
+    result = result.slice(0, edit.start) + edit.text + result.slice(edit.end);
   return result;
 }
 
@@ -151,7 +158,10 @@ function locateJson(request: RewriteRequest): LocatedEntry {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0 || root === undefined) {
-    throw fail(errors[0]?.offset ?? 0, `the file has a JSON error (${printParseErrorCode(errors[0]?.error ?? 0)}); fix it before guarding a server`);
+    throw fail(
+      errors[0]?.offset ?? 0,
+      `the file has a JSON error (${printParseErrorCode(errors[0]?.error ?? 0)}); fix it before guarding a server`,
+    );
   }
   const found = jsonEntryPaths(root, format, name)
     .map((path) => lastNodeAtLocation(root, path))
@@ -159,7 +169,11 @@ function locateJson(request: RewriteRequest): LocatedEntry {
   const entry = single(found, request, name, (node) => node.offset);
   if (entry.type !== 'object') throw fail(entry.offset, `server "${name}" is not an object`);
   // Its program and arguments are one array: there is no separate command to put the guard in front of.
-  if (format === 'opencode') throw fail(entry.offset, `server "${name}" is an opencode entry; guard it by hand with the entry mcp-health guard --print-config prints`);
+  if (format === 'opencode')
+    throw fail(
+      entry.offset,
+      `server "${name}" is an opencode entry; guard it by hand with the entry mcp-health guard --print-config prints`,
+    );
   let holder = entry;
   let command = jsonProperty(entry, 'command');
   // Zed's older shape nests the process: "command": { "path", "args" }.
@@ -174,7 +188,12 @@ function locateJson(request: RewriteRequest): LocatedEntry {
   const argsNode = jsonProperty(holder, 'args');
   const token = (node: JsonNode, what: string): Token => {
     if (node.type !== 'string') throw fail(node.offset, `${what} of server "${name}" is not a string`);
-    return { start: node.offset, end: node.offset + node.length, raw: text.slice(node.offset, node.offset + node.length), value: String(node.value) };
+    return {
+      start: node.offset,
+      end: node.offset + node.length,
+      raw: text.slice(node.offset, node.offset + node.length),
+      value: String(node.value),
+    };
   };
   let args: ArgsList | undefined;
   if (argsNode !== undefined) {
@@ -194,13 +213,19 @@ function locateJson(request: RewriteRequest): LocatedEntry {
 function jsonEntryPaths(root: JsonNode, format: ConfigFormat, name: string): (string | number)[][] {
   switch (format) {
     case 'vscode':
-      return [['servers', name], ['customizations', 'vscode', 'mcp', 'servers', name]];
+      return [
+        ['servers', name],
+        ['customizations', 'vscode', 'mcp', 'servers', name],
+      ];
     case 'vscode-settings':
       return [['mcp', 'servers', name]];
     case 'zed':
       return [['context_servers', name]];
     case 'opencode':
-      return [['mcp', name], ['mcp', 'servers', name]];
+      return [
+        ['mcp', name],
+        ['mcp', 'servers', name],
+      ];
     case 'claude-code': {
       const projects = lastNodeAtLocation(root, ['projects']);
       const keys = projects?.type === 'object' ? (projects.children ?? []).map((property) => String(property.children?.[0]?.value)) : [];
@@ -210,7 +235,9 @@ function jsonEntryPaths(root: JsonNode, format: ConfigFormat, name: string): (st
       const list = root.type === 'array' ? root : lastNodeAtLocation(root, ['mcpServers']);
       const prefix = root.type === 'array' ? [] : ['mcpServers'];
       if (list?.type !== 'array') return [['mcpServers', name]];
-      return (list.children ?? []).flatMap((item, index) => (lastNodeAtLocation(item, ['name'])?.value === name ? [[...prefix, index]] : []));
+      return (list.children ?? []).flatMap((item, index) =>
+        lastNodeAtLocation(item, ['name'])?.value === name ? [[...prefix, index]] : [],
+      );
     }
     default:
       return [['mcpServers', name]];
@@ -244,7 +271,10 @@ function single<T>(found: readonly T[], request: RewriteRequest, name: string, o
   if (found.length > 1) {
     const index = new LineIndex(request.text);
     const lines = found.map((item) => index.positionAt(offsetOf(item)).line);
-    throw fail(offsetOf(found[0]!), `${found.length} servers are named "${name}" in this file (lines ${lines.join(' and ')}); rewrite the one you mean by hand`);
+    throw fail(
+      offsetOf(found[0]!),
+      `${found.length} servers are named "${name}" in this file (lines ${lines.join(' and ')}); rewrite the one you mean by hand`,
+    );
   }
   return found[0]!;
 }
@@ -282,7 +312,8 @@ function locateToml(request: RewriteRequest): LocatedEntry {
   let args: ArgsList | undefined;
   const argsAt = offsetOf('args');
   if (server.args !== undefined) {
-    if (argsAt === undefined || text[argsAt] !== '[') throw fail(argsAt ?? commandAt, `"args" of server "${name}" is not a list written in place`);
+    if (argsAt === undefined || text[argsAt] !== '[')
+      throw fail(argsAt ?? commandAt, `"args" of server "${name}" is not a list written in place`);
     args = { open: argsAt + 1, items: tomlStringList(text, argsAt + 1, fail) };
   }
   const key = tomlKeyBefore(text, commandAt);
@@ -321,7 +352,8 @@ function tomlKeyBefore(text: string, valueAt: number): { raw: string; start: num
 
 function tomlString(text: string, at: number, fail: (offset: number, message: string) => GuardRewriteError, what: string): Token {
   const quote = text[at];
-  if ((quote !== '"' && quote !== "'") || text.startsWith(quote.repeat(3), at)) throw fail(at, `${what} is not a one-line TOML string; rewrite it by hand`);
+  if ((quote !== '"' && quote !== "'") || text.startsWith(quote.repeat(3), at))
+    throw fail(at, `${what} is not a one-line TOML string; rewrite it by hand`);
   let i = at + 1;
   while (i < text.length && text[i] !== quote && text[i] !== '\n') i += quote === '"' && text[i] === '\\' ? 2 : 1;
   if (text[i] !== quote) throw fail(at, `${what} is not a closed string`);
@@ -355,24 +387,31 @@ function locateYaml(request: RewriteRequest): LocatedEntry {
   const doc = parseDocument(text, { keepSourceTokens: false });
   if (doc.errors.length > 0) throw fail(doc.errors[0]!.pos[0], 'the file has a YAML error; fix it before guarding a server');
   const entry = single(yamlEntries(doc.contents, name), request, name, (map) => map.range?.[0] ?? 0);
-  const pair = (key: string) => entry.items.filter(isPair).filter((item) => isScalar(item.key) && item.key.value === key).pop();
+  const pair = (key: string) =>
+    entry.items
+      .filter(isPair)
+      .filter((item) => isScalar(item.key) && item.key.value === key)
+      .pop();
   const commandPair = pair('command');
   if (commandPair === undefined || commandPair.value === null) {
     throw fail(entry.range?.[0] ?? 0, pair('url') !== undefined ? remoteMessage(name) : `server "${name}" has no "command"`);
   }
   const token = (node: unknown, what: string): Token => {
-    if (!isScalar(node) || node.range === undefined || node.range === null) throw fail(0, `${what} of server "${name}" is not a plain value`);
+    if (!isScalar(node) || node.range === undefined || node.range === null)
+      throw fail(0, `${what} of server "${name}" is not a plain value`);
     const [start, end] = node.range;
     const raw = text.slice(start, end);
     const oneLine = node.type === Scalar.PLAIN || node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE;
-    if (!oneLine || /[\r\n]/.test(raw) || node.anchor !== undefined) throw fail(start, `${what} of server "${name}" is not a one-line value; rewrite it by hand`);
+    if (!oneLine || /[\r\n]/.test(raw) || node.anchor !== undefined)
+      throw fail(start, `${what} of server "${name}" is not a one-line value; rewrite it by hand`);
     return { start, end, raw, value: String(node.value) };
   };
   const command = token(commandPair.value, '"command"');
   const argsNode = pair('args')?.value;
   let args: ArgsList | undefined;
   if (argsNode !== undefined && argsNode !== null) {
-    if (!isSeq(argsNode) || argsNode.range === undefined || argsNode.range === null) throw fail(command.start, `"args" of server "${name}" is not a list`);
+    if (!isSeq(argsNode) || argsNode.range === undefined || argsNode.range === null)
+      throw fail(command.start, `"args" of server "${name}" is not a list`);
     const items = argsNode.items.map((item) => token(item, 'an item of "args"'));
     if (argsNode.flow) {
       args = { open: text.indexOf('[', argsNode.range[0]) + 1, items };
@@ -394,7 +433,8 @@ function locateYaml(request: RewriteRequest): LocatedEntry {
     quote: (value) => JSON.stringify(value),
     itemText: (commandToken, flow) => {
       // A plain word with a flow indicator would end the list early; a block item can hold it.
-      if (flow && /^[^"']/.test(commandToken.raw) && /[,[\]{}#]/.test(commandToken.raw)) throw fail(commandToken.start, `"command" of server "${name}" needs quotes to move into "args"; quote it first`);
+      if (flow && /^[^"']/.test(commandToken.raw) && /[,[\]{}#]/.test(commandToken.raw))
+        throw fail(commandToken.start, `"command" of server "${name}" needs quotes to move into "args"; quote it first`);
       return commandToken.raw;
     },
     fail,

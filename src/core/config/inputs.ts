@@ -32,14 +32,15 @@ export function parseInputs(node: ConfigNode | undefined, file: string, sink: Di
     const defaultValue = optionalString(item, 'default');
     const password = getValue(item, 'password');
     const options = getValue(item, 'options');
-    const optionValues = options?.kind === 'array'
-      ? options.items.flatMap((option) => {
-        if (option.kind === 'string') return [option.value];
-        // pickString options may be {label, value}
-        const value = getValue(option, 'value');
-        return value?.kind === 'string' ? [value.value] : [];
-      })
-      : undefined;
+    const optionValues =
+      options?.kind === 'array'
+        ? options.items.flatMap((option) => {
+            if (option.kind === 'string') return [option.value];
+            // pickString options may be {label, value}
+            const value = getValue(option, 'value');
+            return value?.kind === 'string' ? [value.value] : [];
+          })
+        : undefined;
     result.push({
       id: id.value,
       type: type.value as InputDefinition['type'],

@@ -30,7 +30,14 @@ export function parseConfigText(text: string, file: string, format: ConfigFormat
   const inputs = parseInputs(inputsNode, file, sink);
   const declared: ServerWithoutId[] = [];
   for (const group of groups) {
-    const entryContext: EntryContext = { ...context, file, format, folder: group.folder ?? context.folder, sink, ...(sandboxNode ? { fileSandbox: sandboxNode } : {}) };
+    const entryContext: EntryContext = {
+      ...context,
+      file,
+      format,
+      folder: group.folder ?? context.folder,
+      sink,
+      ...(sandboxNode ? { fileSandbox: sandboxNode } : {}),
+    };
     for (const { name, keyPos, node } of entriesOf(group, format, sink)) {
       const server = normalizeServer(name, keyPos, node, entryContext);
       if (server) declared.push(server);
@@ -55,7 +62,8 @@ function locateServers(root: ConfigNode, format: ConfigFormat, context: ParseCon
     const nested = getValue(root, 'mcpServers');
     if (root.kind === 'array') groups.push({ node: root, label: 'the file' });
     else if (nested !== undefined) groups.push({ node: nested, label: '"mcpServers"' });
-    else if (root.kind === 'object' && getValue(root, 'name') !== undefined) groups.push({ node: { kind: 'array', pos: root.pos, items: [root] }, label: 'the file' });
+    else if (root.kind === 'object' && getValue(root, 'name') !== undefined)
+      groups.push({ node: { kind: 'array', pos: root.pos, items: [root] }, label: 'the file' });
     return { groups, inputsNode };
   }
   if (root.kind !== 'object') {
@@ -88,7 +96,8 @@ function locateServers(root: ConfigNode, format: ConfigFormat, context: ParseCon
       if (projects?.kind === 'object') {
         for (const project of projects.entries) {
           const folder = context.workspaceFolders.find((candidate) => samePath(candidate, project.key, context.platform));
-          if (folder !== undefined) add(getValue(project.value, 'mcpServers'), `projects[${JSON.stringify(project.key)}].mcpServers`, folder);
+          if (folder !== undefined)
+            add(getValue(project.value, 'mcpServers'), `projects[${JSON.stringify(project.key)}].mcpServers`, folder);
         }
       }
       break;
@@ -157,7 +166,11 @@ function warnUndefinedInputs(servers: readonly ServerWithoutId[], inputs: readon
   for (const server of servers) {
     for (const id of server.missingInputs ?? []) {
       if (!defined.has(id)) {
-        sink.warning({ line: server.source.line, column: server.source.column }, `server "${server.name}" uses \${input:${id}}, which "inputs" does not define`, server.name);
+        sink.warning(
+          { line: server.source.line, column: server.source.column },
+          `server "${server.name}" uses \${input:${id}}, which "inputs" does not define`,
+          server.name,
+        );
       }
     }
   }

@@ -9,11 +9,7 @@ export function pathApi(platform: NodeJS.Platform): PathApi {
 }
 
 /** Windows environment names are case-insensitive. */
-export function lookupEnv(
-  env: Readonly<Record<string, string | undefined>>,
-  name: string,
-  platform: NodeJS.Platform,
-): string | undefined {
+export function lookupEnv(env: Readonly<Record<string, string | undefined>>, name: string, platform: NodeJS.Platform): string | undefined {
   const direct = env[name];
   if (direct !== undefined || platform !== 'win32') return direct;
   const wanted = name.toUpperCase();

@@ -115,9 +115,10 @@ class EntryReader {
       transport,
       ...this.disabled(),
     };
-    const specific = transport === 'stdio'
-      ? this.stdio(commandNode, argsNode, envNode)
-      : this.remote(urlChoice?.node, urlChoice?.key ?? this.dialect.urlKeys[0].key);
+    const specific =
+      transport === 'stdio'
+        ? this.stdio(commandNode, argsNode, envNode)
+        : this.remote(urlChoice?.node, urlChoice?.key ?? this.dialect.urlKeys[0].key);
     if (this.fatal || specific === undefined) return undefined;
     return {
       ...common,
@@ -130,7 +131,11 @@ class EntryReader {
 
   /** The entry read again with no input values, so every `${input:id}` stays as written (its diagnostics dropped). */
   private asWritten(): NonNullable<ServerConfig['asWritten']> {
-    const again = new EntryReader(this.name, this.keyPos, this.node, { ...this.context, inputs: undefined, sink: new DiagnosticSink(this.context.file) }).read();
+    const again = new EntryReader(this.name, this.keyPos, this.node, {
+      ...this.context,
+      inputs: undefined,
+      sink: new DiagnosticSink(this.context.file),
+    }).read();
     const fields = again as Partial<ServerConfig> | undefined;
     return {
       ...(fields?.command !== undefined ? { command: fields.command } : {}),
@@ -154,7 +159,9 @@ class EntryReader {
         ? this.dialect.typeValues[value.value]
         : undefined;
       if (known === undefined) {
-        const expected = Object.keys(this.dialect.typeValues).map((type) => `"${type}"`).join(', ');
+        const expected = Object.keys(this.dialect.typeValues)
+          .map((type) => `"${type}"`)
+          .join(', ');
         this.fail(value.pos, `server "${this.name}" has unknown type "${value.value}"; expected ${expected}`);
         return undefined;
       }
@@ -169,7 +176,8 @@ class EntryReader {
 
   private stdio(commandNode: ConfigNode | undefined, argsNode: ConfigNode | undefined, envNode: ConfigNode | undefined) {
     const command = this.requiredString(commandNode, 'command', `stdio server "${this.name}" has no "command"`);
-    if (command !== undefined && command.trim().length === 0) this.fail(commandNode?.pos ?? this.keyPos, `"command" of server "${this.name}" is empty`);
+    if (command !== undefined && command.trim().length === 0)
+      this.fail(commandNode?.pos ?? this.keyPos, `"command" of server "${this.name}" is empty`);
     const args = this.stringArray(argsNode, 'args');
     const env = this.env(envNode);
     const named = getValue(this.node, 'cwd') !== undefined;
@@ -178,7 +186,11 @@ class EntryReader {
     const envFile = this.dialect.hasEnvFile ? this.optionalPath(getValue(this.node, 'envFile'), 'envFile') : undefined;
     // Only VS Code defines the sandbox keys; other clients run such an entry unsandboxed, and so its meaning there.
     const sandbox = this.dialect.hasSandbox
-      ? readSandbox(this.node, this.context.fileSandbox, { name: this.name, fail: (pos, message) => this.fail(pos, message), resolve: (text, pos) => this.resolve(text, pos) })
+      ? readSandbox(this.node, this.context.fileSandbox, {
+          name: this.name,
+          fail: (pos, message) => this.fail(pos, message),
+          resolve: (text, pos) => this.resolve(text, pos),
+        })
       : undefined;
     if (command === undefined) return undefined;
     const userLevel = this.context.scope === 'user' && this.context.folder === undefined;
@@ -189,8 +201,16 @@ class EntryReader {
       cwd = this.context.userHome;
       cwdFromWindow = true;
     }
-    const own = [command, ...(args ?? []), ...Object.values(env ?? {}), ...(envFile !== undefined ? [envFile] : []), ...(cwd !== undefined && !cwdFromWindow ? [cwd] : [])];
-    const reachesWorkspace = userLevel && own.some((value) => this.context.workspaceFolders.some((folder) => mentionsFolder(value, folder, this.context.platform)));
+    const own = [
+      command,
+      ...(args ?? []),
+      ...Object.values(env ?? {}),
+      ...(envFile !== undefined ? [envFile] : []),
+      ...(cwd !== undefined && !cwdFromWindow ? [cwd] : []),
+    ];
+    const reachesWorkspace =
+      userLevel &&
+      own.some((value) => this.context.workspaceFolders.some((folder) => mentionsFolder(value, folder, this.context.platform)));
     return {
       command,
       ...(args !== undefined ? { args } : {}),
@@ -223,7 +243,10 @@ class EntryReader {
         const value = entry.value;
         if (value.kind === 'null') continue;
         if (value.kind !== 'string' && value.kind !== 'number') {
-          this.fail(value.pos, `env "${entry.key}" of server "${this.name}" must be a string, number or null, found ${describeKind(value)}`);
+          this.fail(
+            value.pos,
+            `env "${entry.key}" of server "${this.name}" must be a string, number or null, found ${describeKind(value)}`,
+          );
           continue;
         }
         env[entry.key] = value.kind === 'number' ? String(value.value) : this.resolve(value.value, value.pos);
@@ -281,7 +304,8 @@ class EntryReader {
         this.fail(bearer.pos, `"bearer_token_env_var" of server "${this.name}" must be a string, found ${describeKind(bearer)}`);
       } else {
         const token = lookupEnv(this.context.env, bearer.value, this.context.platform);
-        if (token === undefined) this.warn(bearer.pos, `bearer_token_env_var of server "${this.name}" names ${bearer.value}, which is not set`);
+        if (token === undefined)
+          this.warn(bearer.pos, `bearer_token_env_var of server "${this.name}" names ${bearer.value}, which is not set`);
         else headers.Authorization = `Bearer ${token}`;
       }
     }
@@ -297,7 +321,8 @@ class EntryReader {
         continue;
       }
       const value = lookupEnv(this.context.env, entry.value.value, this.context.platform);
-      if (value === undefined) this.warn(entry.value.pos, `env_http_headers "${entry.key}" of server "${this.name}" names ${entry.value.value}, which is not set`);
+      if (value === undefined)
+        this.warn(entry.value.pos, `env_http_headers "${entry.key}" of server "${this.name}" names ${entry.value.value}, which is not set`);
       else {
         headers[entry.key] = value;
         this.addSecret(value);
@@ -313,7 +338,10 @@ class EntryReader {
         return this.context.userHome;
       case 'folder':
         // A user-level VS Code server runs in the (first) open folder, as VS Code does.
-        return this.context.folder ?? (this.context.format === 'vscode' || this.context.format === 'vscode-settings' ? this.context.workspaceFolders[0] : undefined);
+        return (
+          this.context.folder ??
+          (this.context.format === 'vscode' || this.context.format === 'vscode-settings' ? this.context.workspaceFolders[0] : undefined)
+        );
       case 'none':
         return undefined;
     }
@@ -433,7 +461,8 @@ function mentionsFolder(value: string, folder: string, platform: NodeJS.Platform
   if (needle.length === 0) return false;
   for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
     const next = haystack[at + needle.length];
-    if (next === undefined || next === '/' || next === '\\' || next === '"' || next === "'" || next === ';' || next === ':' || next === ',') return true;
+    if (next === undefined || next === '/' || next === '\\' || next === '"' || next === "'" || next === ';' || next === ':' || next === ',')
+      return true;
   }
   return false;
 }

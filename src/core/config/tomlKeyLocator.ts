@@ -41,7 +41,10 @@ export function locateTomlKeys(text: string): KeyLocations {
       if (stack.length === 0) atLineStart = true;
       continue;
     }
-    if (ch === ' ' || ch === '\t' || ch === '\r') { i++; continue; }
+    if (ch === ' ' || ch === '\t' || ch === '\r') {
+      i++;
+      continue;
+    }
     if (ch === '#') {
       while (i < text.length && text[i] !== '\n') i++;
       continue;
@@ -81,7 +84,10 @@ export function locateTomlKeys(text: string): KeyLocations {
     if (ch === '"' || ch === "'") {
       const end = skipString(text, i);
       for (let k = i; k < end; k++) {
-        if (text[k] === '\n') { line++; lineStart = k + 1; }
+        if (text[k] === '\n') {
+          line++;
+          lineStart = k + 1;
+        }
       }
       i = end;
       continue;
@@ -135,7 +141,10 @@ function skipString(text: string, start: number): number {
   const triple = text.startsWith(quote.repeat(3), start);
   let i = start + (triple ? 3 : 1);
   while (i < text.length) {
-    if (quote === '"' && text[i] === '\\') { i += 2; continue; }
+    if (quote === '"' && text[i] === '\\') {
+      i += 2;
+      continue;
+    }
     if (triple) {
       if (text.startsWith(quote.repeat(3), i)) {
         i += 3;

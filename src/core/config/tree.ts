@@ -45,12 +45,19 @@ export function getPath(node: ConfigNode | undefined, path: readonly string[]): 
 
 export function describeKind(node: ConfigNode): string {
   switch (node.kind) {
-    case 'object': return 'an object';
-    case 'array': return 'an array';
-    case 'string': return 'a string';
-    case 'number': return 'a number';
-    case 'boolean': return 'a boolean';
-    case 'null': return 'null';
-    case 'other': return node.description;
+    case 'object':
+      return 'an object';
+    case 'array':
+      return 'an array';
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    case 'null':
+      return 'null';
+    case 'other':
+      return node.description;
   }
 }

@@ -6,33 +6,33 @@ import type { VariableSources } from './types';
 import { lookupEnv, pathApi } from './platformPaths';
 
 export type VariableSyntax =
-  | 'vscode'        // ${workspaceFolder}, ${workspaceFolder:name}, ${workspaceFolderBasename}, ${userHome}, ${env:X}, ${pathSeparator}, ${/}, ${input:id}
-  | 'cursor'        // as vscode, without inputs
-  | 'env-colon'     // ${env:X} only
+  | 'vscode' // ${workspaceFolder}, ${workspaceFolder:name}, ${workspaceFolderBasename}, ${userHome}, ${env:X}, ${pathSeparator}, ${/}, ${input:id}
+  | 'cursor' // as vscode, without inputs
+  | 'env-colon' // ${env:X} only
   | 'shell-default' // ${VAR}, ${VAR:-default}; bare $VAR stays literal
-  | 'shell'         // $VAR, ${VAR}
-  | 'continue'      // ${{ secrets.X }} / ${{ inputs.X }}: only Continue can fill these
-  | 'opencode'      // {env:X} (unset reads as empty), {file:path} (not read here)
+  | 'shell' // $VAR, ${VAR}
+  | 'continue' // ${{ secrets.X }} / ${{ inputs.X }}: only Continue can fill these
+  | 'opencode' // {env:X} (unset reads as empty), {file:path} (not read here)
   | 'none';
 
 export const VARIABLE_SYNTAX: Readonly<Record<ConfigFormat, VariableSyntax>> = {
-  'vscode': 'vscode',
+  vscode: 'vscode',
   'vscode-settings': 'vscode',
   'mcp-json': 'shell-default',
   'claude-code': 'shell-default',
-  'cursor': 'cursor',
+  cursor: 'cursor',
   'claude-desktop': 'none',
-  'windsurf': 'env-colon',
-  'cline': 'none',
-  'roo': 'env-colon',
-  'gemini': 'shell',
-  'codex': 'none',
-  'continue': 'continue',
-  'zed': 'none',
-  'kiro': 'shell-default',
-  'opencode': 'opencode',
+  windsurf: 'env-colon',
+  cline: 'none',
+  roo: 'env-colon',
+  gemini: 'shell',
+  codex: 'none',
+  continue: 'continue',
+  zed: 'none',
+  kiro: 'shell-default',
+  opencode: 'opencode',
   'copilot-cli': 'shell-default',
-  'antigravity': 'shell',
+  antigravity: 'shell',
 };
 
 export interface VariableContext extends VariableSources {
@@ -52,20 +52,21 @@ export interface Resolution {
 }
 
 const PATTERNS: Readonly<Record<Exclude<VariableSyntax, 'none'>, RegExp>> = {
-  'vscode': /\$\{([^{}]*)\}/g,
-  'cursor': /\$\{([^{}]*)\}/g,
+  vscode: /\$\{([^{}]*)\}/g,
+  cursor: /\$\{([^{}]*)\}/g,
   'env-colon': /\$\{([^{}]*)\}/g,
   'shell-default': /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
-  'shell': /\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})/g,
-  'continue': /\$\{\{\s*([^}]*?)\s*\}\}/g,
-  'opencode': /\{(env|file):([^{}]*)\}/g,
+  shell: /\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})/g,
+  continue: /\$\{\{\s*([^}]*?)\s*\}\}/g,
+  opencode: /\{(env|file):([^{}]*)\}/g,
 };
 
 export function resolveVariables(text: string, context: VariableContext): Resolution {
   const missingInputs: string[] = [];
   const inputValues: string[] = [];
   const problems: string[] = [];
-  if (context.syntax === 'none' || !text.includes(context.syntax === 'opencode' ? '{' : '$')) return { value: text, missingInputs, inputValues, problems };
+  if (context.syntax === 'none' || !text.includes(context.syntax === 'opencode' ? '{' : '$'))
+    return { value: text, missingInputs, inputValues, problems };
   const env = (name: string): string | undefined => lookupEnv(context.env, name, context.platform);
   const pattern = new RegExp(PATTERNS[context.syntax].source, 'g');
 

@@ -28,7 +28,13 @@ export function parseYaml(text: string, sink: DiagnosticSink): ConfigNode | unde
   return root;
 }
 
-function convert(node: YamlNode, doc: Document.Parsed, lines: LineIndex, depth: number, budget: { nodes: number; truncated: boolean }): ConfigNode {
+function convert(
+  node: YamlNode,
+  doc: Document.Parsed,
+  lines: LineIndex,
+  depth: number,
+  budget: { nodes: number; truncated: boolean },
+): ConfigNode {
   const pos = lines.positionAt(node.range?.[0] ?? 0);
   budget.nodes++;
   if (budget.nodes > MAX_NODES) {

@@ -3,7 +3,15 @@
 
 import type { Logger } from '../logger';
 import type { ServerConfig } from '../model';
-import { changedParts, definitionParts, hashOfParts, legacyDefinitionHash, type ConsentKey, type DefinitionChange, type DefinitionParts } from './definitionHash';
+import {
+  changedParts,
+  definitionParts,
+  hashOfParts,
+  legacyDefinitionHash,
+  type ConsentKey,
+  type DefinitionChange,
+  type DefinitionParts,
+} from './definitionHash';
 
 export const CONSENT_STORAGE_KEY = 'mcpHealth.consent';
 /**
@@ -95,7 +103,11 @@ export class ConsentStore {
   private reportedProblem: string | null = null;
 
   /** Reads nothing yet: every query reads the storage first, and the extension builds this inside activate(). */
-  constructor(private readonly storage: ConsentStorage, private readonly logger: Logger, private readonly key: () => ConsentKey | undefined) {}
+  constructor(
+    private readonly storage: ConsentStorage,
+    private readonly logger: Logger,
+    private readonly key: () => ConsentKey | undefined,
+  ) {}
 
   /** Allowed means: this id, with exactly this definition. A changed command, args, env value... asks again. */
   isAllowed(config: ServerConfig): boolean {

@@ -40,7 +40,7 @@ function consentForm(config: ServerConfig) {
   return {
     command: written?.command ?? config.command,
     args: written?.args ?? config.args,
-    cwd: config.cwdFromWindow ? undefined : written?.cwd ?? config.cwd,
+    cwd: config.cwdFromWindow ? undefined : (written?.cwd ?? config.cwd),
     url: written?.url ?? config.url,
     envFile: written?.envFile ?? config.envFile,
     env: { ...config.env, ...written?.env },
@@ -49,7 +49,10 @@ function consentForm(config: ServerConfig) {
 
 export function definitionParts(config: ServerConfig, key: ConsentKey): DefinitionParts {
   const form = consentForm(config);
-  const digest = (part: string, value: unknown) => createHmac('sha256', key).update(JSON.stringify([DEFINITION_HASH_VERSION, part, value])).digest('hex');
+  const digest = (part: string, value: unknown) =>
+    createHmac('sha256', key)
+      .update(JSON.stringify([DEFINITION_HASH_VERSION, part, value]))
+      .digest('hex');
   const parts: Record<string, string> = {
     transport: digest('transport', config.transport),
     command: digest('command', form.command ?? null),
@@ -78,7 +81,9 @@ export function definitionHash(config: ServerConfig, key: ConsentKey): string {
 }
 
 export function hashOfParts(parts: DefinitionParts, key: ConsentKey): string {
-  const sorted = Object.keys(parts).sort().map((name) => [name, parts[name]]);
+  const sorted = Object.keys(parts)
+    .sort()
+    .map((name) => [name, parts[name]]);
   return createHmac('sha256', key).update(JSON.stringify(sorted)).digest('hex');
 }
 
@@ -104,15 +109,19 @@ const MAIN_PARTS = ['transport', 'command', 'args', 'cwd', 'url', 'envFile', 'sa
  * decision over without asking again. Never written any more.
  */
 export function legacyDefinitionHash(config: ServerConfig): string {
-  return createHash('sha256').update(JSON.stringify({
-    v: 1,
-    transport: config.transport,
-    command: config.command ?? null,
-    args: [...(config.args ?? [])],
-    envNames: Object.keys(config.env ?? {}).sort(),
-    envFile: config.envFile ?? null,
-    cwd: config.cwdFromWindow ? null : config.cwd ?? null,
-    url: config.url ?? null,
-    headerNames: [...new Set(Object.keys(config.headers ?? {}).map((name) => name.toLowerCase()))].sort(),
-  })).digest('hex');
+  return createHash('sha256')
+    .update(
+      JSON.stringify({
+        v: 1,
+        transport: config.transport,
+        command: config.command ?? null,
+        args: [...(config.args ?? [])],
+        envNames: Object.keys(config.env ?? {}).sort(),
+        envFile: config.envFile ?? null,
+        cwd: config.cwdFromWindow ? null : (config.cwd ?? null),
+        url: config.url ?? null,
+        headerNames: [...new Set(Object.keys(config.headers ?? {}).map((name) => name.toLowerCase()))].sort(),
+      }),
+    )
+    .digest('hex');
 }

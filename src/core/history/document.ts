@@ -29,14 +29,27 @@ function fromTuple(value: unknown): Bucket | null {
   if (!counts.every(isCount)) return null;
   if (!(rttMin === null || isCount(rttMin)) || !(rttMax === null || isCount(rttMax))) return null;
   return {
-    start: start as number, probesOk: probesOk as number, probesFailed: probesFailed as number, rttSum: rttSum as number,
-    rttCount: rttCount as number, rttMin: rttMin as number | null, rttMax: rttMax as number | null, upMs: upMs as number,
-    downMs: downMs as number, stateChanges: stateChanges as number,
+    start: start as number,
+    probesOk: probesOk as number,
+    probesFailed: probesFailed as number,
+    rttSum: rttSum as number,
+    rttCount: rttCount as number,
+    rttMin: rttMin as number | null,
+    rttMax: rttMax as number | null,
+    upMs: upMs as number,
+    downMs: downMs as number,
+    stateChanges: stateChanges as number,
   };
 }
 
 function serverEntry(server: ServerHistory) {
-  return { key: server.key, name: server.name, file: server.file, m: [...server.minutes.values()].map(toTuple), h: [...server.hours.values()].map(toTuple) };
+  return {
+    key: server.key,
+    name: server.name,
+    file: server.file,
+    m: [...server.minutes.values()].map(toTuple),
+    h: [...server.hours.values()].map(toTuple),
+  };
 }
 
 export function encodeHistory(recorder: HistoryRecorder, savedAt: number): string {
@@ -83,7 +96,8 @@ export function parseHistory(text: string): ParsedHistory {
     throw new HistoryFormatError(`not JSON (${(error as Error).message})`);
   }
   if (!isRecord(parsed) || parsed.format !== HISTORY_FORMAT) throw new HistoryFormatError(`not an ${HISTORY_FORMAT} document`);
-  if (parsed.version !== HISTORY_VERSION) throw new HistoryFormatError(`version ${String(parsed.version)} is not supported (expected ${HISTORY_VERSION})`);
+  if (parsed.version !== HISTORY_VERSION)
+    throw new HistoryFormatError(`version ${String(parsed.version)} is not supported (expected ${HISTORY_VERSION})`);
   if (!Array.isArray(parsed.servers) || !isCount(parsed.minuteFrom)) throw new HistoryFormatError('"servers" or "minuteFrom" is missing');
   let skipped = 0;
   const servers: ServerHistory[] = [];
@@ -110,7 +124,11 @@ export function parseHistory(text: string): ParsedHistory {
  * Encodes the history, pruning it first when the text would exceed `maxBytes`: minute detail goes hour by hour from
  * the oldest, then whole days of hourly buckets. Bounded: a few passes, each from an estimate of bytes per bucket.
  */
-export function encodeWithinCap(recorder: HistoryRecorder, savedAt: number, maxBytes = HISTORY_MAX_BYTES): { text: string; pruned: number } {
+export function encodeWithinCap(
+  recorder: HistoryRecorder,
+  savedAt: number,
+  maxBytes = HISTORY_MAX_BYTES,
+): { text: string; pruned: number } {
   const text = encodeHistory(recorder, savedAt);
   return text.length > maxBytes ? pruneAndEncode(recorder, savedAt, maxBytes, text) : { text, pruned: 0 };
 }

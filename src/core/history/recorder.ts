@@ -95,7 +95,9 @@ export class HistoryRecorder {
     track.open = proven ? { cls: 'up', since: now } : cls === 'none' ? null : { cls, since: now };
     track.last = to;
     if (changed) {
-      this.bucketsAt(track, now).forEach((bucket) => { bucket.stateChanges += 1; });
+      this.bucketsAt(track, now).forEach((bucket) => {
+        bucket.stateChanges += 1;
+      });
     }
     this.changed();
   }
@@ -305,7 +307,16 @@ export class HistoryRecorder {
   private track(identity: ServerIdentity): Track {
     let track = this.tracks.get(identity.key);
     if (!track) {
-      track = { key: identity.key, name: identity.name, file: identity.file, minutes: new Map(), hours: new Map(), open: null, last: null, recent: [] };
+      track = {
+        key: identity.key,
+        name: identity.name,
+        file: identity.file,
+        minutes: new Map(),
+        hours: new Map(),
+        open: null,
+        last: null,
+        recent: [],
+      };
       this.tracks.set(identity.key, track);
     } else {
       // Renamed display data follows the latest definition; the key is what identifies it.

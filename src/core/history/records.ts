@@ -28,8 +28,22 @@ export interface HistoryRecord {
 }
 
 export const RECORD_COLUMNS = [
-  'type', 'resolution', 'server', 'key', 'file', 'start', 'end', 'probesOk', 'probesFailed', 'rttAvgMs', 'rttMinMs', 'rttMaxMs',
-  'upMs', 'downMs', 'uptimePercent', 'stateChanges',
+  'type',
+  'resolution',
+  'server',
+  'key',
+  'file',
+  'start',
+  'end',
+  'probesOk',
+  'probesFailed',
+  'rttAvgMs',
+  'rttMinMs',
+  'rttMaxMs',
+  'upMs',
+  'downMs',
+  'uptimePercent',
+  'stateChanges',
 ] as const satisfies readonly (keyof HistoryRecord)[];
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;

@@ -71,7 +71,8 @@ export function parseBaselineDocument(text: string): Map<string, ToolsBaseline> 
     throw new BaselineFormatError(`not JSON: ${(error as Error).message}`);
   }
   if (!isRecord(parsed) || parsed.format !== BASELINE_FORMAT) throw new BaselineFormatError(`not an ${BASELINE_FORMAT} document`);
-  if (parsed.version !== BASELINE_VERSION) throw new BaselineFormatError(`version ${String(parsed.version)} is not supported (expected ${BASELINE_VERSION})`);
+  if (parsed.version !== BASELINE_VERSION)
+    throw new BaselineFormatError(`version ${String(parsed.version)} is not supported (expected ${BASELINE_VERSION})`);
   if (!isRecord(parsed.servers)) throw new BaselineFormatError('"servers" must be an object');
   const result = new Map<string, ToolsBaseline>();
   for (const [name, entry] of Object.entries(parsed.servers)) {
@@ -79,7 +80,9 @@ export function parseBaselineDocument(text: string): Map<string, ToolsBaseline> 
     if (!Array.isArray(items)) throw new BaselineFormatError(`servers.${name}: "tools.items" must be an array`);
     const read = items.map((item, index) => readTool(item, `servers.${name}.tools.items[${index}]`));
     const tools = read.map((entryRead) => entryRead.fingerprint);
-    const definitions = read.every((entryRead) => entryRead.definition !== null) ? read.map((entryRead) => entryRead.definition as ToolDefinition) : null;
+    const definitions = read.every((entryRead) => entryRead.definition !== null)
+      ? read.map((entryRead) => entryRead.definition as ToolDefinition)
+      : null;
     result.set(name, { count: tools.length, hash: setHash(tools), tools, definitions });
   }
   return result;

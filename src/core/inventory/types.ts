@@ -71,9 +71,7 @@ export interface ListCapabilities {
 }
 
 /** A raw JSON-RPC exchange outside the probe path: the result as the server sent it, or why there is none. */
-export type RawReply =
-  | { readonly ok: true; readonly result: unknown }
-  | { readonly ok: false; readonly error: string };
+export type RawReply = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: string };
 
 export interface InventoryLimits {
   /** Pages per list request; a server whose nextCursor never ends cannot hold the listing. */

@@ -121,8 +121,17 @@ export class ConnectionLifetime {
     const startedAt = this.context.clock.monotonic();
     // stderr of the starting child, only while this attempt runs and is the current one.
     let listening = true;
-    const stderr = start ? (text: string) => { if (listening && this.isCurrent(generation)) start.stderr(text); } : undefined;
-    const work = this.context.connector.connect(this.context.config(), { timeoutMs, eraHint, signal: abort.signal, ...(stderr ? { onStderr: stderr } : {}) });
+    const stderr = start
+      ? (text: string) => {
+          if (listening && this.isCurrent(generation)) start.stderr(text);
+        }
+      : undefined;
+    const work = this.context.connector.connect(this.context.config(), {
+      timeoutMs,
+      eraHint,
+      signal: abort.signal,
+      ...(stderr ? { onStderr: stderr } : {}),
+    });
     const limited = withTimeLimit(
       this.context.clock,
       work,
@@ -226,9 +235,7 @@ export class ConnectionLifetime {
   }
 
   private closeQuietly(connection: Connection): Promise<void> {
-    return connection
-      .close()
-      .catch((error: unknown) => say(this.context, 'warn', `close failed: ${String(error)}`));
+    return connection.close().catch((error: unknown) => say(this.context, 'warn', `close failed: ${String(error)}`));
   }
 }
 

@@ -22,7 +22,10 @@ export const BACKOFF_CEILING_MS = 5 * 60_000;
 export function crashLoopSettings(settings: Partial<CrashLoopSettings> | undefined): CrashLoopSettings {
   const crashes = Math.max(2, Math.floor(settings?.crashes ?? defaultCrashLoopSettings.crashes));
   const windowMs = Math.max(1_000, settings?.windowMs ?? defaultCrashLoopSettings.windowMs);
-  return { crashes: Number.isFinite(crashes) ? crashes : defaultCrashLoopSettings.crashes, windowMs: Number.isFinite(windowMs) ? windowMs : defaultCrashLoopSettings.windowMs };
+  return {
+    crashes: Number.isFinite(crashes) ? crashes : defaultCrashLoopSettings.crashes,
+    windowMs: Number.isFinite(windowMs) ? windowMs : defaultCrashLoopSettings.windowMs,
+  };
 }
 
 /** `gave up after 5 crashes in 3 min`: the words every front end shows for the give-up. */

@@ -28,7 +28,12 @@ export class FailureCourse {
   connectFailed(error: unknown): void {
     const serverError = this.context.record.failure(ConnectError.describe(error));
     const auth = serverError.kind === 'auth';
-    this.fail(serverError, `connect failed (${serverError.kind}): ${serverError.message}`, auth ? `credentials needed: ${serverError.message}` : `connect failed: ${serverError.message}`, auth);
+    this.fail(
+      serverError,
+      `connect failed (${serverError.kind}): ${serverError.message}`,
+      auth ? `credentials needed: ${serverError.message}` : `connect failed: ${serverError.message}`,
+      auth,
+    );
   }
 
   /** The connection ended without being asked to (already torn down). */

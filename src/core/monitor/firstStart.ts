@@ -7,7 +7,12 @@ import { startupTimeoutFor } from './intervals';
 import type { ServerScope } from './serverScope';
 
 /** Null for a server that is not started by this process (HTTP, SSE): its attempts are plain connects. */
-export function firstStartPlan(scope: ServerScope, record: HealthRecord, announce: () => void, onStderr: (text: string) => void): StartPlan | null {
+export function firstStartPlan(
+  scope: ServerScope,
+  record: HealthRecord,
+  announce: () => void,
+  onStderr: (text: string) => void,
+): StartPlan | null {
   const config = scope.config();
   if (config.transport !== 'stdio') return null;
   return {

@@ -48,7 +48,11 @@ export function gateFor(config: ServerConfig, inputs: GateInputs): Gate | null {
   }
   // A user-level entry is the user's own, but one that points into the untrusted folder would run the folder's code.
   if (config.reachesWorkspace && !inputs.workspaceTrusted) {
-    return { state: 'untrusted', reason: 'workspace not trusted: this user-level server names a path in the workspace folder', error: null };
+    return {
+      state: 'untrusted',
+      reason: 'workspace not trusted: this user-level server names a path in the workspace folder',
+      error: null,
+    };
   }
   if (inputs.mode === 'off') {
     return { state: 'disabled', reason: 'mode off: listed only, never contacted', error: null };
@@ -56,7 +60,12 @@ export function gateFor(config: ServerConfig, inputs: GateInputs): Gate | null {
   // Before consent: nothing is started for a guarded entry (starting it would be a second copy of the server, beside
   // the one the user's client runs); only the guard's same-user socket is read.
   if (inputs.guardedAs) {
-    return { state: 'idle', reason: `guarded: run by mcp-health guard in its client (${inputs.guardedAs})`, error: null, guarded: inputs.guardedAs };
+    return {
+      state: 'idle',
+      reason: `guarded: run by mcp-health guard in its client (${inputs.guardedAs})`,
+      error: null,
+      guarded: inputs.guardedAs,
+    };
   }
   if (!inputs.consented) {
     return { state: 'needs-consent', reason: 'waiting for consent: nothing is started or contacted until the user allows it', error: null };
@@ -99,10 +108,7 @@ export interface BrokenServer {
  * Servers that a diagnostic names but discovery could not load: listed in `config-error` with a config made from the
  * diagnostic. Format and scope are borrowed from a loaded server of the same file when there is one.
  */
-export function brokenServers(
-  servers: readonly ServerConfig[],
-  diagnostics: readonly ConfigDiagnostic[],
-): BrokenServer[] {
+export function brokenServers(servers: readonly ServerConfig[], diagnostics: readonly ConfigDiagnostic[]): BrokenServer[] {
   const broken = new Map<string, { diagnostic: ConfigDiagnostic }>();
   for (const diagnostic of diagnostics) {
     if (diagnostic.serverName === undefined || servers.some((server) => names(diagnostic, server))) {

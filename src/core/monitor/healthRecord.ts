@@ -57,7 +57,11 @@ export class HealthRecord {
   /** The connection that ended last had been up for a stable stretch: its end is a fresh incident. */
   private endedStable = false;
 
-  constructor(initial: ServerState, error: ServerError | null, private readonly context: RecordContext) {
+  constructor(
+    initial: ServerState,
+    error: ServerError | null,
+    private readonly context: RecordContext,
+  ) {
     this.current = initial;
     this.lastError = error ? this.redactError(error) : null;
     this.lastStateChangeAt = context.clock.wall();
@@ -104,7 +108,14 @@ export class HealthRecord {
       nextRetryAt: this.current === 'down' || this.current === 'auth-required' ? this.retryAt : null,
       startup: this.current === 'starting' && this.startup ? { ...this.startup } : null,
       gaveUp: this.current === 'gave-up' && this.gaveUp ? { ...this.gaveUp } : null,
-      cause: classifyFailure({ state: this.current, error: this.lastError, transport: config.transport, command: config.command, name: config.name, nonConformant }),
+      cause: classifyFailure({
+        state: this.current,
+        error: this.lastError,
+        transport: config.transport,
+        command: config.command,
+        name: config.name,
+        nonConformant,
+      }),
       inventory: extras.inventory,
       drift: extras.drift,
       certificate: extras.certificate,
@@ -229,7 +240,9 @@ export class HealthRecord {
     this.lastProbeAt = this.context.clock.wall();
     if (result.rttMs !== undefined && answered(result.outcome)) {
       this.lastRttMs = result.rttMs;
-      this.noteSlowness(this.slowness.record(result.rttMs, slowThresholdFor(this.context.config(), settings), settings.slow ?? defaultSlowSettings));
+      this.noteSlowness(
+        this.slowness.record(result.rttMs, slowThresholdFor(this.context.config(), settings), settings.slow ?? defaultSlowSettings),
+      );
     } else {
       this.noteSlowness(this.slowness.reset());
     }
@@ -251,7 +264,14 @@ export class HealthRecord {
     // The snapshot (percentiles over the probe history) is built only if a listener reads it: at a thousand servers
     // most probe events are counted, not rendered.
     const snapshot = () => this.context.status();
-    this.emit({ type: 'probe', id: this.context.config().id, result, get status() { return snapshot(); } });
+    this.emit({
+      type: 'probe',
+      id: this.context.config().id,
+      result,
+      get status() {
+        return snapshot();
+      },
+    });
   }
 
   /** A stderr chunk of the running child, redacted; returns the clean text for the log and the stderr event. */

@@ -57,6 +57,9 @@ export function checkIntervalFor(settings: MonitorSettings): number {
  */
 export function startupTimeoutFor(config: ServerConfig, settings: MonitorSettings): number {
   const configured =
-    settings.serverStartupTimeoutMs?.[config.id] ?? settings.serverStartupTimeoutMs?.[config.name] ?? settings.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
+    settings.serverStartupTimeoutMs?.[config.id] ??
+    settings.serverStartupTimeoutMs?.[config.name] ??
+    settings.startupTimeoutMs ??
+    DEFAULT_STARTUP_TIMEOUT_MS;
   return Math.max(settings.connectTimeoutMs, Number.isFinite(configured) ? configured : DEFAULT_STARTUP_TIMEOUT_MS);
 }

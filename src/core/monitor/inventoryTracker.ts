@@ -76,9 +76,12 @@ export class InventoryTracker {
     // A certificate belongs to one connection: the next one may reach another server behind the same name.
     this.cert = null;
     const certificate = connection.certificate
-      ? connection.certificate().then((facts) => {
-        if (isCurrent()) this.cert = facts;
-      }, () => undefined)
+      ? connection.certificate().then(
+          (facts) => {
+            if (isCurrent()) this.cert = facts;
+          },
+          () => undefined,
+        )
       : Promise.resolve();
     if (!settings.enabled || !connection.request) {
       this.track(certificate);
@@ -93,9 +96,11 @@ export class InventoryTracker {
       () => this.clock.wall(),
     );
     // Announced together, so the one `inventory` event that follows the listing carries the certificate too.
-    this.track(Promise.all([listing, certificate]).then(([inventory]) => {
-      if (isCurrent()) this.accept(inventory);
-    }));
+    this.track(
+      Promise.all([listing, certificate]).then(([inventory]) => {
+        if (isCurrent()) this.accept(inventory);
+      }),
+    );
   }
 
   private track(work: Promise<void>): void {

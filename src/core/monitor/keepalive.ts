@@ -72,7 +72,10 @@ export class Keepalive {
 
   /** How a fresh connection is shown until a probe answers, and whether that probe is due at once. */
   judgeConnected(facts: Omit<ConnectedFacts, 'recoveryThreshold'>): ConnectedVerdict {
-    const verdict = judgeConnected(this.memory, { ...facts, recoveryThreshold: recoveryThreshold(this.context.settings().successesBeforeUp) });
+    const verdict = judgeConnected(this.memory, {
+      ...facts,
+      recoveryThreshold: recoveryThreshold(this.context.settings().successesBeforeUp),
+    });
     this.memory = verdict.memory;
     return verdict;
   }
@@ -130,7 +133,11 @@ export class Keepalive {
   }
 
   /** Sends one probe and records it, unless its connection was replaced or the monitor disposed meanwhile (stale). */
-  private async sendAndRecord(connection: Connection, generation: number, method: ProbeMethod | undefined): Promise<{ readonly result: ProbeResult; readonly stale: boolean }> {
+  private async sendAndRecord(
+    connection: Connection,
+    generation: number,
+    method: ProbeMethod | undefined,
+  ): Promise<{ readonly result: ProbeResult; readonly stale: boolean }> {
     const result = await this.context.lifetime.sendProbe(connection, probeTimeoutFor(this.context.settings()), method);
     const stale = !this.context.lifetime.isCurrent(generation) || this.context.disposed();
     if (!stale) {
@@ -156,7 +163,11 @@ export class Keepalive {
     if (verdict.kind === 'check-ignored-ping') {
       // Fresh connections keep timing out on their first probe. Before restarting the server yet again, ask
       // something else: a server that answers tools/list but not ping is alive, and restarting it starts a storm.
-      say(this.context, 'warn', `${probe.result.method} timed out on ${verdict.streak} fresh connections in a row; trying ${FALLBACK_PROBE_METHOD}`);
+      say(
+        this.context,
+        'warn',
+        `${probe.result.method} timed out on ${verdict.streak} fresh connections in a row; trying ${FALLBACK_PROBE_METHOD}`,
+      );
     }
     const fallback = await this.sendAndRecord(connection, generation, FALLBACK_PROBE_METHOD);
     if (fallback.stale) {

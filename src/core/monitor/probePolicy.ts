@@ -150,7 +150,10 @@ function afterDefault(result: ProbeResult, memory: ProbeMemory, facts: JudgeFact
       if (memory.recoveringLeft > 1) {
         const recoveringLeft = memory.recoveringLeft - 1;
         const needed = facts.recoveryThreshold;
-        return { verdict: { kind: 'recovering', answered: needed - recoveringLeft, needed, conformantAgain }, memory: { ...cleared, recoveringLeft } };
+        return {
+          verdict: { kind: 'recovering', answered: needed - recoveringLeft, needed, conformantAgain },
+          memory: { ...cleared, recoveringLeft },
+        };
       }
       return { verdict: { kind: 'up', reason: `${result.method} answered`, conformantAgain }, memory: { ...cleared, recoveringLeft: 0 } };
     }
@@ -258,7 +261,12 @@ export function judgeConnected(memory: ProbeMemory, facts: ConnectedFacts): Conn
  * reconnected either way (a timed-out probe is never retried), only shown as reconnecting meanwhile. A reconnection
  * still verifying its first probe is part of that same stretch. `consecutiveFailures` includes this failure.
  */
-export function failedState(current: ServerState, everEstablished: boolean, consecutiveFailures: number, failuresBeforeDown: number | undefined): ServerState {
+export function failedState(
+  current: ServerState,
+  everEstablished: boolean,
+  consecutiveFailures: number,
+  failuresBeforeDown: number | undefined,
+): ServerState {
   const threshold = Math.max(1, failuresBeforeDown ?? 1);
   const wasUp = current === 'up' || ((current === 'connecting' || current === 'verifying') && everEstablished);
   return wasUp && consecutiveFailures < threshold ? 'connecting' : 'down';
@@ -275,11 +283,15 @@ export function recoveryThreshold(successesBeforeUp: number | undefined): number
  * such a server on every missed probe is the restart storm protocol.md warns about, so probing stops and the exit
  * watch remains. Silence all along means the loop is dead.
  */
-export type UnansweredVerdict = { readonly kind: 'stop-probing'; readonly reason: string } | { readonly kind: 'dead'; readonly reason: string };
+export type UnansweredVerdict =
+  { readonly kind: 'stop-probing'; readonly reason: string } | { readonly kind: 'dead'; readonly reason: string };
 
 export function judgeUnanswered(method: ProbeMethod, timeoutMs: number, trafficSince: boolean): UnansweredVerdict {
   if (trafficSince) {
-    return { kind: 'stop-probing', reason: `did not answer the keepalive ${method} within ${timeoutMs} ms while answering other messages; keepalive probes stopped` };
+    return {
+      kind: 'stop-probing',
+      reason: `did not answer the keepalive ${method} within ${timeoutMs} ms while answering other messages; keepalive probes stopped`,
+    };
   }
   return { kind: 'dead', reason: `did not answer a keepalive ${method} within ${timeoutMs} ms` };
 }

@@ -96,20 +96,29 @@ export class Registry implements TrustAwareRegistry {
         this.emit(event);
       },
     };
-    this.elsewhere = new Elsewhere({ clock: deps.clock, logger: deps.logger, ...(deps.guards ? { guards: deps.guards } : {}), changed: () => this.emit({ type: 'servers' }) });
+    this.elsewhere = new Elsewhere({
+      clock: deps.clock,
+      logger: deps.logger,
+      ...(deps.guards ? { guards: deps.guards } : {}),
+      changed: () => this.emit({ type: 'servers' }),
+    });
   }
 
   setServers(servers: readonly ServerConfig[], diagnostics: readonly ConfigDiagnostic[]): void {
     if (this.disposed) {
       return;
     }
-    const { next, added, retired, changed } = reconcile(this.monitors, desiredServers(servers, diagnostics), ({ config, configError }, replaced) => {
-      const monitor = new ServerMonitor(config, configError, this.gateOf(config, configError), this.context);
-      // An edited entry is still the same server: its tools are still judged against what was accepted.
-      const baseline = replaced?.toolsBaseline() ?? null;
-      if (baseline) monitor.setToolsBaseline(baseline);
-      return monitor;
-    });
+    const { next, added, retired, changed } = reconcile(
+      this.monitors,
+      desiredServers(servers, diagnostics),
+      ({ config, configError }, replaced) => {
+        const monitor = new ServerMonitor(config, configError, this.gateOf(config, configError), this.context);
+        // An edited entry is still the same server: its tools are still judged against what was accepted.
+        const baseline = replaced?.toolsBaseline() ?? null;
+        if (baseline) monitor.setToolsBaseline(baseline);
+        return monitor;
+      },
+    );
     for (const monitor of retired) {
       this.retire(monitor);
     }
@@ -207,7 +216,7 @@ export class Registry implements TrustAwareRegistry {
   }
 
   acceptToolsBaseline(id: string): ToolsBaseline | null {
-    return this.disposed ? null : this.monitors.get(id)?.acceptToolsBaseline() ?? null;
+    return this.disposed ? null : (this.monitors.get(id)?.acceptToolsBaseline() ?? null);
   }
 
   async reconnect(id?: string): Promise<void> {

@@ -46,11 +46,22 @@ export class ServerMonitor {
     private readonly context: MonitorContext,
   ) {
     const redact = makeRedactor(currentConfig.secretValues, context.redact);
-    const scope: ServerScope = { clock: context.clock, logger: context.logger, redact, config: () => this.config, settings: () => context.settings() };
+    const scope: ServerScope = {
+      clock: context.clock,
+      logger: context.logger,
+      redact,
+      config: () => this.config,
+      settings: () => context.settings(),
+    };
     this.scope = scope;
     const status = () => this.status();
     this.record = new HealthRecord(gate?.state ?? 'idle', gate?.error ?? null, { ...scope, status, emit: (event) => this.emit(event) });
-    this.lifetime = new ConnectionLifetime({ ...scope, connector: context.connector, connectSlots: context.connectSlots, startSlots: context.startSlots });
+    this.lifetime = new ConnectionLifetime({
+      ...scope,
+      connector: context.connector,
+      connectSlots: context.connectSlots,
+      startSlots: context.startSlots,
+    });
     this.keepalive = new Keepalive({
       ...scope,
       lifetime: this.lifetime,
@@ -104,7 +115,12 @@ export class ServerMonitor {
   }
 
   status(): ServerStatus {
-    return this.record.status({ nonConformant: this.keepalive.nonConformant, inventory: this.inventory.inventory, drift: this.inventory.currentDrift, certificate: this.inventory.certificate });
+    return this.record.status({
+      nonConformant: this.keepalive.nonConformant,
+      inventory: this.inventory.inventory,
+      drift: this.inventory.currentDrift,
+      certificate: this.inventory.certificate,
+    });
   }
 
   /** Resolves once this connection's listing of tools, prompts and resources (if one is under way) settled. */
@@ -290,7 +306,11 @@ export class ServerMonitor {
     this.record.transition(verdict.state, verdict.reason);
 
     // Once per connection, beside (never inside) the keepalive path.
-    this.inventory.start(connection, this.context.settings().inventory ?? defaultInventorySettings, () => this.lifetime.isCurrent(generation) && !this.disposed);
+    this.inventory.start(
+      connection,
+      this.context.settings().inventory ?? defaultInventorySettings,
+      () => this.lifetime.isCurrent(generation) && !this.disposed,
+    );
 
     if (this.mode === 'check') {
       void this.checkOnce(generation);

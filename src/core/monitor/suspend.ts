@@ -40,7 +40,12 @@ export interface ClockReading {
  * Judges one timer: scheduled at `scheduled` for `delayMs`, fired at `fired`. Null when it was on time. The gap ends
  * now and reaches back by the lateness: the timer would have fired at its due time had the process been running.
  */
-export function judgeTimer(scheduled: ClockReading, delayMs: number, fired: ClockReading, thresholdMs = SUSPEND_THRESHOLD_MS): Suspension | null {
+export function judgeTimer(
+  scheduled: ClockReading,
+  delayMs: number,
+  fired: ClockReading,
+  thresholdMs = SUSPEND_THRESHOLD_MS,
+): Suspension | null {
   const monotonicLate = fired.monotonic - scheduled.monotonic - delayMs;
   const wallLate = fired.wall - scheduled.wall - delayMs;
   const late = monotonicLate > thresholdMs;

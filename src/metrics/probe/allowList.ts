@@ -47,7 +47,8 @@ export type TargetVerdict = { readonly ok: true; readonly url: URL } | { readonl
 
 /** Only http and https URLs without credentials in them; nothing a shell or a child process would run. */
 export function parseTarget(target: string | null): TargetVerdict {
-  if (target === null || target === '') return { ok: false, reason: 'missing target parameter (e.g. /probe?target=https://mcp.example.internal/mcp)' };
+  if (target === null || target === '')
+    return { ok: false, reason: 'missing target parameter (e.g. /probe?target=https://mcp.example.internal/mcp)' };
   let url: URL;
   try {
     url = new URL(target);
@@ -55,10 +56,13 @@ export function parseTarget(target: string | null): TargetVerdict {
     return { ok: false, reason: 'the target is not a URL: only http:// and https:// MCP endpoints can be probed (stdio servers cannot)' };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, reason: `the target's scheme ${url.protocol} is not allowed: only http:// and https:// MCP endpoints can be probed (stdio servers cannot)` };
+    return {
+      ok: false,
+      reason: `the target's scheme ${url.protocol} is not allowed: only http:// and https:// MCP endpoints can be probed (stdio servers cannot)`,
+    };
   }
   // Credentials belong in the module's headers, read from files or the environment, never in a scrape URL.
-  if (url.username || url.password) return { ok: false, reason: 'the target carries credentials: put them in a module\'s headers instead' };
+  if (url.username || url.password) return { ok: false, reason: "the target carries credentials: put them in a module's headers instead" };
   return { ok: true, url };
 }
 

@@ -30,14 +30,19 @@ export function startServe(options: StartServeOptions): Promise<ProbeServer> {
   const connectors = new Map<string, Connector>();
   for (const module of options.config.modules.values()) {
     const proxy = moduleProxy(module, options.env);
-    connectors.set(module.name, createNodeConnector({
-      logger: silentLogger,
-      clientInfo: { name: 'mcp-health', version: options.version },
-      ...(proxy && { http: proxiedFetch(proxy) }),
-    }));
+    connectors.set(
+      module.name,
+      createNodeConnector({
+        logger: silentLogger,
+        clientInfo: { name: 'mcp-health', version: options.version },
+        ...(proxy && { http: proxiedFetch(proxy) }),
+      }),
+    );
   }
-  return serveProbes({ listen: options.listen, config: options.config, connectors, clock: systemClock, version: options.version }).catch((error: unknown) => {
-    for (const connector of connectors.values()) connector.dispose?.();
-    throw error;
-  });
+  return serveProbes({ listen: options.listen, config: options.config, connectors, clock: systemClock, version: options.version }).catch(
+    (error: unknown) => {
+      for (const connector of connectors.values()) connector.dispose?.();
+      throw error;
+    },
+  );
 }

@@ -36,10 +36,20 @@ export const MAX_PROBE_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_CONCURRENT = 16;
 export const MAX_CONCURRENT_LIMIT = 1_000;
 
-export const DEFAULT_MODULE: ProbeModule = { name: DEFAULT_MODULE_NAME, timeoutMs: DEFAULT_PROBE_TIMEOUT_MS, headers: {}, secretValues: [], listTools: true };
+export const DEFAULT_MODULE: ProbeModule = {
+  name: DEFAULT_MODULE_NAME,
+  timeoutMs: DEFAULT_PROBE_TIMEOUT_MS,
+  headers: {},
+  secretValues: [],
+  listTools: true,
+};
 
 /** Without a --modules file: the default module, every http(s) target, the default bound. */
-export const DEFAULT_SERVE_CONFIG: ServeConfig = { modules: new Map([[DEFAULT_MODULE_NAME, DEFAULT_MODULE]]), allow: null, maxConcurrent: DEFAULT_MAX_CONCURRENT };
+export const DEFAULT_SERVE_CONFIG: ServeConfig = {
+  modules: new Map([[DEFAULT_MODULE_NAME, DEFAULT_MODULE]]),
+  allow: null,
+  maxConcurrent: DEFAULT_MAX_CONCURRENT,
+};
 
 export interface SecretSources {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -61,13 +71,18 @@ export function parseServeConfig(text: string, file: string, secrets: SecretSour
   const root: unknown = doc.toJS({ maxAliasCount: 100 }) ?? {};
   const where = (key: string) => `${file}: ${key}`;
   if (!isRecord(root)) throw new ModulesError(`${file}: expected a mapping with modules, allow, max_concurrent`);
-  for (const key of Object.keys(root)) if (!TOP_KEYS.has(key)) throw new ModulesError(`${where(key)}: unknown key (expected modules, allow, max_concurrent)`);
+  for (const key of Object.keys(root))
+    if (!TOP_KEYS.has(key)) throw new ModulesError(`${where(key)}: unknown key (expected modules, allow, max_concurrent)`);
   const modules = new Map<string, ProbeModule>();
   const declared = root.modules ?? {};
   if (!isRecord(declared)) throw new ModulesError(`${where('modules')}: expected a mapping of module names`);
   for (const [name, body] of Object.entries(declared)) {
-    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new ModulesError(`${where(`modules.${name}`)}: a module name is letters, digits, _ . - (at most 64)`);
-    modules.set(name, parseModule(name, body ?? {}, (key) => where(`modules.${name}${key ? `.${key}` : ''}`), secrets));
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name))
+      throw new ModulesError(`${where(`modules.${name}`)}: a module name is letters, digits, _ . - (at most 64)`);
+    modules.set(
+      name,
+      parseModule(name, body ?? {}, (key) => where(`modules.${name}${key ? `.${key}` : ''}`), secrets),
+    );
   }
   if (!modules.has(DEFAULT_MODULE_NAME)) modules.set(DEFAULT_MODULE_NAME, DEFAULT_MODULE);
   let allow: AllowList | null = null;
@@ -119,7 +134,8 @@ function parseModule(name: string, body: unknown, where: (key?: string) => strin
     const password = new URL(body.proxy).password;
     if (password) secretValues.push(decodeURIComponent(password));
   }
-  if (body.list_tools !== undefined && typeof body.list_tools !== 'boolean') throw new ModulesError(`${where('list_tools')}: expected true or false`);
+  if (body.list_tools !== undefined && typeof body.list_tools !== 'boolean')
+    throw new ModulesError(`${where('list_tools')}: expected true or false`);
   const expected = body.expected_tools_hash;
   if (expected !== undefined && (typeof expected !== 'string' || !/^[0-9a-f]{64}$/i.test(expected))) {
     throw new ModulesError(`${where('expected_tools_hash')}: expected a sha256 in hex (64 characters, in quotes)`);
@@ -143,7 +159,8 @@ function headerValue(source: unknown, where: string, secrets: SecretSources): st
   if (typeof source === 'string') return source;
   if (!isRecord(source)) throw new ModulesError(`${where}: expected a string, {env: NAME} or {file: PATH}`);
   for (const key of Object.keys(source)) {
-    if (key !== 'env' && key !== 'file' && key !== 'prefix') throw new ModulesError(`${where}.${key}: unknown key (expected env, file, prefix)`);
+    if (key !== 'env' && key !== 'file' && key !== 'prefix')
+      throw new ModulesError(`${where}.${key}: unknown key (expected env, file, prefix)`);
   }
   if (source.prefix !== undefined && typeof source.prefix !== 'string') throw new ModulesError(`${where}.prefix: expected a string`);
   const prefix = (source.prefix as string | undefined) ?? '';
@@ -159,7 +176,9 @@ function headerValue(source: unknown, where: string, secrets: SecretSources): st
   try {
     content = secrets.readFile(source.file);
   } catch (error) {
-    throw new ModulesError(`${where}.file: cannot read ${source.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ModulesError(
+      `${where}.file: cannot read ${source.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   // A secret file ends with a newline more often than not; the header must not.
   const value = content.replace(/\r?\n$/, '');

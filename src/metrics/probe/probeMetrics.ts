@@ -32,21 +32,43 @@ export async function renderProbe(report: ProbeReport, accept: string | undefine
     if (labels) metric.set(labels, value);
     else metric.set(value);
   };
-  gauge(PROBE_SERIES.success, 'Whether the MCP server answered the probe as check would call it up (1) or not (0).', report.success ? 1 : 0);
+  gauge(
+    PROBE_SERIES.success,
+    'Whether the MCP server answered the probe as check would call it up (1) or not (0).',
+    report.success ? 1 : 0,
+  );
   gauge(PROBE_SERIES.duration, 'How long the whole probe took, in seconds.', report.durationSeconds);
   if (report.connectSeconds !== null || report.rttSeconds !== null) {
-    const phases = new Gauge({ name: PROBE_SERIES.phase, help: 'Duration of each phase of the probe: connect (handshake or discover), probe (the ping).', labelNames: ['phase'], registers });
+    const phases = new Gauge({
+      name: PROBE_SERIES.phase,
+      help: 'Duration of each phase of the probe: connect (handshake or discover), probe (the ping).',
+      labelNames: ['phase'],
+      registers,
+    });
     if (report.connectSeconds !== null) phases.set({ phase: 'connect' }, report.connectSeconds);
     if (report.rttSeconds !== null) phases.set({ phase: 'probe' }, report.rttSeconds);
   }
   if (report.era !== null) {
-    gauge(PROBE_SERIES.info, 'The era and MCP protocol version the server negotiated; always 1.', 1, { era: report.era, protocol_version: protocolVersionLabel(report.protocolVersion) });
+    gauge(PROBE_SERIES.info, 'The era and MCP protocol version the server negotiated; always 1.', 1, {
+      era: report.era,
+      protocol_version: protocolVersionLabel(report.protocolVersion),
+    });
   }
   if (report.tools !== null) gauge(PROBE_SERIES.tools, 'Tools the server listed.', report.tools);
-  if (report.toolsHashMatch !== null) gauge(PROBE_SERIES.toolsHashMatch, 'Whether the listed tool set matches the module\'s expected_tools_hash (1) or not (0).', report.toolsHashMatch ? 1 : 0);
+  if (report.toolsHashMatch !== null)
+    gauge(
+      PROBE_SERIES.toolsHashMatch,
+      "Whether the listed tool set matches the module's expected_tools_hash (1) or not (0).",
+      report.toolsHashMatch ? 1 : 0,
+    );
   if (report.certificateExpirySeconds !== null) {
-    gauge(PROBE_SERIES.certificateExpiry, 'When the server\'s TLS certificate expires (notAfter), Unix seconds.', report.certificateExpirySeconds);
+    gauge(
+      PROBE_SERIES.certificateExpiry,
+      "When the server's TLS certificate expires (notAfter), Unix seconds.",
+      report.certificateExpirySeconds,
+    );
   }
-  if (report.cause !== null) gauge(PROBE_SERIES.failure, 'Why the probe failed, as a cause id; always 1, present only on failure.', 1, { cause: report.cause });
+  if (report.cause !== null)
+    gauge(PROBE_SERIES.failure, 'Why the probe failed, as a cause id; always 1, present only on failure.', 1, { cause: report.cause });
   return { contentType: registry.contentType, body: await registry.metrics() };
 }

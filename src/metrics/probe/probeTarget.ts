@@ -46,7 +46,12 @@ export interface ProbeDeps {
  * `report` settles with the verdict as soon as it is known; `closed` once the connection is gone (the caller holds its
  * concurrency slot until then, so the bound counts sockets, not only answers).
  */
-export function probeTarget(url: URL, module: ProbeModule, budgetMs: number, deps: ProbeDeps): { report: Promise<ProbeReport>; closed: Promise<void> } {
+export function probeTarget(
+  url: URL,
+  module: ProbeModule,
+  budgetMs: number,
+  deps: ProbeDeps,
+): { report: Promise<ProbeReport>; closed: Promise<void> } {
   const { clock } = deps;
   const started = clock.monotonic();
   const config: ServerConfig = {
@@ -92,7 +97,10 @@ export function probeTarget(url: URL, module: ProbeModule, budgetMs: number, dep
     const durationSeconds = (clock.monotonic() - started) / 1000;
     const state = status?.state ?? 'idle';
     const tools = status?.inventory?.tools ?? null;
-    const toolsHashMatch = module.expectedToolsHash === undefined ? null : tools !== null && status?.inventory?.complete === true && tools.hash === module.expectedToolsHash;
+    const toolsHashMatch =
+      module.expectedToolsHash === undefined
+        ? null
+        : tools !== null && status?.inventory?.complete === true && tools.hash === module.expectedToolsHash;
     const up = outcome === 'done' && state === 'up';
     const success = up && toolsHashMatch !== false;
     let cause: string | null = null;
@@ -115,9 +123,14 @@ export function probeTarget(url: URL, module: ProbeModule, budgetMs: number, dep
       cause,
     };
   })();
-  const closed = report.then(() => undefined, () => undefined).then(async () => {
-    unsubscribe();
-    await registry.dispose();
-  });
+  const closed = report
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .then(async () => {
+      unsubscribe();
+      await registry.dispose();
+    });
   return { report, closed };
 }

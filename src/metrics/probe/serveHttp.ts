@@ -49,17 +49,32 @@ class OwnMetrics {
 
   constructor(version: string, maxConcurrent: number) {
     const registers = [this.registry];
-    this.probes = new Counter({ name: 'mcp_health_serve_probes_total', help: '/probe requests that ran a probe, by result (success, failure).', labelNames: ['result', 'module'], registers });
+    this.probes = new Counter({
+      name: 'mcp_health_serve_probes_total',
+      help: '/probe requests that ran a probe, by result (success, failure).',
+      labelNames: ['result', 'module'],
+      registers,
+    });
     this.rejected = new Counter({
       name: 'mcp_health_serve_rejected_total',
       help: '/probe requests refused before probing, by reason (busy: over max_concurrent; forbidden: not on the allow-list; bad_request: no or bad target, unknown module).',
       labelNames: ['reason'],
       registers,
     });
-    this.inFlight = new Gauge({ name: 'mcp_health_serve_probes_in_flight', help: 'Probes running now (their connections not yet closed).', registers });
-    new Gauge({ name: 'mcp_health_serve_max_concurrent', help: 'The bound on probes at once (max_concurrent).', registers }).set(maxConcurrent);
-    new Gauge({ name: 'mcp_health_build_info', help: 'mcp-health build information; always 1.', labelNames: ['version', 'nodejs_version', 'front_end'], registers })
-      .set({ version, nodejs_version: process.version, front_end: 'serve' }, 1);
+    this.inFlight = new Gauge({
+      name: 'mcp_health_serve_probes_in_flight',
+      help: 'Probes running now (their connections not yet closed).',
+      registers,
+    });
+    new Gauge({ name: 'mcp_health_serve_max_concurrent', help: 'The bound on probes at once (max_concurrent).', registers }).set(
+      maxConcurrent,
+    );
+    new Gauge({
+      name: 'mcp_health_build_info',
+      help: 'mcp-health build information; always 1.',
+      labelNames: ['version', 'nodejs_version', 'front_end'],
+      registers,
+    }).set({ version, nodejs_version: process.version, front_end: 'serve' }, 1);
     COUNTER_NAMES.set(this.probes, 'mcp_health_serve_probes_total').set(this.rejected, 'mcp_health_serve_rejected_total');
     for (const reason of ['busy', 'forbidden', 'bad_request']) this.rejected.inc({ reason }, 0);
   }
@@ -100,7 +115,10 @@ export async function serveProbes(options: ServeOptions): Promise<ProbeServer> {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname === '/healthz') return send(200, 'ok\n');
     if (url.pathname === '/metrics') {
-      void own.render(request.headers.accept).then(({ contentType, body }) => send(200, body, contentType), () => send(500, 'metrics failed\n'));
+      void own.render(request.headers.accept).then(
+        ({ contentType, body }) => send(200, body, contentType),
+        () => send(500, 'metrics failed\n'),
+      );
       return;
     }
     if (url.pathname !== '/probe') return send(404, 'not found: try /probe?target=URL, /metrics or /healthz\n');
@@ -129,7 +147,7 @@ export async function serveProbes(options: ServeOptions): Promise<ProbeServer> {
       try {
         if (!hostAllowed(target.url, config.allow)) {
           own.rejected.inc({ reason: 'forbidden' });
-          send(403, 'the target\'s host is not on the allow-list of the modules file\n');
+          send(403, "the target's host is not on the allow-list of the modules file\n");
           return;
         }
         const probe = probeTarget(target.url, module, budget, { connector, clock });

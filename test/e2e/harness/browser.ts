@@ -12,8 +12,16 @@ export interface Workbench {
 }
 
 // Flags measured on these machines: no sandbox as root, no GPU, and nothing that phones home.
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function launchWorkbenchBrowser(viewport = { width: 1400, height: 900 }): Promise<Workbench> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-health-chromium-'));
@@ -29,7 +37,7 @@ export async function launchWorkbenchBrowser(viewport = { width: 1400, height: 9
     fs.rmSync(profile, { recursive: true, force: true });
     throw error;
   }
-  const page = context.pages()[0] ?? await context.newPage();
+  const page = context.pages()[0] ?? (await context.newPage());
   let closed = false;
   return {
     context,
@@ -109,9 +117,12 @@ export function forwardConsole(page: Page, prefix: string, write: (line: string)
   };
   const onConsole = (message: ConsoleMessage): void => {
     // Argument values must be fetched asynchronously; chaining keeps the original order.
-    const values = Promise.all(message.args().map((arg) =>
-      // Errors serialize to {}: take their stack inside the page instead.
-      arg.evaluate((value: unknown) => (value instanceof Error ? value.stack ?? String(value) : value)).catch(() => '<unserializable>')));
+    const values = Promise.all(
+      message.args().map((arg) =>
+        // Errors serialize to {}: take their stack inside the page instead.
+        arg.evaluate((value: unknown) => (value instanceof Error ? (value.stack ?? String(value)) : value)).catch(() => '<unserializable>'),
+      ),
+    );
     queue = queue.then(async () => {
       const args = await values.catch(() => [message.text()]);
       emit(withoutInfoLevel(formatConsoleArgs(args.length ? args : [message.text()])));

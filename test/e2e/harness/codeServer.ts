@@ -61,16 +61,28 @@ function childEnv(install: CodeServerInstall, extra: Readonly<Record<string, str
 }
 
 function commonArgs(dirs: { config: string; userData: string; extensions: string }): string[] {
-  return ['--config', dirs.config, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions,
-    '--disable-telemetry', '--disable-update-check'];
+  return [
+    '--config',
+    dirs.config,
+    '--user-data-dir',
+    dirs.userData,
+    '--extensions-dir',
+    dirs.extensions,
+    '--disable-telemetry',
+    '--disable-update-check',
+  ];
 }
 
 function runToCompletion(install: CodeServerInstall, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(install.nodeExecutable, [install.entryScript, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
     const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
     child.once('error', reject);
     child.once('exit', (code, signal) => {
@@ -82,7 +94,11 @@ function runToCompletion(install: CodeServerInstall, args: string[], env: NodeJS
 }
 
 function linkExtension(folder: string, extensionsDir: string): void {
-  const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as {
+    publisher: string;
+    name: string;
+    version: string;
+  };
   fs.symlinkSync(path.resolve(folder), path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
 }
 
@@ -98,7 +114,8 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 async function waitForHealthz(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`code-server exited early (${child.exitCode ?? child.signalCode})`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`code-server exited early (${child.exitCode ?? child.signalCode})`);
     try {
       const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
       if (response.ok) return;
@@ -123,8 +140,10 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   fs.writeFileSync(dirs.config, 'auth: none\n');
   fs.mkdirSync(path.join(dirs.userData, 'User'), { recursive: true });
   fs.mkdirSync(dirs.extensions, { recursive: true });
-  fs.writeFileSync(path.join(dirs.userData, 'User', 'settings.json'),
-    JSON.stringify({ ...defaultUserSettings, ...options.userSettings }, null, 2));
+  fs.writeFileSync(
+    path.join(dirs.userData, 'User', 'settings.json'),
+    JSON.stringify({ ...defaultUserSettings, ...options.userSettings }, null, 2),
+  );
 
   const env = childEnv(install, options.env);
   const installExtension = (vsixPath: string): Promise<void> =>
@@ -151,8 +170,16 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     for (const folder of options.linkedExtensions ?? []) linkExtension(folder, dirs.extensions);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const args = [install.entryScript, ...commonArgs(dirs), '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-      ...(options.smokeTestDriver ? ['--vscode-option=--enable-smoke-test-driver'] : []), ...(options.extraArgs ?? [])];
+    const args = [
+      install.entryScript,
+      ...commonArgs(dirs),
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      ...(options.smokeTestDriver ? ['--vscode-option=--enable-smoke-test-driver'] : []),
+      ...(options.extraArgs ?? []),
+    ];
     const logFile = path.join(root, 'server.log');
     const logStream = fs.createWriteStream(logFile);
     child = spawn(install.nodeExecutable, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

@@ -12,7 +12,7 @@ export async function findNotification(page: Page, message: RegExp, timeoutMs: n
     if (Date.now() > started + timeoutMs) throw new Error(`no notification ${message} within ${timeoutMs} ms`);
     const bell = page.locator('.part.statusbar .statusbar-item[id*="notifications" i]').first();
     const center = page.locator('.notifications-center.visible');
-    if (Date.now() > started + 10_000 && !(await center.isVisible()) && await bell.isVisible()) await bell.click();
+    if (Date.now() > started + 10_000 && !(await center.isVisible()) && (await bell.isVisible())) await bell.click();
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
   return item;
@@ -21,7 +21,10 @@ export async function findNotification(page: Page, message: RegExp, timeoutMs: n
 /** Clicks a button of a notification, e.g. MCP Health's "Allow", as a user would. */
 export async function clickNotificationButton(page: Page, message: RegExp, button: string, timeoutMs = 15_000): Promise<void> {
   const item = await findNotification(page, message, timeoutMs);
-  await item.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).first().click();
+  await item
+    .locator('.monaco-button', { hasText: new RegExp(`^${button}$`) })
+    .first()
+    .click();
 }
 
 /** MCP Health's consent question, whatever the count and files. */

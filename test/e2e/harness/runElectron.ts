@@ -33,8 +33,14 @@ export async function runElectron(options: RunElectronOptions): Promise<number> 
       extensionDevelopmentPath: path.resolve(options.extensionDevelopmentPath),
       extensionTestsPath: path.resolve(options.extensionTestsPath),
       extensionTestsEnv: options.env ? { ...options.env } : undefined,
-      launchArgs: [path.resolve(options.workspace), '--user-data-dir', userDataDir, '--disable-workspace-trust',
-        '--skip-welcome', '--skip-release-notes'],
+      launchArgs: [
+        path.resolve(options.workspace),
+        '--user-data-dir',
+        userDataDir,
+        '--disable-workspace-trust',
+        '--skip-welcome',
+        '--skip-release-notes',
+      ],
     });
   } catch (error) {
     // runTests rejects with the exit code message when tests fail; the failure details were already printed by mocha.
@@ -50,12 +56,17 @@ async function main(): Promise<void> {
     options: { extension: { type: 'string' }, tests: { type: 'string' }, workspace: { type: 'string' }, version: { type: 'string' } },
   });
   if (!values.extension || !values.tests || !values.workspace) {
-    process.stderr.write('usage: node --import tsx test/e2e/harness/runElectron.ts --extension DIR --tests FILE.js '
-      + '--workspace DIR|FILE.code-workspace [--version X.Y.Z]\n');
+    process.stderr.write(
+      'usage: node --import tsx test/e2e/harness/runElectron.ts --extension DIR --tests FILE.js ' +
+        '--workspace DIR|FILE.code-workspace [--version X.Y.Z]\n',
+    );
     process.exit(2);
   }
   process.exitCode = await runElectron({
-    extensionDevelopmentPath: values.extension, extensionTestsPath: values.tests, workspace: values.workspace, version: values.version,
+    extensionDevelopmentPath: values.extension,
+    extensionTestsPath: values.tests,
+    workspace: values.workspace,
+    version: values.version,
   });
 }
 

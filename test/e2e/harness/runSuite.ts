@@ -52,21 +52,26 @@ export async function runSuite(options: RunSuiteOptions): Promise<number> {
     let screenshots = Promise.resolve();
     const saveScreenshot = (name: string): Promise<void> => {
       if (!screenshotsDir) return Promise.resolve();
-      screenshots = screenshots.then(async () => {
-        const file = path.join(screenshotsDir, `${name}.png`);
-        const partial = `${file}.partial`;
-        await page.screenshot({ path: partial, type: 'png' });
-        fs.renameSync(partial, file);
-        log(`[harness] screenshot ${file}`);
-      }).catch((error: unknown) => log(`[harness] screenshot ${name} failed: ${String(error)}`));
+      screenshots = screenshots
+        .then(async () => {
+          const file = path.join(screenshotsDir, `${name}.png`);
+          const partial = `${file}.partial`;
+          await page.screenshot({ path: partial, type: 'png' });
+          fs.renameSync(partial, file);
+          log(`[harness] screenshot ${file}`);
+        })
+        .catch((error: unknown) => log(`[harness] screenshot ${name} failed: ${String(error)}`));
       return screenshots;
     };
 
     const exitCode = new Promise<number>((resolve) => {
-      timer = setTimeout(() => {
-        log(`[harness] suite did not finish within ${timeoutMs} ms`);
-        resolve(timeoutExitCode);
-      }, Math.max(0, started + timeoutMs - Date.now()));
+      timer = setTimeout(
+        () => {
+          log(`[harness] suite did not finish within ${timeoutMs} ms`);
+          resolve(timeoutExitCode);
+        },
+        Math.max(0, started + timeoutMs - Date.now()),
+      );
       // Must exist before the workbench loads: it is looked up when the extension host exits.
       void page.exposeFunction('codeAutomationExit', (code: unknown) => resolve(typeof code === 'number' ? code : 1));
     });
@@ -82,7 +87,10 @@ export async function runSuite(options: RunSuiteOptions): Promise<number> {
     });
     // Only wait for the navigation to start: the overall timeout below must also bound a page that never loads.
     await page.goto(url, { waitUntil: 'commit' });
-    void waitForWorkbench(page, timeoutMs).then(() => log(`[harness] workbench ready after ${elapsed()}`), () => undefined);
+    void waitForWorkbench(page, timeoutMs).then(
+      () => log(`[harness] workbench ready after ${elapsed()}`),
+      () => undefined,
+    );
 
     const code = await exitCode;
     await consoleForwarding.flush();
@@ -97,16 +105,22 @@ export async function runSuite(options: RunSuiteOptions): Promise<number> {
 }
 
 function usage(): never {
-  process.stderr.write('usage: node --import tsx test/e2e/harness/runSuite.ts --extension DIR --tests FILE.js '
-    + '--workspace DIR|FILE.code-workspace [--screenshots DIR] [--timeout SECONDS] [--settings FILE.json]\n');
+  process.stderr.write(
+    'usage: node --import tsx test/e2e/harness/runSuite.ts --extension DIR --tests FILE.js ' +
+      '--workspace DIR|FILE.code-workspace [--screenshots DIR] [--timeout SECONDS] [--settings FILE.json]\n',
+  );
   process.exit(2);
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      extension: { type: 'string' }, tests: { type: 'string' }, workspace: { type: 'string' },
-      screenshots: { type: 'string' }, timeout: { type: 'string' }, settings: { type: 'string' },
+      extension: { type: 'string' },
+      tests: { type: 'string' },
+      workspace: { type: 'string' },
+      screenshots: { type: 'string' },
+      timeout: { type: 'string' },
+      settings: { type: 'string' },
     },
   });
   if (!values.extension || !values.tests || !values.workspace) usage();
@@ -116,14 +130,14 @@ async function main(): Promise<void> {
     workspace: values.workspace,
     screenshotsDir: values.screenshots,
     timeoutMs: values.timeout ? Number(values.timeout) * 1000 : undefined,
-    userSettings: values.settings ? JSON.parse(fs.readFileSync(values.settings, 'utf8')) as Record<string, unknown> : undefined,
+    userSettings: values.settings ? (JSON.parse(fs.readFileSync(values.settings, 'utf8')) as Record<string, unknown>) : undefined,
   });
   process.exitCode = code;
 }
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    process.stderr.write(`[harness] ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(`[harness] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   });
 }

@@ -10,8 +10,11 @@ export interface DevelopmentPayload {
  * The workbench URL opening `workspace` (a folder, or a .code-workspace file for multi-root). With a payload the
  * extension at extensionDevelopmentPath is loaded from disk as in an Extension Development Host.
  */
-export function workbenchUrl(server: { readonly url: string; readonly port: number }, workspace: string,
-  payload?: DevelopmentPayload): string {
+export function workbenchUrl(
+  server: { readonly url: string; readonly port: number },
+  workspace: string,
+  payload?: DevelopmentPayload,
+): string {
   const absolute = path.resolve(workspace);
   const params = new URLSearchParams();
   params.set(absolute.endsWith('.code-workspace') ? 'workspace' : 'folder', absolute);

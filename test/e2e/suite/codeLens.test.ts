@@ -35,7 +35,11 @@ export function defineCodeLensTests(): void {
     let uri: vscode.Uri;
     let document: vscode.TextDocument;
     const config = () => vscode.workspace.getConfiguration('mcpHealth');
-    const lineOf = (name: string) => document.getText().split('\n').findIndex((line) => line.includes(`"${name}": {`));
+    const lineOf = (name: string) =>
+      document
+        .getText()
+        .split('\n')
+        .findIndex((line) => line.includes(`"${name}": {`));
 
     before(async function () {
       ({ api } = await activateExtension());
@@ -51,20 +55,29 @@ export function defineCodeLensTests(): void {
     });
 
     it('puts a lens above every server entry with the state words of the tree, and actions on the right server', async function () {
-      const lines = await waitFor('a lens with a round trip above everything', async () => {
-        const found = byLine(await ourLenses(uri));
-        return /^\$\(pass-filled\) up · [\d.]+ m?s/.test(found.get(lineOf('everything'))?.[0] ?? '') && found;
-      }, 30_000);
+      const lines = await waitFor(
+        'a lens with a round trip above everything',
+        async () => {
+          const found = byLine(await ourLenses(uri));
+          return /^\$\(pass-filled\) up · [\d.]+ m?s/.test(found.get(lineOf('everything'))?.[0] ?? '') && found;
+        },
+        30_000,
+      );
       assert.deepEqual(lines.get(lineOf('everything'))?.slice(1), ['Ping', 'Reconnect', 'Show Log']);
       assert.match(lines.get(lineOf('broken'))?.[0] ?? '', /config error/);
       assert.deepEqual(lines.get(lineOf('broken'))?.slice(1), ['Show Log']);
       assert.equal(lines.size, 4, `one lens line per server: ${JSON.stringify([...lines])}`);
       await requestScreenshot('codelens');
 
-      const ping = (await ourLenses(uri)).find((lens) => lens.range.start.line === lineOf('everything') && lens.command?.command === 'mcpHealth.pingNow');
+      const ping = (await ourLenses(uri)).find(
+        (lens) => lens.range.start.line === lineOf('everything') && lens.command?.command === 'mcpHealth.pingNow',
+      );
       const everything = byName(api, 'everything');
       assert.deepEqual(ping?.command?.arguments, [`server:${everything?.config.id}`]);
-      const results = await vscode.commands.executeCommand<ReadonlyMap<string, ProbeResult>>(ping?.command?.command ?? '', ...(ping?.command?.arguments ?? []));
+      const results = await vscode.commands.executeCommand<ReadonlyMap<string, ProbeResult>>(
+        ping?.command?.command ?? '',
+        ...(ping?.command?.arguments ?? []),
+      );
       assert.deepEqual([...results.keys()], [everything?.config.id]);
       assert.equal(results.get(everything?.config.id ?? '')?.outcome, 'ok');
     });
@@ -72,13 +85,27 @@ export function defineCodeLensTests(): void {
     it('shows the details on hover over a server name, and nothing elsewhere', async function () {
       const line = lineOf('everything');
       const column = document.lineAt(line).text.indexOf('everything') + 2;
-      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line, column));
-      const text = hovers.flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value))).join('\n');
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+        'vscode.executeHoverProvider',
+        uri,
+        new vscode.Position(line, column),
+      );
+      const text = hovers
+        .flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value)))
+        .join('\n');
       assert.match(text, /\*\*everything\*\* — up/);
       assert.match(text, /- stdio: node /);
       assert.match(text, /\[Ping\]\(command:mcpHealth\.pingNow\?/);
-      const elsewhere = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line + 1, 8));
-      assert.ok(!elsewhere.some((hover) => hover.contents.some((content) => (typeof content === 'string' ? content : content.value).includes('**everything**'))));
+      const elsewhere = await vscode.commands.executeCommand<vscode.Hover[]>(
+        'vscode.executeHoverProvider',
+        uri,
+        new vscode.Position(line + 1, 8),
+      );
+      assert.ok(
+        !elsewhere.some((hover) =>
+          hover.contents.some((content) => (typeof content === 'string' ? content : content.value).includes('**everything**')),
+        ),
+      );
     });
 
     it('follows unsaved edits: lines typed above an entry move its lens at once', async function () {
@@ -89,10 +116,14 @@ export function defineCodeLensTests(): void {
       assert.ok(await vscode.workspace.applyEdit(edit));
       try {
         assert.ok(document.isDirty);
-        const moved = await waitFor('the lens two lines lower', async () => {
-          const found = byLine(await ourLenses(uri));
-          return found.has(before + 2) && !found.has(before) && found;
-        }, 10_000);
+        const moved = await waitFor(
+          'the lens two lines lower',
+          async () => {
+            const found = byLine(await ourLenses(uri));
+            return found.has(before + 2) && !found.has(before) && found;
+          },
+          10_000,
+        );
         assert.match(moved.get(before + 2)?.[0] ?? '', /up/);
       } finally {
         // Back to the fixture's exact text, saved, so nothing after this test (or in git) sees the edit.
@@ -109,8 +140,16 @@ export function defineCodeLensTests(): void {
       await config().update('codeLens.enabled', false, vscode.ConfigurationTarget.Global);
       await waitFor('no lens of MCP Health', async () => (await ourLenses(uri)).length === 0, 10_000);
       const line = lineOf('everything');
-      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line, document.lineAt(line).text.indexOf('everything') + 2));
-      assert.ok(!hovers.some((hover) => hover.contents.some((content) => (typeof content === 'string' ? content : content.value).includes('**everything**'))));
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+        'vscode.executeHoverProvider',
+        uri,
+        new vscode.Position(line, document.lineAt(line).text.indexOf('everything') + 2),
+      );
+      assert.ok(
+        !hovers.some((hover) =>
+          hover.contents.some((content) => (typeof content === 'string' ? content : content.value).includes('**everything**')),
+        ),
+      );
       await config().update('codeLens.enabled', undefined, vscode.ConfigurationTarget.Global);
       await waitFor('the lenses back', async () => (await ourLenses(uri)).length > 0, 10_000);
     });

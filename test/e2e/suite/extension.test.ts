@@ -14,7 +14,18 @@ import { guardEntry, unguardEntry } from '../../../src/core/config/guardRewrite'
 import { applyRewrite } from '../../../src/vscode/guardCommands';
 import { localLauncher } from '../../../src/core/guardLauncher';
 import { requestScreenshot } from '../harness/screenshots';
-import { activateExtension, byName, EXTENSION_ID, childPids, commandLine, isAlive, sleep, waitFor, waitForState, workspaceRoot } from './util';
+import {
+  activateExtension,
+  byName,
+  EXTENSION_ID,
+  childPids,
+  commandLine,
+  isAlive,
+  sleep,
+  waitFor,
+  waitForState,
+  workspaceRoot,
+} from './util';
 
 const SECRET = 's3cret-token-value-for-e2e';
 const FIXTURE_SERVERS = ['everything', 'crashing', 'broken', 'with-token'];
@@ -58,10 +69,15 @@ export function defineExtensionTests(): void {
 
     it('activates from the workspace config and lists every server of .vscode/mcp.json', function () {
       assert.equal(extension.isActive, true);
-      const names = api.registry.list().map((status) => status.config.name).sort();
+      const names = api.registry
+        .list()
+        .map((status) => status.config.name)
+        .sort();
       assert.deepEqual(names, [...FIXTURE_SERVERS].sort());
-      assert.ok(api.watchedPatterns().some((pattern) => pattern.endsWith(path.join('.vscode', 'mcp.json')) || pattern.endsWith('.vscode/mcp.json')),
-        `watches .vscode/mcp.json: ${api.watchedPatterns().join(', ')}`);
+      assert.ok(
+        api.watchedPatterns().some((pattern) => pattern.endsWith(path.join('.vscode', 'mcp.json')) || pattern.endsWith('.vscode/mcp.json')),
+        `watches .vscode/mcp.json: ${api.watchedPatterns().join(', ')}`,
+      );
     });
 
     it('shows the broken entry as a config error with a diagnostic at its range', function () {
@@ -134,22 +150,33 @@ export function defineExtensionTests(): void {
       const everything = byName(api, 'everything');
       assert.ok(everything);
       const before = everything.stats.totals.sent;
-      const results = await vscode.commands.executeCommand<ReadonlyMap<string, ProbeResult>>('mcpHealth.pingNow', `server:${everything.config.id}`);
+      const results = await vscode.commands.executeCommand<ReadonlyMap<string, ProbeResult>>(
+        'mcpHealth.pingNow',
+        `server:${everything.config.id}`,
+      );
       assert.deepEqual([...results.keys()], [everything.config.id]);
       assert.ok((byName(api, 'everything')?.stats.totals.sent ?? 0) > before);
     });
 
     it('sees a stdio exit with its code and never calls a crash loop healthy', async function () {
       this.timeout(90_000);
-      const exited = await waitFor('the crashing server to exit with code 3', () => {
-        const status = byName(api, 'crashing');
-        return status?.lastError?.exitCode === 3 ? status : undefined;
-      }, 30_000);
+      const exited = await waitFor(
+        'the crashing server to exit with code 3',
+        () => {
+          const status = byName(api, 'crashing');
+          return status?.lastError?.exitCode === 3 ? status : undefined;
+        },
+        30_000,
+      );
       assert.equal(exited.lastError?.kind, 'exited');
-      const flapping = await waitFor('the crashing server to be flagged as flapping', () => {
-        const status = byName(api, 'crashing');
-        return status?.flapping ? status : undefined;
-      }, 75_000);
+      const flapping = await waitFor(
+        'the crashing server to be flagged as flapping',
+        () => {
+          const status = byName(api, 'crashing');
+          return status?.flapping ? status : undefined;
+        },
+        75_000,
+      );
       assert.ok(flapping.restarts >= 3, `restarts counted: ${flapping.restarts}`);
       const treeItem = item('crashing');
       assert.match(String(treeItem.description), /flapping, \d+ restarts/);
@@ -199,14 +226,22 @@ export function defineExtensionTests(): void {
       try {
         await chat().update('access', 'none', vscode.ConfigurationTarget.Global);
         await waitFor("the row to say VS Code won't start it", () => /VS Code won't start it/.test(String(item('everything').description)));
-        const details = (await children(`server:${everything.config.id}`)).map((element) => api.tree.getTreeItem(element) as vscode.TreeItem);
+        const details = (await children(`server:${everything.config.id}`)).map(
+          (element) => api.tree.getTreeItem(element) as vscode.TreeItem,
+        );
         const note = details.find((detail) => detail.label === 'VS Code');
-        assert.match(String(note?.description), /^VS Code won't start this server: chat\.mcp\.access is 'none'\. Next: Set chat\.mcp\.access to 'all'/);
+        assert.match(
+          String(note?.description),
+          /^VS Code won't start this server: chat\.mcp\.access is 'none'\. Next: Set chat\.mcp\.access to 'all'/,
+        );
         assert.equal(byName(api, 'everything')?.state, stateBefore, "MCP Health's own verdict does not change");
       } finally {
         await chat().update('access', undefined, vscode.ConfigurationTarget.Global);
       }
-      await waitFor('the note gone once access is back to its default', () => !/VS Code won't start/.test(String(item('everything').description)));
+      await waitFor(
+        'the note gone once access is back to its default',
+        () => !/VS Code won't start/.test(String(item('everything').description)),
+      );
     });
 
     it('reconciles when a config file appears, changes and disappears, leaving other servers alone', async function () {
@@ -222,7 +257,10 @@ export function defineExtensionTests(): void {
       // Probes on HTTP go out through node:http in the extension host (which VS Code patches for proxies): twice, so
       // the second one runs on the kept-alive socket.
       for (let round = 0; round < 2; round++) {
-        const results = await vscode.commands.executeCommand<ReadonlyMap<string, ProbeResult>>('mcpHealth.pingNow', `server:${remote.config.id}`);
+        const results = await vscode.commands.executeCommand<ReadonlyMap<string, ProbeResult>>(
+          'mcpHealth.pingNow',
+          `server:${remote.config.id}`,
+        );
         const probe = results.get(remote.config.id);
         assert.equal(probe?.outcome, 'ok', `HTTP ping ${round + 1}: ${probe?.outcome} ${probe?.detail ?? ''}`);
         assert.equal(probe.method, 'ping');
@@ -246,7 +284,10 @@ export function defineExtensionTests(): void {
       const description = path.join(dir, 'description.txt');
       fs.writeFileSync(description, 'Looks up a word in the dictionary.');
       try {
-        const server = { command: process.execPath, args: [path.join(FIXTURES, 'drift-server.mjs'), '--description-file', description, '--extra-tools', '2'] };
+        const server = {
+          command: process.execPath,
+          args: [path.join(FIXTURES, 'drift-server.mjs'), '--description-file', description, '--extra-tools', '2'],
+        };
         fs.writeFileSync(portableJson, JSON.stringify({ mcpServers: { dictionary: server } }, null, 2));
         const first = await waitForState(api, 'dictionary', ['up'], 30_000);
         const id = first.config.id;
@@ -280,7 +321,7 @@ export function defineExtensionTests(): void {
       }
     });
 
-    it('opens a server\'s config at its line, and Create .vscode/mcp.json never overwrites', async function () {
+    it("opens a server's config at its line, and Create .vscode/mcp.json never overwrites", async function () {
       const everything = byName(api, 'everything');
       assert.ok(everything);
       await vscode.commands.executeCommand('mcpHealth.openConfig', `server:${everything.config.id}`);
@@ -299,13 +340,23 @@ export function defineExtensionTests(): void {
       this.timeout(60_000);
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-health-e2e-cause-'));
       const script = path.join(dir, 'needs-key.cjs');
-      fs.writeFileSync(script, "if (!process.env.STRIPE_SECRET_KEY) throw new Error('Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.');\n");
+      fs.writeFileSync(
+        script,
+        "if (!process.env.STRIPE_SECRET_KEY) throw new Error('Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.');\n",
+      );
       try {
-        fs.writeFileSync(portableJson, JSON.stringify({ mcpServers: { stripe: { command: process.execPath, args: [script], env: { OTHER: '1' } } } }, null, 2));
-        const down = await waitFor('the cause naming the variable', () => {
-          const status = byName(api, 'stripe');
-          return status?.state === 'down' && status.cause?.fix ? status : undefined;
-        }, 30_000);
+        fs.writeFileSync(
+          portableJson,
+          JSON.stringify({ mcpServers: { stripe: { command: process.execPath, args: [script], env: { OTHER: '1' } } } }, null, 2),
+        );
+        const down = await waitFor(
+          'the cause naming the variable',
+          () => {
+            const status = byName(api, 'stripe');
+            return status?.state === 'down' && status.cause?.fix ? status : undefined;
+          },
+          30_000,
+        );
         assert.match(down.cause?.nextStep ?? '', /^Set STRIPE_SECRET_KEY in the "env" of "stripe"/);
         const envKey = down.config.source.keys?.env;
         assert.ok(envKey, 'the env key has a position');
@@ -337,7 +388,7 @@ export function defineExtensionTests(): void {
       assert.notEqual(again.pid, pid, 'a fresh process');
     });
 
-    it('Guard This Server proposes the rewrite in a diff and writes nothing without the modal\'s answer; the edit undoes', async function () {
+    it("Guard This Server proposes the rewrite in a diff and writes nothing without the modal's answer; the edit undoes", async function () {
       this.timeout(90_000);
       const id = byName(api, 'crashing')?.config.id;
       assert.ok(id);
@@ -355,7 +406,10 @@ export function defineExtensionTests(): void {
           if (document.uri.scheme === 'mcp-health-proposed') proposals.push(document.getText());
         });
         try {
-          await assert.rejects(Promise.resolve(vscode.commands.executeCommand('mcpHealth.guardServer', `server:${id}`)), /dialog.*Guard "crashing" in \.vscode\/mcp\.json\?/);
+          await assert.rejects(
+            Promise.resolve(vscode.commands.executeCommand('mcpHealth.guardServer', `server:${id}`)),
+            /dialog.*Guard "crashing" in \.vscode\/mcp\.json\?/,
+          );
         } finally {
           opened.dispose();
         }
@@ -365,11 +419,18 @@ export function defineExtensionTests(): void {
         assert.ok(stableFile, `the proposal names the stable guard runtime: ${proposals[0] ?? '(none)'}`);
         const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath ?? '';
         assert.ok(!stableFile.startsWith(extensionPath), 'not inside the versioned extension folder');
-        assert.ok(fs.readFileSync(stableFile).equals(fs.readFileSync(path.join(extensionPath, 'dist', 'guard.js'))), 'the copy is the bundled guard');
+        assert.ok(
+          fs.readFileSync(stableFile).equals(fs.readFileSync(path.join(extensionPath, 'dist', 'guard.js'))),
+          'the copy is the bundled guard',
+        );
         const expected = guardEntry(request, localLauncher(stableFile));
         assert.deepEqual(proposals, [expected], 'the diff showed the rewritten file');
         assert.equal(fs.readFileSync(mcpJson, 'utf8'), original, 'nothing is written without the confirmation');
-        assert.equal(vscode.window.tabGroups.all.flatMap((group) => group.tabs).some((tab) => tab.input instanceof vscode.TabInputTextDiff), false, 'the proposal is closed');
+        assert.equal(
+          vscode.window.tabGroups.all.flatMap((group) => group.tabs).some((tab) => tab.input instanceof vscode.TabInputTextDiff),
+          false,
+          'the proposal is closed',
+        );
 
         // What a confirmed Guard does, on the real document: one edit, saved, seen as guarded; Undo takes it back.
         const document = await vscode.workspace.openTextDocument(mcpJson);
@@ -427,7 +488,23 @@ export function defineExtensionTests(): void {
     });
 
     it('shows the welcome view when no source is enabled', async function () {
-      const allOff = Object.fromEntries(['vscode', 'vscode-settings', 'mcp-json', 'claude-code', 'cursor', 'claude-desktop', 'windsurf', 'cline', 'roo', 'gemini', 'codex', 'continue', 'zed'].map((f) => [f, false]));
+      const allOff = Object.fromEntries(
+        [
+          'vscode',
+          'vscode-settings',
+          'mcp-json',
+          'claude-code',
+          'cursor',
+          'claude-desktop',
+          'windsurf',
+          'cline',
+          'roo',
+          'gemini',
+          'codex',
+          'continue',
+          'zed',
+        ].map((f) => [f, false]),
+      );
       await config().update('discovery.sources', allOff, vscode.ConfigurationTarget.Global);
       await waitFor('every server gone', () => api.registry.list().length === 0);
       api.flushViews();
@@ -443,7 +520,10 @@ export function defineExtensionTests(): void {
 
     it('deactivate closes every connection and leaves no child process', async function () {
       this.timeout(30_000);
-      const pids = api.registry.list().map((status) => status.pid).filter((pid): pid is number => pid !== null);
+      const pids = api.registry
+        .list()
+        .map((status) => status.pid)
+        .filter((pid): pid is number => pid !== null);
       assert.ok(pids.length >= 1, 'servers were running');
       const serverChildren = () => childPids(process.pid).filter((pid) => /server-everything|fault-server/.test(commandLine(pid)));
       assert.ok(serverChildren().length >= 1, 'the extension host had server children');

@@ -28,24 +28,35 @@ export function defineHistoryTests(): void {
       await vscode.commands.executeCommand('mcpHealth.exportHistory', target);
       return fs.readFileSync(target.fsPath, 'utf8');
     };
-    const okProbes = (text: string, server: string) => text.trim().split('\n').filter(Boolean)
-      .map((line) => JSON.parse(line) as HistoryRecord)
-      .filter((record) => record.server === server && record.resolution === 'minute')
-      .reduce((sum, record) => sum + record.probesOk, 0);
+    const okProbes = (text: string, server: string) =>
+      text
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as HistoryRecord)
+        .filter((record) => record.server === server && record.resolution === 'minute')
+        .reduce((sum, record) => sum + record.probesOk, 0);
 
     it('exports JSON lines and CSV with the probes the monitor made, and Clear History forgets them', async function () {
       this.timeout(60_000);
       await waitForState(api, 'everything', ['up'], 45_000);
       await api.registry.pingNow();
-      const lines = await waitFor('an answered probe of everything in the export', async () => {
-        const text = await exported('history.jsonl');
-        return okProbes(text, 'everything') >= 1 && text;
-      }, 20_000);
+      const lines = await waitFor(
+        'an answered probe of everything in the export',
+        async () => {
+          const text = await exported('history.jsonl');
+          return okProbes(text, 'everything') >= 1 && text;
+        },
+        20_000,
+      );
       const first = JSON.parse(lines.split('\n')[0]!) as Record<string, unknown>;
       assert.deepEqual(Object.keys(first), [...RECORD_COLUMNS]);
       const csv = await exported('history.csv');
       assert.equal(csv.split('\r\n')[0], RECORD_COLUMNS.join(','));
-      assert.ok(csv.split('\r\n').some((row) => row.startsWith('history,minute,everything,')), csv.slice(0, 500));
+      assert.ok(
+        csv.split('\r\n').some((row) => row.startsWith('history,minute,everything,')),
+        csv.slice(0, 500),
+      );
 
       await vscode.commands.executeCommand('mcpHealth.clearHistory', true);
       assert.ok(okProbes(await exported('after-clear.jsonl'), 'everything') < okProbes(lines, 'everything'));

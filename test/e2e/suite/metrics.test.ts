@@ -59,7 +59,10 @@ export function defineMetricsTests(): void {
       // registry, not the Ping All command, whose status bar message would outlive this test).
       await api.registry.pingNow(everything.config.id);
       await waitFor('a probe in the histogram', async () =>
-        /mcp_client_operation_duration_seconds_count\{server="everything",[^}]*mcp_method_name="ping"\} [1-9]/.test((await scrape(url)) ?? ''));
+        /mcp_client_operation_duration_seconds_count\{server="everything",[^}]*mcp_method_name="ping"\} [1-9]/.test(
+          (await scrape(url)) ?? '',
+        ),
+      );
       assert.match(body, /mcp_health_state\{server="broken",[^}]*state="config-error"\} 1/);
       assert.equal(await scrape(`http://127.0.0.1:${port}/healthz`), 'ok\n');
 

@@ -22,7 +22,9 @@ export class LineReporter extends Mocha.reporters.Base {
     });
     runner.once(EVENT_RUN_END, () => {
       const stats = runner.stats;
-      console.log(`[e2e] ${stats?.passes ?? 0} passing, ${stats?.failures ?? 0} failing, ${stats?.pending ?? 0} pending (${stats?.duration ?? 0} ms)`);
+      console.log(
+        `[e2e] ${stats?.passes ?? 0} passing, ${stats?.failures ?? 0} failing, ${stats?.pending ?? 0} pending (${stats?.duration ?? 0} ms)`,
+      );
       for (const { title, error } of failures) {
         console.log(`[e2e] FAIL ${title}\n${error.stack ?? error.message}`);
       }

@@ -31,7 +31,9 @@ export function defineRestrictedTests(): void {
       const item = api.tree.getTreeItem(`server:${everything.config.id}`) as vscode.TreeItem;
       assert.match(String(item.description), /not started \(Restricted Mode\)/);
       assert.doesNotMatch(String(item.contextValue), /\bmonitored\b/, 'no Ping/Reconnect actions');
-      const details = ((await api.tree.getChildren(`server:${everything.config.id}`)) ?? []).map((element) => api.tree.getTreeItem(element) as vscode.TreeItem);
+      const details = ((await api.tree.getChildren(`server:${everything.config.id}`)) ?? []).map(
+        (element) => api.tree.getTreeItem(element) as vscode.TreeItem,
+      );
       assert.match(String(details.find((detail) => detail.label === 'why')?.description), /trust the workspace/);
     });
 
@@ -42,7 +44,9 @@ export function defineRestrictedTests(): void {
       }
       // Give a wrongly started server time to show up before checking for it.
       await sleep(3000);
-      const spawned = childPids(process.pid).map(commandLine).filter((line) => /server-everything|fault-server/.test(line));
+      const spawned = childPids(process.pid)
+        .map(commandLine)
+        .filter((line) => /server-everything|fault-server/.test(line));
       assert.deepEqual(spawned, []);
       for (const name of STARTABLE) {
         assert.equal(byName(api, name)?.pid, null, `${name} has no process`);

@@ -25,10 +25,14 @@ export function byName(api: McpHealthApi, name: string): ServerStatus | undefine
 }
 
 export function waitForState(api: McpHealthApi, name: string, states: readonly string[], timeoutMs = 20_000): Promise<ServerStatus> {
-  return waitFor(`${name} in state ${states.join('|')} (now ${byName(api, name)?.state ?? 'absent'})`, () => {
-    const status = byName(api, name);
-    return status && states.includes(status.state) ? status : undefined;
-  }, timeoutMs);
+  return waitFor(
+    `${name} in state ${states.join('|')} (now ${byName(api, name)?.state ?? 'absent'})`,
+    () => {
+      const status = byName(api, name);
+      return status && states.includes(status.state) ? status : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 export function workspaceRoot(): string {
@@ -60,4 +64,3 @@ export function commandLine(pid: number): string {
     return '';
   }
 }
-

@@ -5,11 +5,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  everythingStdio, faultStdio, modernStdio, startEverythingHttp, startFaultHttp, startModernHttp, startSilentTcp, type RunningServer,
+  everythingStdio,
+  faultStdio,
+  modernStdio,
+  startEverythingHttp,
+  startFaultHttp,
+  startModernHttp,
+  startSilentTcp,
+  type RunningServer,
 } from '../../helpers/servers';
 import { runCli } from '../../helpers/cli';
-
-
 
 function writeConfig(dir: string, servers: Record<string, unknown>): string {
   const file = path.join(dir, 'mcp.json');
@@ -18,8 +23,18 @@ function writeConfig(dir: string, servers: Record<string, unknown>): string {
 }
 
 interface CheckDoc {
-  servers: Array<{ name: string; state: string; era: string | null; transport: string; rttMs: number | null; source: { file: string; line: number };
-    protocolVersion: string | null; serverInfo: { name: string } | null; error: { kind: string; message: string } | null; exitCode: number | null }>;
+  servers: Array<{
+    name: string;
+    state: string;
+    era: string | null;
+    transport: string;
+    rttMs: number | null;
+    source: { file: string; line: number };
+    protocolVersion: string | null;
+    serverInfo: { name: string } | null;
+    error: { kind: string; message: string } | null;
+    exitCode: number | null;
+  }>;
   diagnostics: Array<{ file: string; line: number; column: number; message: string }>;
 }
 
@@ -51,16 +66,27 @@ describe('mcp-health CLI against real servers', () => {
       'hang-ping': { type: 'stdio', ...faultStdio('hang-ping') },
       'nonempty-pong': { type: 'stdio', ...faultStdio('nonempty-pong') },
       'error-pong': { type: 'stdio', ...faultStdio('error-pong') },
-      'exits': { type: 'stdio', ...faultStdio('exit:7') },
-      'unauthorized': { type: 'http', url: unauthorized.url },
-      'silent': { type: 'http', url: silent.url },
+      exits: { type: 'stdio', ...faultStdio('exit:7') },
+      unauthorized: { type: 'http', url: unauthorized.url },
+      silent: { type: 'http', url: silent.url },
       'missing-command': { type: 'stdio', command: path.join(dir, 'no-such-binary') },
       'needs-token': { type: 'http', url: http.url, headers: { Authorization: 'Bearer ${input:token}' } },
     });
     const timeoutMs = 2000;
     // Thirteen servers start at once on a two-core machine: a cold server-everything can take seconds to answer.
     const connectTimeoutMs = 10_000;
-    const run = await runCli(['check', '--config', file, '--json', '--timeout-ms', String(timeoutMs), '--connect-timeout-ms', String(connectTimeoutMs), '--startup-timeout-ms', String(connectTimeoutMs)]);
+    const run = await runCli([
+      'check',
+      '--config',
+      file,
+      '--json',
+      '--timeout-ms',
+      String(timeoutMs),
+      '--connect-timeout-ms',
+      String(connectTimeoutMs),
+      '--startup-timeout-ms',
+      String(connectTimeoutMs),
+    ]);
     assert.equal(run.code, 1, run.stderr);
     const doc = JSON.parse(run.stdout) as CheckDoc;
     const byName = new Map(doc.servers.map((server) => [server.name, server]));
@@ -98,13 +124,18 @@ describe('mcp-health CLI against real servers', () => {
     // takes depends on the machine; that figure belongs to the benchmarks (bench: scale, connect all), not to a test.
     assert.equal(byName.get('hang-ping')!.error?.message, `no answer to ping within ${timeoutMs} ms`);
     // The connect deadline and the transport's own abort race at the same instant; either names the wait.
-    assert.match(byName.get('silent')!.error?.message ?? '', new RegExp(`did not start within ${connectTimeoutMs / 1000} s|did not answer in time|No answer within ${connectTimeoutMs} ms while connecting`));
+    assert.match(
+      byName.get('silent')!.error?.message ?? '',
+      new RegExp(
+        `did not start within ${connectTimeoutMs / 1000} s|did not answer in time|No answer within ${connectTimeoutMs} ms while connecting`,
+      ),
+    );
   });
 
   it('check exits 0 when all selected servers are up, and redacts secrets in its table', async () => {
     const file = writeConfig(dir, {
-      'everything': { type: 'stdio', ...everythingStdio(), env: { API_TOKEN: 'sk-live-123456' } },
-      'broken': { type: 'stdio', ...faultStdio('exit:3') },
+      everything: { type: 'stdio', ...everythingStdio(), env: { API_TOKEN: 'sk-live-123456' } },
+      broken: { type: 'stdio', ...faultStdio('exit:3') },
     });
     const run = await runCli(['check', '--config', file, '--server', 'everything']);
     assert.equal(run.code, 0, run.stdout + run.stderr);
@@ -114,7 +145,7 @@ describe('mcp-health CLI against real servers', () => {
   });
 
   it('list shows servers with their source lines, and a broken file as a diagnostic without losing the others', async () => {
-    const good = writeConfig(dir, { 'alpha': { command: 'node', args: ['x.js'] } });
+    const good = writeConfig(dir, { alpha: { command: 'node', args: ['x.js'] } });
     const broken = path.join(dir, 'broken.mcp.json');
     fs.writeFileSync(broken, '{\n  "mcpServers": {\n    "beta": { "command": 42 }\n    "gamma": {}\n}\n');
     const run = await runCli(['list', '--config', good, '--config', broken, '--json']);
@@ -158,11 +189,18 @@ describe('mcp-health CLI against real servers', () => {
     assert.ok(downLine, `a down state was reported: ${run.stdout}`);
     assert.equal((downLine.error as { kind: string }).kind, 'exited');
     assert.match(String(downLine.reason), /exit|signal|SIGKILL/i);
-    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     // "At once": told by the exit itself, not by a probe (none is due within the 60 s interval). How fast that is
     // depends on the machine: a benchmark figure (bench: detection, stdio child exit), not a test.
     const down = lines.findIndex((event) => event.type === 'state' && event.to === 'down');
-    assert.deepEqual(lines.slice(0, down).filter((event) => event.type === 'probe'), [], 'no probe before the down');
+    assert.deepEqual(
+      lines.slice(0, down).filter((event) => event.type === 'probe'),
+      [],
+      'no probe before the down',
+    );
     assert.equal(lines.at(-1)!.type, 'summary');
   });
 });

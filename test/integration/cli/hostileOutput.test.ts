@@ -13,13 +13,24 @@ const ESCAPES = '\x1b[2J\x1b]0;pwned\x07\x9b31m\u202e';
 
 /** What must never be in CLI output: ESC, C1 controls, bidi overrides, a line that is a workflow command. */
 function assertClean(run: CliRun, what: string): void {
-  for (const [stream, text] of [['stdout', run.stdout], ['stderr', run.stderr]] as const) {
-    assert.doesNotMatch(text, /[\x1b\x80-\x9f\u202a-\u202e\u2066-\u2069]/, `${what}: a control character on ${stream}:\n${JSON.stringify(text)}`);
+  for (const [stream, text] of [
+    ['stdout', run.stdout],
+    ['stderr', run.stderr],
+  ] as const) {
+    assert.doesNotMatch(
+      text,
+      /[\x1b\x80-\x9f\u202a-\u202e\u2066-\u2069]/,
+      `${what}: a control character on ${stream}:\n${JSON.stringify(text)}`,
+    );
     assert.doesNotMatch(text, /##\[/, `${what}: ##[ on ${stream}`);
     for (const line of text.split('\n')) {
       if (!/^\s*::/.test(line)) continue;
       // The only `::` lines are the CLI's own annotations: every property escaped, so no second `::` before the message.
-      assert.match(line, /^::(error|warning) file=[^:,]+,line=\d+,col=\d+,title=[^:,]+::/, `${what}: a workflow command on ${stream}: ${line}`);
+      assert.match(
+        line,
+        /^::(error|warning) file=[^:,]+,line=\d+,col=\d+,title=[^:,]+::/,
+        `${what}: a workflow command on ${stream}: ${line}`,
+      );
     }
   }
 }
@@ -32,16 +43,32 @@ describe('mcp-health output with hostile names, tools and stderr', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-health-hostile-out-'));
     const modern = { command: process.execPath, args: [path.join(FIXTURES, 'modern-server.mjs'), '--transport', 'stdio'] };
     config = path.join(dir, 'mcp.json');
-    fs.writeFileSync(config, JSON.stringify({
-      servers: {
-        '::warning file=README.md::x': modern,
-        '::stop-commands::tok': modern,
-        '  ##[error]forged': modern,
-        [`crasher${ESCAPES}`]: { command: process.execPath, args: [path.join(FIXTURES, 'hostile-server.mjs'), '--mode', 'escapes-exit'] },
-        [`pages${ESCAPES}::x`]: { command: process.execPath, args: [path.join(FIXTURES, 'drift-server.mjs'), '--endless-pages', 'yes'] },
-        [`guarded${ESCAPES}\n::warning::forged`]: { command: 'mcp-health', args: ['guard', '--name', 'nobody-runs-this', '--', 'node', 'x.js'] },
-      },
-    }, null, 2));
+    fs.writeFileSync(
+      config,
+      JSON.stringify(
+        {
+          servers: {
+            '::warning file=README.md::x': modern,
+            '::stop-commands::tok': modern,
+            '  ##[error]forged': modern,
+            [`crasher${ESCAPES}`]: {
+              command: process.execPath,
+              args: [path.join(FIXTURES, 'hostile-server.mjs'), '--mode', 'escapes-exit'],
+            },
+            [`pages${ESCAPES}::x`]: {
+              command: process.execPath,
+              args: [path.join(FIXTURES, 'drift-server.mjs'), '--endless-pages', 'yes'],
+            },
+            [`guarded${ESCAPES}\n::warning::forged`]: {
+              command: 'mcp-health',
+              args: ['guard', '--name', 'nobody-runs-this', '--', 'node', 'x.js'],
+            },
+          },
+        },
+        null,
+        2,
+      ),
+    );
   });
   after(() => {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -83,21 +110,38 @@ describe('mcp-health output with hostile names, tools and stderr', () => {
       const toolsFile = path.join(dir, `tools-${json}.json`);
       fs.writeFileSync(toolsFile, '[]');
       const watched = path.join(dir, `watch-${json}.json`);
-      fs.writeFileSync(watched, JSON.stringify({ servers: { [`dict${ESCAPES}`]: { command: process.execPath, args: [path.join(FIXTURES, 'drift-server.mjs'), '--tools-file', toolsFile, '--exit-after-ms', '1500'] } } }));
+      fs.writeFileSync(
+        watched,
+        JSON.stringify({
+          servers: {
+            [`dict${ESCAPES}`]: {
+              command: process.execPath,
+              args: [path.join(FIXTURES, 'drift-server.mjs'), '--tools-file', toolsFile, '--exit-after-ms', '1500'],
+            },
+          },
+        }),
+      );
       let edited = false;
-      const run = await runCli(['watch', '--config', watched, ...(json ? ['--json'] : []), '--duration-ms', '9000', '--interval-ms', '60000'], {
-        onStdoutLine: (line) => {
-          // Once the first connection is up, the next start lists one more tool, with a hostile name.
-          if (!edited && /"to":"up"| -> up/.test(line)) {
-            edited = true;
-            fs.writeFileSync(toolsFile, JSON.stringify([`evil${ESCAPES}tool`, '::warning::tool']));
-          }
+      const run = await runCli(
+        ['watch', '--config', watched, ...(json ? ['--json'] : []), '--duration-ms', '9000', '--interval-ms', '60000'],
+        {
+          onStdoutLine: (line) => {
+            // Once the first connection is up, the next start lists one more tool, with a hostile name.
+            if (!edited && /"to":"up"| -> up/.test(line)) {
+              edited = true;
+              fs.writeFileSync(toolsFile, JSON.stringify([`evil${ESCAPES}tool`, '::warning::tool']));
+            }
+          },
         },
-      });
+      );
       assert.match(run.stdout, /tools changed|"tools-changed"/, run.stdout);
       assertClean(run, `watch${json ? ' --json' : ''}`);
       if (json) {
-        const event = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; added?: string[] }).find((line) => line.type === 'tools-changed');
+        const event = run.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { type: string; added?: string[] })
+          .find((line) => line.type === 'tools-changed');
         assert.deepEqual(event?.added?.sort(), ['::warning::tool', `evil${ESCAPES}tool`].sort());
       }
     });

@@ -37,13 +37,20 @@ describe('mcp-health and paths that are not regular files', () => {
     fs.writeFileSync(path.join(workspace, '.roo', 'mcp.json'), Buffer.alloc(21 * 1024 * 1024, 0x20));
     // A symlink to a regular file is an ordinary config and is read.
     const real = path.join(root, 'real-mcp.json');
-    fs.writeFileSync(real, JSON.stringify({
-      servers: {
-        good: { type: 'stdio', ...modernStdio() },
-        'env-from-fifo': { type: 'stdio', ...modernStdio(), envFile: fifo },
-        'env-from-zero': { type: 'stdio', ...modernStdio(), envFile: '/dev/zero' },
-      },
-    }, null, 2));
+    fs.writeFileSync(
+      real,
+      JSON.stringify(
+        {
+          servers: {
+            good: { type: 'stdio', ...modernStdio() },
+            'env-from-fifo': { type: 'stdio', ...modernStdio(), envFile: fifo },
+            'env-from-zero': { type: 'stdio', ...modernStdio(), envFile: '/dev/zero' },
+          },
+        },
+        null,
+        2,
+      ),
+    );
     fs.symlinkSync(real, path.join(workspace, '.vscode', 'mcp.json'));
   });
   after(() => {
@@ -51,18 +58,37 @@ describe('mcp-health and paths that are not regular files', () => {
   });
 
   it('check finishes: FIFO, /dev/zero and oversize configs and envFiles are diagnostics naming the file; the good server is up', async () => {
-    const run = await runCli(['check', '--json', '--workspace', workspace], { cwd: workspace, env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') } });
+    const run = await runCli(['check', '--json', '--workspace', workspace], {
+      cwd: workspace,
+      env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
+    });
     assert.equal(run.signal, null, `the CLI hung and was killed: ${run.stderr}`);
     const doc = JSON.parse(run.stdout) as Doc;
     // The two servers whose envFile is refused are listed as config errors, never started; the good one runs.
-    assert.deepEqual(doc.servers.map((server) => [server.name, server.state]), [['good', 'up'], ['env-from-fifo', 'config-error'], ['env-from-zero', 'config-error']], run.stdout);
+    assert.deepEqual(
+      doc.servers.map((server) => [server.name, server.state]),
+      [
+        ['good', 'up'],
+        ['env-from-fifo', 'config-error'],
+        ['env-from-zero', 'config-error'],
+      ],
+      run.stdout,
+    );
     const message = (file: string) => doc.diagnostics.find((diagnostic) => diagnostic.file === file)?.message ?? '';
     assert.match(message(path.join(workspace, '.mcp.json')), /a FIFO \(named pipe\), not a regular file/);
     assert.match(message(path.join(workspace, '.cursor', 'mcp.json')), /a character device, not a regular file/);
     assert.match(message(path.join(workspace, '.roo', 'mcp.json')), /file is 21 MB, over the 20 MB limit; not read/);
-    const envFiles = doc.diagnostics.filter((diagnostic) => diagnostic.file === path.join(workspace, '.vscode', 'mcp.json')).map((d) => d.message);
-    assert.ok(envFiles.some((text) => text.includes('env-from-fifo') && text.includes('a FIFO') && text.includes(fifo)), envFiles.join('\n'));
-    assert.ok(envFiles.some((text) => text.includes('env-from-zero') && text.includes('a character device') && text.includes('/dev/zero')), envFiles.join('\n'));
+    const envFiles = doc.diagnostics
+      .filter((diagnostic) => diagnostic.file === path.join(workspace, '.vscode', 'mcp.json'))
+      .map((d) => d.message);
+    assert.ok(
+      envFiles.some((text) => text.includes('env-from-fifo') && text.includes('a FIFO') && text.includes(fifo)),
+      envFiles.join('\n'),
+    );
+    assert.ok(
+      envFiles.some((text) => text.includes('env-from-zero') && text.includes('a character device') && text.includes('/dev/zero')),
+      envFiles.join('\n'),
+    );
   });
 
   it('check --baseline pointing at /dev/zero or a FIFO is a usage error naming the file, not a hang or a memory blow-up', async () => {
@@ -72,7 +98,10 @@ describe('mcp-health and paths that are not regular files', () => {
       const run = await runCli(['check', '--config', config, '--baseline', baseline]);
       assert.equal(run.signal, null, `the CLI hung and was killed on --baseline ${baseline}`);
       assert.equal(run.code, 2, run.stderr);
-      assert.match(run.stderr, new RegExp(`cannot read the baseline ${baseline.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: is a (character device|FIFO)`));
+      assert.match(
+        run.stderr,
+        new RegExp(`cannot read the baseline ${baseline.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: is a (character device|FIFO)`),
+      );
     }
   });
 
@@ -80,7 +109,10 @@ describe('mcp-health and paths that are not regular files', () => {
     const config = path.join(root, 'only-good.json');
     const history = path.join(root, 'history.fifo');
     execFileSync('mkfifo', [history]);
-    for (const [file, kind] of [[history, /is a FIFO \(named pipe\) or socket, not a regular file/], ['/dev/null', /is a character device, not a regular file/]] as const) {
+    for (const [file, kind] of [
+      [history, /is a FIFO \(named pipe\) or socket, not a regular file/],
+      ['/dev/null', /is a character device, not a regular file/],
+    ] as const) {
       const run = await runCli(['watch', '--config', config, '--history', file, '--duration-ms', '1500', '--json']);
       assert.equal(run.signal, null, `the CLI hung and was killed: ${run.stderr}`);
       assert.equal(run.code, 2, run.stderr);

@@ -54,7 +54,12 @@ describe('start-up budget, with real stdio servers', () => {
 
   it('shows a server slower than the connect timeout as starting, then up; one that never answers is down after the budget, with that reason', async () => {
     const file = path.join(dir, 'slow.json');
-    const slow = (ms: string) => ({ type: 'stdio', command: process.execPath, args: [SLOW], env: { SLOW_START_MS: ms, SLOW_START_MARKER: path.join(dir, `warm-${ms}`) } });
+    const slow = (ms: string) => ({
+      type: 'stdio',
+      command: process.execPath,
+      args: [SLOW],
+      env: { SLOW_START_MS: ms, SLOW_START_MARKER: path.join(dir, `warm-${ms}`) },
+    });
     // The slow one takes longer than the connect timeout (1.5 s) to answer initialize, well within the budget (20 s).
     fs.writeFileSync(file, JSON.stringify({ servers: { slow: slow('4000'), never: slow('never') } }));
     const { states, stopped } = await watchStates(
@@ -65,16 +70,26 @@ describe('start-up budget, with real stdio servers', () => {
     assert.deepEqual(sequence(states.get('slow')), ['idle->starting', 'starting->up'], 'never down, never timed out');
     assert.deepEqual(sequence(states.get('never')), ['idle->starting', 'starting->down']);
     const down = states.get('never')!.at(-1)!;
-    assert.deepEqual(down.error && { kind: down.error.kind, message: down.error.message }, { kind: 'timeout', message: 'did not start within 20 s' });
+    assert.deepEqual(down.error && { kind: down.error.kind, message: down.error.message }, {
+      kind: 'timeout',
+      message: 'did not start within 20 s',
+    });
   });
 
   it('starts 15 real stdio servers at once with default settings: none is ever shown down or timed out', async () => {
     const file = path.join(dir, 'fifteen.json');
-    const servers = Object.fromEntries(Array.from({ length: 15 }, (_, index) => [`s${index + 1}`, { type: 'stdio', ...faultStdio('none') }]));
+    const servers = Object.fromEntries(
+      Array.from({ length: 15 }, (_, index) => [`s${index + 1}`, { type: 'stdio', ...faultStdio('none') }]),
+    );
     fs.writeFileSync(file, JSON.stringify({ servers }));
     const names = Object.keys(servers);
-    const { states, stopped } = await watchStates(['--config', file], (seen) => names.every((name) => (seen.get(name) ?? []).some((line) => line.to === 'up')));
-    assert.ok(stopped, `not every server came up within the run: ${JSON.stringify(Object.fromEntries([...states].map(([name, lines]) => [name, sequence(lines)])))}`);
+    const { states, stopped } = await watchStates(['--config', file], (seen) =>
+      names.every((name) => (seen.get(name) ?? []).some((line) => line.to === 'up')),
+    );
+    assert.ok(
+      stopped,
+      `not every server came up within the run: ${JSON.stringify(Object.fromEntries([...states].map(([name, lines]) => [name, sequence(lines)])))}`,
+    );
     for (const name of names) {
       const lines = states.get(name) ?? [];
       assert.deepEqual(sequence(lines), ['idle->starting', 'starting->up'], name);

@@ -58,7 +58,10 @@ describe('mcp-health CLI verdicts', () => {
     const lines = table.stdout.split('\n');
     const row = lines.findIndex((line) => line.startsWith('stripe '));
     assert.ok(row >= 0, table.stdout);
-    assert.equal(lines[row + 1]?.trim(), 'stderr: Error: Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.');
+    assert.equal(
+      lines[row + 1]?.trim(),
+      'stderr: Error: Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.',
+    );
     assert.equal(lines[row + 2]?.trim(), 'stderr: Node.js v20.20.2');
   });
 
@@ -69,14 +72,20 @@ describe('mcp-health CLI verdicts', () => {
     });
     const table = await runCli(['check', '--config', file, '--timeout-ms', '5000']);
     assert.equal(table.code, 1);
-    for (const [where, text] of [['stdout', table.stdout], ['stderr', table.stderr]]) assert.doesNotMatch(text, CONTROL, `${where}: ${JSON.stringify(text)}`);
+    for (const [where, text] of [
+      ['stdout', table.stdout],
+      ['stderr', table.stderr],
+    ])
+      assert.doesNotMatch(text, CONTROL, `${where}: ${JSON.stringify(text)}`);
     assert.match(table.stdout, /^escapes\s+up\b.*evil.*name/m);
     assert.doesNotMatch(table.stdout, /pwned-title/, 'the window title string is dropped with its sequence');
     assert.match(table.stdout, /stderr: boom.* failed/);
 
     const json = await runCli(['check', '--config', file, '--json', '--timeout-ms', '5000']);
     assert.doesNotMatch(json.stdout, CONTROL);
-    const doc = JSON.parse(json.stdout) as { servers: Array<{ name: string; serverInfo: { name: string } | null; stderrTail: string | null }> };
+    const doc = JSON.parse(json.stdout) as {
+      servers: Array<{ name: string; serverInfo: { name: string } | null; stderrTail: string | null }>;
+    };
     const byName = new Map(doc.servers.map((server) => [server.name, server]));
     assert.ok(byName.get('escapes')?.serverInfo?.name.includes('\x1b]0;pwned-title\x07\x9b31m'), 'JSON carries the value, escaped');
     assert.ok(byName.get('escapes-exit')?.stderrTail?.includes('\x1b[2J'));
@@ -99,7 +108,10 @@ describe('mcp-health CLI verdicts', () => {
       if (json) {
         const doc = JSON.parse(run.stdout) as { interrupted?: boolean; servers: Array<{ name: string; state: string }> };
         assert.equal(doc.interrupted, true);
-        assert.deepEqual(doc.servers.map((server) => [server.name, server.state]), [['slow', 'starting']]);
+        assert.deepEqual(
+          doc.servers.map((server) => [server.name, server.state]),
+          [['slow', 'starting']],
+        );
       } else {
         assert.match(run.stdout, /^slow\s+starting\b/m);
         assert.match(run.stdout, /interrupted: partial result, 0\/1 healthy so far/);
@@ -110,7 +122,9 @@ describe('mcp-health CLI verdicts', () => {
 
   it('a second Ctrl-C while a stubborn server is being closed does not orphan it', async () => {
     const pidFile = path.join(dir, 'stubborn.pid');
-    const file = write('stubborn.json', { stubborn: { type: 'stdio', ...faultStdio('hang-start,ignore-sigterm', ['--pidfile', pidFile]) } });
+    const file = write('stubborn.json', {
+      stubborn: { type: 'stdio', ...faultStdio('hang-start,ignore-sigterm', ['--pidfile', pidFile]) },
+    });
     let serverPid = 0;
     const run = await runCli(['check', '--config', file, '--json', '--connect-timeout-ms', '60000'], (child) => {
       void waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim().length > 0, 30_000).then(() => {

@@ -19,7 +19,10 @@ describe('files mcp-health writes', () => {
   it('--save-baseline keeps a server named __proto__ (or constructor), so the next --baseline run sees no drift', async () => {
     const config = path.join(dir, 'mcp.json');
     // Written as text: an object literal's __proto__ would set a prototype instead of a key.
-    fs.writeFileSync(config, `{ "servers": { "__proto__": ${JSON.stringify(modernStdio())}, "constructor": ${JSON.stringify(modernStdio())} } }`);
+    fs.writeFileSync(
+      config,
+      `{ "servers": { "__proto__": ${JSON.stringify(modernStdio())}, "constructor": ${JSON.stringify(modernStdio())} } }`,
+    );
     const baseline = path.join(dir, 'baseline.json');
     const saved = await runCli(['check', '--config', config, '--save-baseline', baseline]);
     assert.equal(saved.code, 0, saved.stderr + saved.stdout);
@@ -28,6 +31,9 @@ describe('files mcp-health writes', () => {
     const checked = await runCli(['check', '--config', config, '--baseline', baseline, '--json']);
     assert.equal(checked.code, 0, checked.stdout);
     const reports = (JSON.parse(checked.stdout) as { servers: { name: string; drift: unknown }[] }).servers;
-    assert.deepEqual(reports.map((report) => [report.name, report.drift]).sort(), [['__proto__', null], ['constructor', null]]);
+    assert.deepEqual(reports.map((report) => [report.name, report.drift]).sort(), [
+      ['__proto__', null],
+      ['constructor', null],
+    ]);
   });
 });

@@ -51,7 +51,27 @@ describe('causes produced by real failures', { timeout: 90_000 }, () => {
     dir = mkdtempSync(path.join(tmpdir(), 'mcp-health-causes-'));
     const key = path.join(dir, 'key.pem');
     const cert = path.join(dir, 'cert.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '2',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     tls = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_request, response) => response.end('{}'));
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
     tlsPort = (tls.address() as { port: number }).port;
@@ -65,7 +85,9 @@ describe('causes produced by real failures', { timeout: 90_000 }, () => {
   });
 
   it('command not found, naming the command and the PATH the server saw', async () => {
-    const status = await statusOf(config('npx-missing', { command: 'npx', args: ['-y', 'some-server'], env: { PATH: '/nonexistent/bin' } }));
+    const status = await statusOf(
+      config('npx-missing', { command: 'npx', args: ['-y', 'some-server'], env: { PATH: '/nonexistent/bin' } }),
+    );
     assert.equal(status.state, 'down');
     assert.equal(status.cause?.id, 'command-not-found');
     assert.match(status.cause!.summary, /"npx" was not found on the PATH it saw \(\/nonexistent\/bin\)/);
@@ -89,11 +111,17 @@ describe('causes produced by real failures', { timeout: 90_000 }, () => {
 
   it('a Node server that throws at start: the thrown message and the variable it names, not "Node.js vX"', async () => {
     const script = path.join(dir, 'needs-key.cjs');
-    writeFileSync(script, "if (!process.env.STRIPE_SECRET_KEY) throw new Error('Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.');\n");
+    writeFileSync(
+      script,
+      "if (!process.env.STRIPE_SECRET_KEY) throw new Error('Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.');\n",
+    );
     const status = await statusOf(config('stripe', { command: process.execPath, args: [script] }));
     assert.equal(status.cause?.id, 'exits-at-start', JSON.stringify(status.lastError));
     assert.match(status.lastError?.stderrTail ?? '', /Node\.js v\d+/, 'the real stderr ends with the runtime trailer');
-    assert.match(status.cause!.summary, /exited with code 1 while starting: Error: Stripe API key not provided\. .*STRIPE_SECRET_KEY environment variable\.$/);
+    assert.match(
+      status.cause!.summary,
+      /exited with code 1 while starting: Error: Stripe API key not provided\. .*STRIPE_SECRET_KEY environment variable\.$/,
+    );
     assert.match(status.cause!.nextStep, /^Set STRIPE_SECRET_KEY in the "env" of "stripe"/);
     assert.deepEqual(status.cause!.fix, { key: 'env', name: 'STRIPE_SECRET_KEY' });
   });
@@ -104,7 +132,14 @@ describe('causes produced by real failures', { timeout: 90_000 }, () => {
       connector: createNodeConnector(),
       clock: systemClock,
       logger: silentLogger,
-      settings: { ...defaultMonitorSettings, timeoutMs: 300, connectTimeoutMs: 10_000, startupTimeoutMs: 10_000, backoff: { initialMs: 50, maxMs: 100 }, intervalMs: { stdio: 1_000, http: 1_000, sse: 1_000 } },
+      settings: {
+        ...defaultMonitorSettings,
+        timeoutMs: 300,
+        connectTimeoutMs: 10_000,
+        startupTimeoutMs: 10_000,
+        backoff: { initialMs: 50, maxMs: 100 },
+        intervalMs: { stdio: 1_000, http: 1_000, sse: 1_000 },
+      },
     });
     try {
       registry.setServers([server], []);

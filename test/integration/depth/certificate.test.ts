@@ -49,14 +49,14 @@ describe('certificate expiry of an HTTPS server that is up', { timeout: 120_000 
     assert.equal(report.certificate?.warning, true);
     assert.match(report.certificate?.text ?? '', /^certificate expires in 10 days \(\d{4}-\d{2}-\d{2}\)$/);
     const expected = new Date(readPeerDate(certFile)).toISOString();
-    assert.equal(report.certificate?.validTo, expected, 'the date is the certificate\'s own notAfter');
+    assert.equal(report.certificate?.validTo, expected, "the date is the certificate's own notAfter");
 
     const table = await runCli(['check', '--config', config], { cwd: dir, env });
     assert.equal(table.code, 0, table.stderr + table.stdout);
     assert.match(table.stdout, /warning: certificate expires in 10 days/);
   });
 
-  it('reads with the session\'s trust only, skips a proxied URL, and never throws', async () => {
+  it("reads with the session's trust only, skips a proxied URL, and never throws", async () => {
     const url = new URL(`https://127.0.0.1:${frontPort}/mcp`);
     const before = front.handshakes();
     // This test process was not started with the certificate in NODE_EXTRA_CA_CERTS: the session would refuse it.

@@ -14,7 +14,6 @@ import { FIXTURES, freePort } from '../../helpers/servers';
 const ROOT = path.resolve(__dirname, '../../..');
 const XSD = path.join(ROOT, 'test/fixtures/junit/jenkins-junit.xsd');
 
-
 function runCli(args: string[], cwd: string, onLine?: (line: string) => void): Promise<CliRun> {
   return runCliIn(args, { cwd, onStdoutLine: onLine });
 }
@@ -34,7 +33,10 @@ interface Report {
 describe('mcp-health check for CI', { timeout: 120_000 }, () => {
   let dir: string;
   let descriptionFile: string;
-  const drift = () => ({ command: process.execPath, args: [path.join(FIXTURES, 'drift-server.mjs'), '--description-file', descriptionFile, '--extra-tools', '3', '--page-size', '2'] });
+  const drift = () => ({
+    command: process.execPath,
+    args: [path.join(FIXTURES, 'drift-server.mjs'), '--description-file', descriptionFile, '--extra-tools', '3', '--page-size', '2'],
+  });
 
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-health-ci-'));
@@ -59,7 +61,10 @@ describe('mcp-health check for CI', { timeout: 120_000 }, () => {
     assert.match(report.tools!.hash, /^[0-9a-f]{64}$/);
     assert.equal(report.prompts?.count, 1);
     assert.equal(report.resources?.count, 2);
-    const document = JSON.parse(fs.readFileSync(baseline, 'utf8')) as { format: string; servers: Record<string, { tools: { hash: string; items: { definition?: { description?: string } }[] } }> };
+    const document = JSON.parse(fs.readFileSync(baseline, 'utf8')) as {
+      format: string;
+      servers: Record<string, { tools: { hash: string; items: { definition?: { description?: string } }[] } }>;
+    };
     assert.equal(document.format, 'mcp-health-baseline');
     assert.equal(document.servers.dict.tools.hash, report.tools!.hash);
     assert.ok(document.servers.dict.tools.items.some((item) => item.definition?.description === 'Looks up a word in the dictionary.'));
@@ -127,11 +132,17 @@ describe('mcp-health check for CI', { timeout: 120_000 }, () => {
     assert.equal(byName.get('dict')?.cause, null);
 
     const xml = fs.readFileSync(junit, 'utf8');
-    const validation = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: fs.readFileSync(XSD, 'utf8') }] });
+    const validation = await validateXML({
+      xml: [{ fileName: 'report.xml', contents: xml }],
+      schema: [{ fileName: 'junit.xsd', contents: fs.readFileSync(XSD, 'utf8') }],
+    });
     assert.equal(validation.valid, true, validation.rawOutput);
     assert.match(xml, /<testsuite name="mcp-health check" tests="3" failures="2"/);
     assert.match(xml, /<testcase name="dict" [^>]*\/>/);
-    assert.match(xml, /<testcase name="npx-missing"[^>]*>\s*<failure type="down" message="npx-missing is down: Command &quot;npx&quot; was not found[^"]*Next: Install Node\.js/);
+    assert.match(
+      xml,
+      /<testcase name="npx-missing"[^>]*>\s*<failure type="down" message="npx-missing is down: Command &quot;npx&quot; was not found[^"]*Next: Install Node\.js/,
+    );
 
     const github = await runCli(['check', '--config', config, '--format', 'github'], dir);
     assert.equal(github.code, 1);
@@ -139,13 +150,24 @@ describe('mcp-health check for CI', { timeout: 120_000 }, () => {
     assert.equal(annotations.length, 2, github.stdout);
     const configText = fs.readFileSync(config, 'utf8').split('\n');
     const lineOf = (name: string) => configText.findIndex((line) => line.includes(`"${name}"`)) + 1;
-    assert.ok(annotations.includes(annotations.find((line) => line.startsWith(`::error file=broken.json,line=${lineOf('npx-missing')},`))!));
-    assert.match(annotations.join('\n'), new RegExp(`^::error file=broken\\.json,line=${lineOf('refused')},col=\\d+,title=MCP server refused%3A down::Nothing is listening`, 'm'));
+    assert.ok(
+      annotations.includes(annotations.find((line) => line.startsWith(`::error file=broken.json,line=${lineOf('npx-missing')},`))!),
+    );
+    assert.match(
+      annotations.join('\n'),
+      new RegExp(
+        `^::error file=broken\\.json,line=${lineOf('refused')},col=\\d+,title=MCP server refused%3A down::Nothing is listening`,
+        'm',
+      ),
+    );
   });
 
   it('a JUnit report that breaks the schema is caught by the validator (the check has teeth)', async () => {
     const broken = '<?xml version="1.0"?><testsuites><testsuite name="x"><testcase/></testsuite></testsuites>';
-    const validation = await validateXML({ xml: [{ fileName: 'broken.xml', contents: broken }], schema: [{ fileName: 'junit.xsd', contents: fs.readFileSync(XSD, 'utf8') }] });
+    const validation = await validateXML({
+      xml: [{ fileName: 'broken.xml', contents: broken }],
+      schema: [{ fileName: 'junit.xsd', contents: fs.readFileSync(XSD, 'utf8') }],
+    });
     assert.equal(validation.valid, false);
   });
 
@@ -153,7 +175,10 @@ describe('mcp-health check for CI', { timeout: 120_000 }, () => {
     const watched = path.join(dir, 'watched.txt');
     fs.writeFileSync(watched, 'Looks up a word.');
     const config = writeConfig('watch.json', {
-      dict: { command: process.execPath, args: [path.join(FIXTURES, 'drift-server.mjs'), '--description-file', watched, '--exit-after-ms', '1500'] },
+      dict: {
+        command: process.execPath,
+        args: [path.join(FIXTURES, 'drift-server.mjs'), '--description-file', watched, '--exit-after-ms', '1500'],
+      },
     });
     let changedLine: Record<string, unknown> | null = null;
     let edited = false;
@@ -167,7 +192,13 @@ describe('mcp-health check for CI', { timeout: 120_000 }, () => {
       if (event.type === 'tools-changed') changedLine ??= event;
     });
     assert.ok(changedLine, run.stdout);
-    const event = changedLine as { server: string; changed: { name: string; fields: string[] }[]; added: string[]; removed: string[]; hash: string };
+    const event = changedLine as {
+      server: string;
+      changed: { name: string; fields: string[] }[];
+      added: string[];
+      removed: string[];
+      hash: string;
+    };
     assert.equal(event.server, 'dict');
     assert.deepEqual(event.changed, [{ name: 'lookup', fields: ['description'] }]);
     assert.deepEqual(event.added, []);
@@ -175,7 +206,10 @@ describe('mcp-health check for CI', { timeout: 120_000 }, () => {
   });
 
   it('check --slow-ms counts a slow server apart: "up (slow)", "1/2 healthy, 1 slow", slow in --json; exit 0 without --fail-on slow', async () => {
-    const fault = (spec: string) => ({ command: process.execPath, args: [path.join(FIXTURES, 'fault-server.mjs'), '--transport', 'stdio', '--fault', spec] });
+    const fault = (spec: string) => ({
+      command: process.execPath,
+      args: [path.join(FIXTURES, 'fault-server.mjs'), '--transport', 'stdio', '--fault', spec],
+    });
     const config = writeConfig('slow.json', { fast: fault('none'), slowpoke: fault('slow-pong:400') });
     const table = await runCli(['check', '--config', config, '--slow-ms', '200'], dir);
     assert.equal(table.code, 0, table.stderr + table.stdout);
@@ -183,7 +217,13 @@ describe('mcp-health check for CI', { timeout: 120_000 }, () => {
     assert.match(table.stdout, /^1\/2 healthy, 1 slow$/m);
     const json = await runCli(['check', '--config', config, '--slow-ms', '200', '--json'], dir);
     const reports = (JSON.parse(json.stdout) as { servers: { name: string; slow: boolean }[] }).servers;
-    assert.deepEqual(reports.map((report) => [report.name, report.slow]), [['fast', false], ['slowpoke', true]]);
+    assert.deepEqual(
+      reports.map((report) => [report.name, report.slow]),
+      [
+        ['fast', false],
+        ['slowpoke', true],
+      ],
+    );
     const failing = await runCli(['check', '--config', config, '--slow-ms', '200', '--fail-on', 'slow'], dir);
     assert.equal(failing.code, 1);
   });

@@ -54,7 +54,15 @@ describe('inventory of real servers', { timeout: 60_000 }, () => {
       const inventory = status.inventory!;
       assert.equal(inventory.complete, true, inventory.problems.join('; '));
       assert.equal(inventory.tools?.count, 7, 'lookup + 6 extra tools over three pages');
-      assert.deepEqual(inventory.tools?.tools.map((tool) => tool.name).sort(), ['extra-1', 'extra-2', 'extra-3', 'extra-4', 'extra-5', 'extra-6', 'lookup']);
+      assert.deepEqual(inventory.tools?.tools.map((tool) => tool.name).sort(), [
+        'extra-1',
+        'extra-2',
+        'extra-3',
+        'extra-4',
+        'extra-5',
+        'extra-6',
+        'lookup',
+      ]);
       assert.equal(inventory.prompts?.count, 1);
       assert.equal(inventory.resources?.count, 2);
       assert.match(inventory.tools!.hash, /^[0-9a-f]{64}$/);
@@ -133,7 +141,11 @@ describe('inventory of real servers', { timeout: 60_000 }, () => {
           assert.ok((status.inventory?.tools?.count ?? 0) >= 1, config.name);
         }
         assert.equal(registry.get(configs[2].id)!.era, 'modern');
-        assert.equal(registry.get(configs[0].id)!.inventory!.tools!.hash, registry.get(configs[1].id)!.inventory!.tools!.hash, 'the same server over two transports lists the same tools');
+        assert.equal(
+          registry.get(configs[0].id)!.inventory!.tools!.hash,
+          registry.get(configs[1].id)!.inventory!.tools!.hash,
+          'the same server over two transports lists the same tools',
+        );
       } finally {
         await registry.dispose();
       }

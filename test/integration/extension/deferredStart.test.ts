@@ -21,7 +21,10 @@ function storagePaths(scratch: string) {
 function workspaceWithOneServer(scratch: string): string {
   const folder = path.join(scratch, 'workspace');
   fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
-  fs.writeFileSync(path.join(folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { 'json-server': { command: 'node', args: ['server.js'] } } }));
+  fs.writeFileSync(
+    path.join(folder, '.vscode', 'mcp.json'),
+    JSON.stringify({ servers: { 'json-server': { command: 'node', args: ['server.js'] } } }),
+  );
   return folder;
 }
 
@@ -48,7 +51,10 @@ void describe('the deferred start of the extension', { timeout: 60_000 }, () => 
     try {
       const { history, guardCopy } = storagePaths(scratch);
       const result = await loadBundle(workspaceWithOneServer(scratch), scratch, { expectNames: ['json-server'], expectFiles: [guardCopy] });
-      assert.ok(result.servers.some((server) => server.name === 'json-server'), JSON.stringify(result.servers));
+      assert.ok(
+        result.servers.some((server) => server.name === 'json-server'),
+        JSON.stringify(result.servers),
+      );
       assert.ok(fs.existsSync(guardCopy), 'the stable guard copy is written by the deferred start');
       assert.ok(fs.existsSync(history), 'the history is written on deactivate');
     } finally {
@@ -61,9 +67,14 @@ void describe('the deferred start of the extension', { timeout: 60_000 }, () => 
     try {
       const { guardCopy } = storagePaths(scratch);
       const result = await loadBundle(workspaceWithOneServer(scratch), scratch, {
-        expectNames: ['json-server'], expectFiles: [guardCopy], commandsAtOnce: ['mcpHealth.resetNotifications'],
+        expectNames: ['json-server'],
+        expectFiles: [guardCopy],
+        commandsAtOnce: ['mcpHealth.resetNotifications'],
       });
-      assert.ok(result.servers.some((server) => server.name === 'json-server'), JSON.stringify(result.servers));
+      assert.ok(
+        result.servers.some((server) => server.name === 'json-server'),
+        JSON.stringify(result.servers),
+      );
       const once = (pattern: RegExp) => result.logLines.filter((line) => pattern.test(line));
       // One history read, one guard copy, one discovery: a second build would read, copy and watch again.
       assert.equal(once(/^info history: /).length, 1, result.logLines.join('\n'));

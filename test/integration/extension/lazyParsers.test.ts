@@ -11,7 +11,8 @@ import { loadBundle, ROOT } from './loadBundle';
 
 void describe('the extension bundle loads config parsers lazily', { timeout: 60_000 }, () => {
   void it('ships each parser in its own file, outside dist/extension.js', () => {
-    for (const file of ['yaml.js', 'smol-toml.js', 'guardRewrite.js']) assert.ok(fs.existsSync(path.join(ROOT, 'dist', 'lazy', file)), `dist/lazy/${file} is built`);
+    for (const file of ['yaml.js', 'smol-toml.js', 'guardRewrite.js'])
+      assert.ok(fs.existsSync(path.join(ROOT, 'dist', 'lazy', file)), `dist/lazy/${file} is built`);
     const bundle = fs.readFileSync(path.join(ROOT, 'dist', 'extension.js'), 'utf8');
     // Strings of yaml's and smol-toml's own code, not of ours: the parsers are not carried twice.
     assert.ok(!bundle.includes('Implicit keys need to be on a single line'), 'yaml is not in dist/extension.js');
@@ -28,16 +29,25 @@ void describe('the extension bundle loads config parsers lazily', { timeout: 60_
     try {
       const json = path.join(scratch, 'json-only');
       fs.mkdirSync(path.join(json, '.vscode'), { recursive: true });
-      fs.writeFileSync(path.join(json, '.vscode', 'mcp.json'), JSON.stringify({ servers: { 'json-server': { command: 'node', args: ['server.js'] } } }));
+      fs.writeFileSync(
+        path.join(json, '.vscode', 'mcp.json'),
+        JSON.stringify({ servers: { 'json-server': { command: 'node', args: ['server.js'] } } }),
+      );
       const onlyJson = await loadBundle(json, path.join(scratch, 'a'), { expectNames: ['json-server'] });
       assert.deepEqual(onlyJson.atActivation, []);
       assert.deepEqual(onlyJson.afterDiscovery, [], 'a JSON workspace never loads a YAML or TOML parser');
-      assert.ok(onlyJson.servers.some((server) => server.name === 'json-server'), JSON.stringify(onlyJson.servers));
+      assert.ok(
+        onlyJson.servers.some((server) => server.name === 'json-server'),
+        JSON.stringify(onlyJson.servers),
+      );
 
       const mixed = path.join(scratch, 'mixed');
       fs.mkdirSync(path.join(mixed, '.continue', 'mcpServers'), { recursive: true });
       fs.mkdirSync(path.join(mixed, '.codex'), { recursive: true });
-      fs.writeFileSync(path.join(mixed, '.continue', 'mcpServers', 'block.yaml'), 'name: block\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: yaml-server\n    command: node\n    args: [server.js]\n');
+      fs.writeFileSync(
+        path.join(mixed, '.continue', 'mcpServers', 'block.yaml'),
+        'name: block\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: yaml-server\n    command: node\n    args: [server.js]\n',
+      );
       fs.writeFileSync(path.join(mixed, '.codex', 'config.toml'), '[mcp_servers.toml-server]\ncommand = "node"\nargs = ["server.js"]\n');
       const both = await loadBundle(mixed, path.join(scratch, 'b'), { expectNames: ['yaml-server', 'toml-server'] });
       assert.deepEqual(both.atActivation, []);

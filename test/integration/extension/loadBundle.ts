@@ -26,19 +26,44 @@ export interface LoadOptions {
 }
 
 /** `scratch` holds the private home and the extension's storage (<scratch>/storage, laid out as bench/extension/fake-vscode.cjs does). */
-export function loadBundle(workspaceFolder: string, scratch: string, { expectNames = [], expectFiles = [], deactivateAtOnce = false, commandsAtOnce = [] }: LoadOptions = {}): Promise<LoadResult> {
+export function loadBundle(
+  workspaceFolder: string,
+  scratch: string,
+  { expectNames = [], expectFiles = [], deactivateAtOnce = false, commandsAtOnce = [] }: LoadOptions = {},
+): Promise<LoadResult> {
   const home = path.join(scratch, 'home');
   fs.mkdirSync(home, { recursive: true });
-  const options = { extensionPath: ROOT, workspaceFolder, storageDir: path.join(scratch, 'storage'), expectNames, expectFiles, waitMs: 15_000, deactivateAtOnce, commandsAtOnce };
+  const options = {
+    extensionPath: ROOT,
+    workspaceFolder,
+    storageDir: path.join(scratch, 'storage'),
+    expectNames,
+    expectFiles,
+    waitMs: 15_000,
+    deactivateAtOnce,
+    commandsAtOnce,
+  };
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(__dirname, 'load-bundle.cjs'), JSON.stringify(options)], {
-      // A private home: discovery must find only this test's workspace files, never the user's own configs.
-      env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, '.config'), APPDATA: path.join(home, 'AppData'), CODEX_HOME: path.join(home, '.codex') },
-      timeout: 30_000,
-    }, (error, stdout, stderr) => {
-      const line = stdout.split('\n').find((text) => text.startsWith('RESULT '));
-      if (line) resolve(JSON.parse(line.slice('RESULT '.length)) as LoadResult);
-      else reject(new Error(`load-bundle: ${error?.message ?? 'no result'}\n${stderr}`));
-    });
+    execFile(
+      process.execPath,
+      [path.join(__dirname, 'load-bundle.cjs'), JSON.stringify(options)],
+      {
+        // A private home: discovery must find only this test's workspace files, never the user's own configs.
+        env: {
+          ...process.env,
+          HOME: home,
+          USERPROFILE: home,
+          XDG_CONFIG_HOME: path.join(home, '.config'),
+          APPDATA: path.join(home, 'AppData'),
+          CODEX_HOME: path.join(home, '.codex'),
+        },
+        timeout: 30_000,
+      },
+      (error, stdout, stderr) => {
+        const line = stdout.split('\n').find((text) => text.startsWith('RESULT '));
+        if (line) resolve(JSON.parse(line.slice('RESULT '.length)) as LoadResult);
+        else reject(new Error(`load-bundle: ${error?.message ?? 'no result'}\n${stderr}`));
+      },
+    );
   });
 }

@@ -12,9 +12,12 @@ export const SETTLE_MS = 25_000;
 export function describeObservation(observed: Observed): string {
   const status = observed.status();
   const lines = observed.transitions.map(
-    (t) => `  +${Math.round(t.at - observed.startedAt)} ms ${t.from} -> ${t.to} (${t.reason.slice(0, 160)})${t.error ? ` [${t.error.kind}]` : ''}`,
+    (t) =>
+      `  +${Math.round(t.at - observed.startedAt)} ms ${t.from} -> ${t.to} (${t.reason.slice(0, 160)})${t.error ? ` [${t.error.kind}]` : ''}`,
   );
-  const probes = observed.connector.connections.map((c, i) => `  connection ${i}: ${c.probes.map((p) => `${p.method}:${p.outcome}`).join(' ') || '-'}`);
+  const probes = observed.connector.connections.map(
+    (c, i) => `  connection ${i}: ${c.probes.map((p) => `${p.method}:${p.outcome}`).join(' ') || '-'}`,
+  );
   return [
     `state ${status.state}, lastError ${JSON.stringify(status.lastError)?.slice(0, 300)}`,
     `connect attempts ${observed.connector.attempts.length}`,
@@ -39,7 +42,9 @@ export function wentTo(transitions: readonly Transition[], state: ServerStatus['
 }
 
 export function okProbes(observed: Observed, method?: string): number {
-  return observed.connector.connections.flatMap((c) => c.probes).filter((p) => p.outcome === 'ok' && (method === undefined || p.method === method)).length;
+  return observed.connector.connections
+    .flatMap((c) => c.probes)
+    .filter((p) => p.outcome === 'ok' && (method === undefined || p.method === method)).length;
 }
 
 const ANSWERED: readonly ProbeOutcome[] = ['ok', 'error-reply', 'non-empty'];
@@ -62,7 +67,10 @@ export function assertNoProbeRetry(observed: Observed): void {
     assert.equal(after[0].method, 'tools/list', detail);
     // Answered: the server is alive but ignores ping, and from then on this connection is probed with tools/list only.
     if (ANSWERED.includes(after[0].outcome)) {
-      assert.ok(after.every((p) => p.method === 'tools/list'), detail);
+      assert.ok(
+        after.every((p) => p.method === 'tools/list'),
+        detail,
+      );
       assertNoProbeRetryAfter(after.slice(1), detail);
     } else {
       assert.equal(after.length, 1, detail);
@@ -83,7 +91,10 @@ export function assertNoStorm(t: TestContext, observed: Observed, settings: Moni
     `reconnects: ${figures.attempts} connect attempts in ${Math.round(now - observed.startedAt)} ms = ${figures.perMinute.toFixed(1)}/min ` +
       `(backoff bound ${figures.bound} = ${figures.boundPerMinute.toFixed(1)}/min)`,
   );
-  assert.ok(figures.attempts <= figures.bound, `reconnect storm: ${figures.attempts} attempts > bound ${figures.bound}\n${describeObservation(observed)}`);
+  assert.ok(
+    figures.attempts <= figures.bound,
+    `reconnect storm: ${figures.attempts} attempts > bound ${figures.bound}\n${describeObservation(observed)}`,
+  );
 }
 
 /** Credentials do not appear by themselves: after the first refusal, retries come at most once per backoff ceiling. */
@@ -100,7 +111,11 @@ export function assertAuthRetryPace(t: TestContext, observed: Observed, settings
 export async function assertStaysPut(observed: Observed, quietMs: number): Promise<void> {
   const before = observed.connector.attempts.length;
   await new Promise((resolve) => setTimeout(resolve, quietMs));
-  assert.equal(observed.connector.attempts.length, before, `reconnected although the reaction should have come to rest:\n${describeObservation(observed)}`);
+  assert.equal(
+    observed.connector.attempts.length,
+    before,
+    `reconnected although the reaction should have come to rest:\n${describeObservation(observed)}`,
+  );
 }
 
 export function assertRow(condition: boolean, message: string, observed: Observed): void {
@@ -110,26 +125,46 @@ export function assertRow(condition: boolean, message: string, observed: Observe
 // Row checks that read the same on every transport: the stdio, HTTP and SSE rows of one fault call these.
 
 export async function hangAfterConnectRow(observed: Observed, t: TestContext): Promise<void> {
-  await settle(observed, 'two timed-out connections', () => observed.connector.connections.filter((c) => c.probes.some((p) => p.outcome === 'timeout')).length >= 2);
+  await settle(
+    observed,
+    'two timed-out connections',
+    () => observed.connector.connections.filter((c) => c.probes.some((p) => p.outcome === 'timeout')).length >= 2,
+  );
   assertRow(wentTo(observed.transitions, 'down', 'timeout'), 'down with a timeout', observed);
   assertNoProbeRetry(observed);
   assertNoStorm(t, observed);
 }
 
 export async function slowPongOverTimeoutRow(observed: Observed, t: TestContext): Promise<void> {
-  await settle(observed, 'a timed-out ping and a reconnect', () => observed.connector.attempts.length >= 2 && wentTo(observed.transitions, 'down', 'timeout'));
+  await settle(
+    observed,
+    'a timed-out ping and a reconnect',
+    () => observed.connector.attempts.length >= 2 && wentTo(observed.transitions, 'down', 'timeout'),
+  );
   assertNoProbeRetry(observed);
   assertNoStorm(t, observed);
 }
 
 export async function violationRow(observed: Observed, t: TestContext, outcome: 'non-empty' | 'error-reply'): Promise<void> {
-  await settle(observed, 'non-conformant verdict with a tools/list probe answered', (s) => s.nonConformant && okProbes(observed, 'tools/list') >= 1);
+  await settle(
+    observed,
+    'non-conformant verdict with a tools/list probe answered',
+    (s) => s.nonConformant && okProbes(observed, 'tools/list') >= 1,
+  );
   const [first, second] = observed.connector.connections;
   assertRow(first.probes[0]?.outcome === outcome && second.probes[0]?.outcome === outcome, `both connections saw ${outcome}`, observed);
   assertRow(observed.connector.attempts.length === 2, 'exactly one reconnect after the violation', observed);
-  assertRow(observed.status().state === 'suspect' && observed.status().lastError?.kind === 'protocol-violation', 'suspect, protocol-violation', observed);
+  assertRow(
+    observed.status().state === 'suspect' && observed.status().lastError?.kind === 'protocol-violation',
+    'suspect, protocol-violation',
+    observed,
+  );
   await assertStaysPut(observed, 2_500);
-  assertRow(second.probes.slice(1).every((p) => p.method === 'tools/list'), 'only tools/list after the verdict', observed);
+  assertRow(
+    second.probes.slice(1).every((p) => p.method === 'tools/list'),
+    'only tools/list after the verdict',
+    observed,
+  );
   assertNoStorm(t, observed);
 }
 
@@ -147,6 +182,10 @@ export async function modernOnlyRow(observed: Observed, t: TestContext): Promise
   await settle(observed, 'two answered server/discover probes', () => okProbes(observed, 'server/discover') >= 2);
   const status = observed.status();
   assertRow(status.state === 'up' && status.era === 'modern', 'up, modern era', observed);
-  assertRow(observed.connector.connections.every((c) => c.probes.every((p) => p.method === 'server/discover')), 'no ping sent', observed);
+  assertRow(
+    observed.connector.connections.every((c) => c.probes.every((p) => p.method === 'server/discover')),
+    'no ping sent',
+    observed,
+  );
   assertNoStorm(t, observed);
 }

@@ -87,10 +87,18 @@ export function countingConnector(inner: Connector): CountingConnector {
       connections.push(record);
       connection.onClose(() => (record.closedByPeer = true));
       return {
-        get era() { return connection.era; },
-        get protocolVersion() { return connection.protocolVersion; },
-        get serverInfo() { return connection.serverInfo; },
-        get pid() { return connection.pid; },
+        get era() {
+          return connection.era;
+        },
+        get protocolVersion() {
+          return connection.protocolVersion;
+        },
+        get serverInfo() {
+          return connection.serverInfo;
+        },
+        get pid() {
+          return connection.pid;
+        },
         async probe(timeoutMs: number, method?: ProbeMethod): Promise<ProbeResult> {
           const result = await connection.probe(timeoutMs, method);
           record.probes.push({ method: result.method, outcome: result.outcome, at: performance.now() });
@@ -113,7 +121,6 @@ export interface Transition {
   readonly error: ServerError | null;
 }
 
-
 export interface Observed {
   readonly registry: TrustAwareRegistry;
   readonly connector: CountingConnector;
@@ -128,7 +135,11 @@ export interface Observed {
 
 const source = userSource('/tmp/mcp-health-faults/mcp.json');
 
-export function serverConfig(name: string, transport: ServerConfig['transport'], target: { command: string; args: string[] } | string): ServerConfig {
+export function serverConfig(
+  name: string,
+  transport: ServerConfig['transport'],
+  target: { command: string; args: string[] } | string,
+): ServerConfig {
   const launch = typeof target === 'string' ? { url: target } : { command: target.command, args: target.args };
   return buildConfig(name, { source, transport, ...launch });
 }
@@ -175,7 +186,12 @@ export { isAlive } from '../../helpers/processes';
 export { sleep };
 
 /** Connect attempts inside [from, to] against the bound the backoff settings allow for that span. */
-export function stormCheck(observed: Observed, from: number, to: number, settings: MonitorSettings = FAST_SETTINGS): { attempts: number; bound: number; perMinute: number; boundPerMinute: number } {
+export function stormCheck(
+  observed: Observed,
+  from: number,
+  to: number,
+  settings: MonitorSettings = FAST_SETTINGS,
+): { attempts: number; bound: number; perMinute: number; boundPerMinute: number } {
   const attempts = observed.connector.attempts.filter((at) => at >= from && at <= to).length;
   const windowMs = Math.max(1, to - from);
   const bound = maxConnectsWithin(windowMs, settings.backoff);

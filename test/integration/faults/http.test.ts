@@ -4,8 +4,17 @@ import { describe, it, type TestContext } from 'node:test';
 import type { MonitorSettings } from '../../../src/core/monitorTypes';
 import { startFaultHttp, startModernHttp, type RunningServer } from '../../helpers/servers';
 import {
-  assertAuthRetryPace, assertNoStorm, assertRow, describeObservation, hangAfterConnectRow, ignoresPingRow, modernOnlyRow, okProbes, settle,
-  slowPongOverTimeoutRow, violationRow,
+  assertAuthRetryPace,
+  assertNoStorm,
+  assertRow,
+  describeObservation,
+  hangAfterConnectRow,
+  ignoresPingRow,
+  modernOnlyRow,
+  okProbes,
+  settle,
+  slowPongOverTimeoutRow,
+  violationRow,
 } from './expect';
 import { FAST_SETTINGS, observe, ROW_CONCURRENCY, serverConfig, sleep, type Observed } from './harness';
 import { QuirkyHttpServer, type Reply } from '../mcp/quirkyHttp';
@@ -72,8 +81,18 @@ const rows: HttpRow[] = [
     transports: BOTH,
     check: slowPongOverTimeoutRow,
   },
-  { name: 'non-empty pong -> one reconnect, then non-conformant on tools/list', fault: 'nonempty-pong', transports: BOTH, check: (o, t) => violationRow(o, t, 'non-empty') },
-  { name: 'error pong -> one reconnect, then non-conformant on tools/list', fault: 'error-pong', transports: BOTH, check: (o, t) => violationRow(o, t, 'error-reply') },
+  {
+    name: 'non-empty pong -> one reconnect, then non-conformant on tools/list',
+    fault: 'nonempty-pong',
+    transports: BOTH,
+    check: (o, t) => violationRow(o, t, 'non-empty'),
+  },
+  {
+    name: 'error pong -> one reconnect, then non-conformant on tools/list',
+    fault: 'error-pong',
+    transports: BOTH,
+    check: (o, t) => violationRow(o, t, 'error-reply'),
+  },
   {
     name: 'ignores ping -> one reconnect, then non-conformant probed with tools/list',
     fault: 'ignore-ping',
@@ -107,7 +126,9 @@ const rows: HttpRow[] = [
     transports: ['sse'],
     settings: { intervalMs: { stdio: 60_000, http: 60_000, sse: 60_000 } },
     check: async (observed, t) => {
-      await settle(observed, 'a lost stream and a fresh connection', (_s, tr) => tr.some((x, i) => x.to === 'down' && x.error?.kind === 'unreachable' && tr.slice(i).some((y) => y.to === 'up')));
+      await settle(observed, 'a lost stream and a fresh connection', (_s, tr) =>
+        tr.some((x, i) => x.to === 'down' && x.error?.kind === 'unreachable' && tr.slice(i).some((y) => y.to === 'up')),
+      );
       // The dropped connection was never probed; the fresh one is (it is verifying until its first probe answers).
       assertRow(observed.connector.connections[0]?.probes.length === 0, 'the drop was seen without a probe', observed);
       assertNoStorm(t, observed);
@@ -120,7 +141,11 @@ const rows: HttpRow[] = [
     check: async (observed, t) => {
       await settle(observed, 'four answered pings', () => okProbes(observed, 'ping') >= 4);
       assertRow(observed.status().state === 'up' && observed.connector.attempts.length === 1, 'up on one connection', observed);
-      assertRow(observed.logger.lines.some((line) => /no longer knows the session/.test(line)), 'renewal logged', observed);
+      assertRow(
+        observed.logger.lines.some((line) => /no longer knows the session/.test(line)),
+        'renewal logged',
+        observed,
+      );
       assertNoStorm(t, observed);
     },
   },
@@ -129,12 +154,26 @@ const rows: HttpRow[] = [
     fault: 'expire-session:3',
     transports: ['sse'],
     check: async (observed, t) => {
-      await settle(observed, 'up again on a second session', (s) => observed.connector.connections.length >= 2 && s.state === 'up' && okProbes(observed, 'ping') >= 2);
+      await settle(
+        observed,
+        'up again on a second session',
+        (s) => observed.connector.connections.length >= 2 && s.state === 'up' && okProbes(observed, 'ping') >= 2,
+      );
       assertNoStorm(t, observed);
     },
   },
-  { name: '401 -> auth-required, retried only at the backoff ceiling', fault: 'status:401', transports: BOTH, check: (o, t) => statusRow(o, t, 401) },
-  { name: '403 -> auth-required, retried only at the backoff ceiling', fault: 'status:403', transports: BOTH, check: (o, t) => statusRow(o, t, 403) },
+  {
+    name: '401 -> auth-required, retried only at the backoff ceiling',
+    fault: 'status:401',
+    transports: BOTH,
+    check: (o, t) => statusRow(o, t, 401),
+  },
+  {
+    name: '403 -> auth-required, retried only at the backoff ceiling',
+    fault: 'status:403',
+    transports: BOTH,
+    check: (o, t) => statusRow(o, t, 403),
+  },
   { name: '500 -> down (unreachable), exponential backoff', fault: 'status:500', transports: BOTH, check: (o, t) => statusRow(o, t, 500) },
   {
     name: 'modern-only server -> up on server/discover, never pinged',
@@ -146,7 +185,8 @@ const rows: HttpRow[] = [
 
 function defineRow(row: HttpRow, transport: Remote): void {
   void it(`${row.fault} over ${transport}: ${row.name}`, async (t) => {
-    const server = row.fault === 'modern' ? await startModernHttp() : await startFaultHttp(transport, row.fault, ['--max-lifetime-ms', '120000']);
+    const server =
+      row.fault === 'modern' ? await startModernHttp() : await startFaultHttp(transport, row.fault, ['--max-lifetime-ms', '120000']);
     const observed = observe(serverConfig(`${transport}-${row.fault}`, transport, server.url), { ...FAST_SETTINGS, ...row.settings });
     try {
       await row.check(observed, t, server, transport);

@@ -60,7 +60,8 @@ function startEchoHeaders(): Promise<{ port: number; child: ChildProcess }> {
 }
 
 function assertNoSecrets(where: string, text: string): void {
-  for (const [name, value] of Object.entries(SECRETS)) assert.ok(!text.includes(value), `${where} shows ${name} in clear:\n${text.slice(0, 3_000)}`);
+  for (const [name, value] of Object.entries(SECRETS))
+    assert.ok(!text.includes(value), `${where} shows ${name} in clear:\n${text.slice(0, 3_000)}`);
 }
 
 void describe('security, end to end', () => {
@@ -75,21 +76,38 @@ void describe('security, end to end', () => {
     argvFile = path.join(dir, 'argv.json');
     echoServer = await startEchoHeaders();
     configFile = path.join(dir, 'mcp.json');
-    writeFileSync(configFile, JSON.stringify({
-      servers: {
-        'echo-env': {
-          command: process.execPath,
-          args: [path.join(PEERS, 'echo-env.mjs'), `--api-key=${SECRETS.OPENAI_API_KEY}`],
-          env: { GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, OPENAI_API_KEY: SECRETS.OPENAI_API_KEY, DB_PASSWORD: SECRETS.DB_PASSWORD, CLIENT_SECRET: SECRETS.CLIENT_SECRET, MY_AUTH: SECRETS.MY_AUTH },
+    writeFileSync(
+      configFile,
+      JSON.stringify(
+        {
+          servers: {
+            'echo-env': {
+              command: process.execPath,
+              args: [path.join(PEERS, 'echo-env.mjs'), `--api-key=${SECRETS.OPENAI_API_KEY}`],
+              env: {
+                GITHUB_TOKEN: SECRETS.GITHUB_TOKEN,
+                OPENAI_API_KEY: SECRETS.OPENAI_API_KEY,
+                DB_PASSWORD: SECRETS.DB_PASSWORD,
+                CLIENT_SECRET: SECRETS.CLIENT_SECRET,
+                MY_AUTH: SECRETS.MY_AUTH,
+              },
+            },
+            'echo-headers': {
+              type: 'http',
+              url: `http://127.0.0.1:${echoServer.port}/mcp`,
+              headers: { Authorization: `Bearer ${SECRETS.bearer}`, Cookie: `session=${SECRETS.cookie}`, 'X-API-Key': SECRETS.apiKey },
+            },
+            literal: {
+              command: process.execPath,
+              args: [path.join(PEERS, 'echo-argv.mjs'), ...SHELL_ARGS(dir)],
+              env: { ARGV_FILE: argvFile },
+            },
+          },
         },
-        'echo-headers': {
-          type: 'http',
-          url: `http://127.0.0.1:${echoServer.port}/mcp`,
-          headers: { Authorization: `Bearer ${SECRETS.bearer}`, Cookie: `session=${SECRETS.cookie}`, 'X-API-Key': SECRETS.apiKey },
-        },
-        literal: { command: process.execPath, args: [path.join(PEERS, 'echo-argv.mjs'), ...SHELL_ARGS(dir)], env: { ARGV_FILE: argvFile } },
-      },
-    }, null, 2));
+        null,
+        2,
+      ),
+    );
   });
 
   after(() => {
@@ -139,12 +157,27 @@ void describe('security, end to end', () => {
     const log = path.join(dir, 'network.log');
     const only = path.join(dir, 'http-only.json');
     writeFileSync(only, JSON.stringify({ servers: { remote: { type: 'http', url: `http://127.0.0.1:${echoServer?.port}/mcp` } } }));
-    await runCli(['check', '--config', only, '--json'], { NODE_OPTIONS: `--require ${path.join(PEERS, 'record-network.cjs')}`, MCP_HEALTH_NET_LOG: log });
-    const entries = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { kind: string; host: string | null; port: number | null; path: string | null });
+    await runCli(['check', '--config', only, '--json'], {
+      NODE_OPTIONS: `--require ${path.join(PEERS, 'record-network.cjs')}`,
+      MCP_HEALTH_NET_LOG: log,
+    });
+    const entries = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { kind: string; host: string | null; port: number | null; path: string | null });
     const sockets = entries.filter((e) => e.kind === 'connect' && e.path === null);
     assert.ok(sockets.length >= 1, 'the recorder saw the connection to the server');
-    for (const entry of sockets) assert.deepEqual([entry.host, Number(entry.port)], ['127.0.0.1', echoServer?.port], `unexpected connection: ${JSON.stringify(entry)}`);
-    assert.deepEqual(entries.filter((e) => e.kind.startsWith('dns')), [], 'no DNS query for a literal address');
+    for (const entry of sockets)
+      assert.deepEqual(
+        [entry.host, Number(entry.port)],
+        ['127.0.0.1', echoServer?.port],
+        `unexpected connection: ${JSON.stringify(entry)}`,
+      );
+    assert.deepEqual(
+      entries.filter((e) => e.kind.startsWith('dns')),
+      [],
+      'no DNS query for a literal address',
+    );
   });
 
   void it('the connector log (the ping log in the editor) masks what a server prints on stdout and stderr', async () => {
@@ -154,9 +187,17 @@ void describe('security, end to end', () => {
       env: { GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, DB_PASSWORD: SECRETS.DB_PASSWORD },
       secretValues: [SECRETS.GITHUB_TOKEN, SECRETS.DB_PASSWORD],
     };
-    await createNodeConnector({ logger }).connect(config, { timeoutMs: 10_000 }).then((c) => c.close(), () => undefined);
+    await createNodeConnector({ logger })
+      .connect(config, { timeoutMs: 10_000 })
+      .then(
+        (c) => c.close(),
+        () => undefined,
+      );
     await sleep(100);
-    assert.ok(logger.lines.some((line) => /non-JSON stdout/.test(line)), `the dump reached the log:\n${logger.lines.join('\n')}`);
+    assert.ok(
+      logger.lines.some((line) => /non-JSON stdout/.test(line)),
+      `the dump reached the log:\n${logger.lines.join('\n')}`,
+    );
     assertNoSecrets('the connector log', logger.lines.join('\n'));
   });
 });
@@ -179,7 +220,8 @@ function spellingsOf(value: string): string[] {
 
 function assertNoUnnamed(where: string, text: string): void {
   for (const [name, value] of Object.entries(UNNAMED)) {
-    for (const spelling of spellingsOf(value)) assert.ok(!text.includes(spelling), `${where} shows ${name} (${spelling}) in clear:\n${text.slice(0, 3_000)}`);
+    for (const spelling of spellingsOf(value))
+      assert.ok(!text.includes(spelling), `${where} shows ${name} (${spelling}) in clear:\n${text.slice(0, 3_000)}`);
   }
   // Every value carries this marker, so a fragment (the part of a password after a raw `@`) counts as a leak too.
   assert.ok(!text.includes('unnamed'), `${where} shows part of a configured value:\n${text.slice(0, 3_000)}`);
@@ -193,21 +235,34 @@ void describe('every configured env and header value is secret, whatever its nam
     assert.ok(existsSync(CLI), `${CLI} is missing: run \`node esbuild.js\` first`);
     dir = mkdtempSync(path.join(tmpdir(), 'mcp-health-anyname-'));
     configFile = path.join(dir, 'mcp.json');
-    writeFileSync(configFile, JSON.stringify({
-      servers: {
-        'env-dump': {
-          command: process.execPath,
-          args: [path.join(ROOT, 'test', 'fixtures', 'servers', 'hostile-server.mjs'), '--mode', 'env-dump'],
-          env: { GITHUB_PAT: UNNAMED.GITHUB_PAT, DATABASE_URL: UNNAMED.DATABASE_URL, SLACK_HOOK: UNNAMED.SLACK_HOOK, LOG_LEVEL: 'debug', PORT: '8080' },
+    writeFileSync(
+      configFile,
+      JSON.stringify(
+        {
+          servers: {
+            'env-dump': {
+              command: process.execPath,
+              args: [path.join(ROOT, 'test', 'fixtures', 'servers', 'hostile-server.mjs'), '--mode', 'env-dump'],
+              env: {
+                GITHUB_PAT: UNNAMED.GITHUB_PAT,
+                DATABASE_URL: UNNAMED.DATABASE_URL,
+                SLACK_HOOK: UNNAMED.SLACK_HOOK,
+                LOG_LEVEL: 'debug',
+                PORT: '8080',
+              },
+            },
+            'raw-at': {
+              type: 'http',
+              // Port 9 (discard) on loopback: nothing listens, the connect fails and its error is printed.
+              url: `https://user:${UNNAMED.URL_PASSWORD}@127.0.0.1:9/mcp`,
+              headers: { 'X-Tenant': UNNAMED.HEADER },
+            },
+          },
         },
-        'raw-at': {
-          type: 'http',
-          // Port 9 (discard) on loopback: nothing listens, the connect fails and its error is printed.
-          url: `https://user:${UNNAMED.URL_PASSWORD}@127.0.0.1:9/mcp`,
-          headers: { 'X-Tenant': UNNAMED.HEADER },
-        },
-      },
-    }, null, 2));
+        null,
+        2,
+      ),
+    );
   });
 
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -221,7 +276,9 @@ void describe('every configured env and header value is secret, whatever its nam
       assert.match(run.stdout, /env-dump/);
       assert.match(run.stdout, /raw-at/);
       if (args.join(' ') === 'check --json') {
-        const doc = JSON.parse(run.stdout) as { servers: Array<{ name: string; stderrTail: string | null; error: { message: string } | null }> };
+        const doc = JSON.parse(run.stdout) as {
+          servers: Array<{ name: string; stderrTail: string | null; error: { message: string } | null }>;
+        };
         const dump = doc.servers.find((server) => server.name === 'env-dump');
         // The server really printed its environment; the values were masked, not dropped.
         assert.match(dump?.stderrTail ?? '', /GITHUB_PAT=\*\*\*\n/);

@@ -7,8 +7,17 @@ import * as path from 'node:path';
 import type { MonitorSettings } from '../../../src/core/monitorTypes';
 import { faultStdio, modernStdio } from '../../helpers/servers';
 import {
-  assertNoStorm, assertRow, describeObservation, hangAfterConnectRow, ignoresPingRow, modernOnlyRow, okProbes, settle,
-  slowPongOverTimeoutRow, violationRow, wentTo,
+  assertNoStorm,
+  assertRow,
+  describeObservation,
+  hangAfterConnectRow,
+  ignoresPingRow,
+  modernOnlyRow,
+  okProbes,
+  settle,
+  slowPongOverTimeoutRow,
+  violationRow,
+  wentTo,
 } from './expect';
 import { FAST_SETTINGS, isAlive, observe, ROW_CONCURRENCY, serverConfig, type Observed } from './harness';
 
@@ -34,8 +43,17 @@ async function exitRow(observed: Observed, t: TestContext, expect: { exitCode?: 
   if (expect.signal) assertRow(error?.signal === expect.signal, `signal ${expect.signal} reported`, observed);
   assertRow(expect.said.test(error?.stderrTail ?? ''), 'stderr tail carried in the error', observed);
   // The interval is far longer than the observation: no probe was ever sent, so the exit came from the OS at once.
-  assertRow(observed.connector.connections.every((c) => c.probes.length === 0), 'no probe needed to notice the exit', observed);
-  await settle(observed, 'recovery by a fresh child', (s, transitions) => transitions.some((tr, i) => tr.to === 'up' && transitions.slice(0, i).some((e) => e.error?.kind === 'exited')) || s.restarts >= 1);
+  assertRow(
+    observed.connector.connections.every((c) => c.probes.length === 0),
+    'no probe needed to notice the exit',
+    observed,
+  );
+  await settle(
+    observed,
+    'recovery by a fresh child',
+    (s, transitions) =>
+      transitions.some((tr, i) => tr.to === 'up' && transitions.slice(0, i).some((e) => e.error?.kind === 'exited')) || s.restarts >= 1,
+  );
   assertNoStorm(t, observed);
 }
 
@@ -76,8 +94,16 @@ const rows: StdioRow[] = [
     fault: 'slow-pong:3000',
     check: slowPongOverTimeoutRow,
   },
-  { name: 'non-empty pong -> suspect, one reconnect, then non-conformant on tools/list', fault: 'nonempty-pong', check: (o, t) => violationRow(o, t, 'non-empty') },
-  { name: 'error pong -> suspect, one reconnect, then non-conformant on tools/list', fault: 'error-pong', check: (o, t) => violationRow(o, t, 'error-reply') },
+  {
+    name: 'non-empty pong -> suspect, one reconnect, then non-conformant on tools/list',
+    fault: 'nonempty-pong',
+    check: (o, t) => violationRow(o, t, 'non-empty'),
+  },
+  {
+    name: 'error pong -> suspect, one reconnect, then non-conformant on tools/list',
+    fault: 'error-pong',
+    check: (o, t) => violationRow(o, t, 'error-reply'),
+  },
   {
     name: 'ignores ping -> one reconnect, then non-conformant probed with tools/list, no storm',
     fault: 'ignore-ping',
@@ -125,7 +151,11 @@ const rows: StdioRow[] = [
     check: async (observed, t) => {
       await settle(observed, 'two answered pings', () => okProbes(observed, 'ping') >= 2);
       assertRow(observed.status().state === 'up' && observed.connector.attempts.length === 1, 'up on one connection', observed);
-      assertRow(observed.logger.lines.some((line) => /non-JSON stdout/.test(line)), 'dropped lines logged at debug', observed);
+      assertRow(
+        observed.logger.lines.some((line) => /non-JSON stdout/.test(line)),
+        'dropped lines logged at debug',
+        observed,
+      );
       assertNoStorm(t, observed);
     },
   },
@@ -136,7 +166,11 @@ const rows: StdioRow[] = [
       await settle(observed, 'two answered pings', () => okProbes(observed, 'ping') >= 2);
       const status = observed.status();
       assertRow(status.state === 'up' && observed.connector.attempts.length === 1, 'up on one connection', observed);
-      assertRow(status.stderrTail.length > 0 && status.stderrTail.length <= 4_096, `stderr tail bounded (${status.stderrTail.length})`, observed);
+      assertRow(
+        status.stderrTail.length > 0 && status.stderrTail.length <= 4_096,
+        `stderr tail bounded (${status.stderrTail.length})`,
+        observed,
+      );
       t.diagnostic(`stderr tail kept: ${status.stderrTail.length} chars of ~10 MiB`);
     },
   },

@@ -12,14 +12,26 @@ import { faultStdio } from '../../helpers/servers';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundleOptions } = require(path.join(ROOT, 'esbuild.js')) as { bundleOptions(options: { production: boolean }): esbuild.BuildOptions };
+const { bundleOptions } = require(path.join(ROOT, 'esbuild.js')) as {
+  bundleOptions(options: { production: boolean }): esbuild.BuildOptions;
+};
 
 void describe('the guard bundle', () => {
   void it('carries no dependency: only the guard, its upstream and its status channel', async () => {
-    const built = await esbuild.build({ ...bundleOptions({ production: true }), entryPoints: [path.join(ROOT, 'src/guardCli.ts')], write: false, outfile: 'guard.js', metafile: true });
+    const built = await esbuild.build({
+      ...bundleOptions({ production: true }),
+      entryPoints: [path.join(ROOT, 'src/guardCli.ts')],
+      write: false,
+      outfile: 'guard.js',
+      metafile: true,
+    });
     const inputs = Object.keys(built.metafile.inputs);
-    assert.deepEqual(inputs.filter((input) => input.includes('node_modules')), []);
-    for (const needed of ['src/guard/guardSession.ts', 'src/guard/stdioUpstream.ts', 'src/guard/statusChannel.ts']) assert.ok(inputs.includes(needed), inputs.join('\n'));
+    assert.deepEqual(
+      inputs.filter((input) => input.includes('node_modules')),
+      [],
+    );
+    for (const needed of ['src/guard/guardSession.ts', 'src/guard/stdioUpstream.ts', 'src/guard/statusChannel.ts'])
+      assert.ok(inputs.includes(needed), inputs.join('\n'));
     assert.ok(!inputs.includes('src/guard/httpUpstream.ts'), 'the HTTP upstream (and the SDK with it) loads through the full CLI');
   });
 
@@ -42,15 +54,24 @@ void describe('the guard bundle', () => {
     try {
       // Node lists every built-in module a process has loaded; this preload prints the list as the guard exits.
       const preload = path.join(dir, 'print-modules.cjs');
-      writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, '\\nMODULES ' + JSON.stringify(process.moduleLoadList) + '\\n'));\n");
+      writeFileSync(
+        preload,
+        "process.on('exit', () => require('node:fs').writeSync(2, '\\nMODULES ' + JSON.stringify(process.moduleLoadList) + '\\n'));\n",
+      );
       const server = faultStdio('none');
-      const guard = spawn(process.execPath, ['--require', preload, path.join(ROOT, 'dist', 'cli.js'), 'guard', '--', server.command, ...server.args], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const guard = spawn(
+        process.execPath,
+        ['--require', preload, path.join(ROOT, 'dist', 'cli.js'), 'guard', '--', server.command, ...server.args],
+        { stdio: ['pipe', 'pipe', 'pipe'] },
+      );
       let stderr = '';
       guard.stderr.setEncoding('utf8');
       guard.stderr.on('data', (chunk: string) => (stderr += chunk));
       const answered = new Promise<void>((resolve) => guard.stdout.once('data', () => resolve()));
       const exited = new Promise<void>((resolve) => guard.once('exit', () => resolve()));
-      guard.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '0' } } })}\n`);
+      guard.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '0' } } })}\n`,
+      );
       await answered;
       guard.stdin.end();
       await exited;
@@ -58,7 +79,8 @@ void describe('the guard bundle', () => {
       assert.ok(listed, stderr);
       const modules = JSON.parse(listed[1]!) as string[];
       assert.ok(modules.includes('NativeModule child_process'), 'the list is the one of the guard process');
-      for (const lazy of ['NativeModule crypto', 'NativeModule perf_hooks', 'NativeModule fs/promises']) assert.ok(!modules.includes(lazy), `${lazy} was loaded`);
+      for (const lazy of ['NativeModule crypto', 'NativeModule perf_hooks', 'NativeModule fs/promises'])
+        assert.ok(!modules.includes(lazy), `${lazy} was loaded`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

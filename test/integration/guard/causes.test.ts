@@ -11,7 +11,8 @@ import { faultStdio } from '../../helpers/servers';
 import { guarded, StderrWatch, waitUntilDead } from './support';
 
 /** What `test/fixtures/stderr/stripe-no-key.txt` (the real @stripe/mcp without a key) throws. */
-const STRIPE_LINE = 'Error: Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.';
+const STRIPE_LINE =
+  'Error: Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.';
 const STRIPE_CRASH = faultStdio('crash-like:stripe-no-key');
 
 const started: ChildProcess[] = [];
@@ -57,7 +58,12 @@ void describe('guard over stdio, a server that exits at start with a reason on s
       }
     });
     const send = (message: unknown) => guard.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     // Five crashes at the guard's back-off (500 ms initial, full jitter) take a few seconds; each ping asks again.
     let gaveUp: string | undefined;
     for (let id = 2; id < 100 && gaveUp === undefined; id++) {
@@ -66,7 +72,10 @@ void describe('guard over stdio, a server that exits at start with a reason on s
       gaveUp = [...answers.values()].find((message) => message.startsWith('gave up'));
     }
     assert.ok(gaveUp !== undefined, `never gave up; answers: ${JSON.stringify([...answers.values()])}`);
-    assert.equal(gaveUp, `gave up after 5 crashes in 3 min; last: upstream exited with code 1 (exit code 1): ${STRIPE_LINE}; not restarted until a restart from MCP Health`);
+    assert.equal(
+      gaveUp,
+      `gave up after 5 crashes in 3 min; last: upstream exited with code 1 (exit code 1): ${STRIPE_LINE}; not restarted until a restart from MCP Health`,
+    );
     assert.ok(![...answers.values()].some((message) => /Node\.js v\d/.test(message)), 'no answer names the Node.js trailer');
   });
 });

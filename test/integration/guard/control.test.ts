@@ -60,7 +60,11 @@ async function guardedSession(name: string, server: StdioLaunch, flags: string[]
     guards: new GuardPoller(systemClock, () => readGuardStatuses(2000, socketDir), 100, control),
   });
   const config: ServerConfig = {
-    id: `file#${name}`, name, transport: 'stdio', command: process.execPath, args: [CLI, 'guard', '--name', name, '--', server.command, ...server.args],
+    id: `file#${name}`,
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [CLI, 'guard', '--name', name, '--', server.command, ...server.args],
     source: { file: path.join(dir, '.mcp.json'), line: 1, column: 1, format: 'mcp-json', scope: 'workspace' },
   };
   registry.setServers([config], []);
@@ -82,7 +86,9 @@ async function echo(client: Client, message: string): Promise<string> {
 }
 
 function guardMessages(received: unknown[]): unknown[] {
-  return received.filter((message) => JSON.stringify(message).includes('mcp-health-guard') || (message as { method?: string }).method === 'ping');
+  return received.filter(
+    (message) => JSON.stringify(message).includes('mcp-health-guard') || (message as { method?: string }).method === 'ping',
+  );
 }
 
 void describe('Ping on a guarded entry', () => {
@@ -114,7 +120,9 @@ void describe('Reconnect on a guarded entry', () => {
     const [first] = session.stderr.upstreamPids();
     // A request of the client in flight: a restart now would fail it, so the guard says no.
     let progressed = false;
-    const slow = session.client.callTool({ name: 'count', arguments: { steps: 5, intervalMs: 200 } }, undefined, { onprogress: () => (progressed = true) });
+    const slow = session.client.callTool({ name: 'count', arguments: { steps: 5, intervalMs: 200 } }, undefined, {
+      onprogress: () => (progressed = true),
+    });
     // Its first progress has come back through the guard: the guard holds it as in flight.
     await waitFor('the call to be under way', () => (progressed ? true : undefined));
     const refused = await session.registry.restartGuarded(session.id);
@@ -129,10 +137,14 @@ void describe('Reconnect on a guarded entry', () => {
     assert.notEqual(second, first);
     await session.stderr.waitFor(/restart requested from MCP Health; restarting/);
     // The client kept its connection, was told to refetch its tools, and its calls work on the new upstream.
-    await waitFor('list_changed', () => (session.received.some((message) => (message as { method?: string }).method === 'notifications/tools/list_changed') ? true : undefined));
+    await waitFor('list_changed', () =>
+      session.received.some((message) => (message as { method?: string }).method === 'notifications/tools/list_changed') ? true : undefined,
+    );
     assert.equal(await echo(session.client, 'after reconnect'), 'Echo: after reconnect');
     assert.equal(session.closed(), false);
-    const status = await waitFor('the restart in the figures', () => (session.registry.get(session.id)?.guarded?.restarts === 1 ? session.registry.get(session.id) : undefined));
+    const status = await waitFor('the restart in the figures', () =>
+      session.registry.get(session.id)?.guarded?.restarts === 1 ? session.registry.get(session.id) : undefined,
+    );
     assert.equal(status?.guarded?.upstreamPid, second);
   });
 

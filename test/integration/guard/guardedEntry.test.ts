@@ -31,7 +31,10 @@ void describe('a guarded config entry in MCP Health', () => {
     const socketDir = path.join(runtime, 'mcp-health');
     const env = { ...process.env, XDG_RUNTIME_DIR: runtime };
     const server = faultStdio('none');
-    const guard = spawn(process.execPath, [CLI, 'guard', '--name', 'entry', '--', server.command, ...server.args], { stdio: ['pipe', 'pipe', 'pipe'], env });
+    const guard = spawn(process.execPath, [CLI, 'guard', '--name', 'entry', '--', server.command, ...server.args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env,
+    });
     let out = '';
     guard.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     guard.stderr.resume();
@@ -44,7 +47,9 @@ void describe('a guarded config entry in MCP Health', () => {
       guards: new GuardPoller(systemClock, () => readGuardStatuses(2000, socketDir), 100),
     });
     try {
-      guard.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+      guard.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+      );
       await waitFor('initialize answer', () => (out.includes('"id":1') ? true : undefined));
 
       // The entry as a client's config holds it: the CLI by a path an install would have, so a wrongly started copy
@@ -53,9 +58,22 @@ void describe('a guarded config entry in MCP Health', () => {
       const installed = path.join(dir, 'mcp-health', 'dist');
       mkdirSync(installed, { recursive: true });
       symlinkSync(CLI, path.join(installed, 'cli.js'));
-      const args = [path.join(installed, 'cli.js'), 'guard', '--name', 'entry', '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`];
+      const args = [
+        path.join(installed, 'cli.js'),
+        'guard',
+        '--name',
+        'entry',
+        '--',
+        process.execPath,
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`,
+      ];
       const config: ServerConfig = {
-        id: 'file#entry', name: 'entry', transport: 'stdio', command: process.execPath, args,
+        id: 'file#entry',
+        name: 'entry',
+        transport: 'stdio',
+        command: process.execPath,
+        args,
         source: { file: path.join(dir, '.mcp.json'), line: 1, column: 1, format: 'mcp-json', scope: 'workspace' },
       };
       registry.setServers([config], []);
@@ -94,7 +112,13 @@ void describe('a guarded config entry in MCP Health', () => {
       const file = path.join(dir, 'mcp.json');
       writeFileSync(file, JSON.stringify({ mcpServers: { entry: { command: process.execPath, args } } }));
       const listed = await run(process.execPath, [CLI, 'list', '--json', '--config', file], { env });
-      const document = JSON.parse(listed.stdout) as { servers: Array<{ name: string; state: string; guarded?: { running: boolean; restarts: number; upstreamPid: number; requests: number } }> };
+      const document = JSON.parse(listed.stdout) as {
+        servers: Array<{
+          name: string;
+          state: string;
+          guarded?: { running: boolean; restarts: number; upstreamPid: number; requests: number };
+        }>;
+      };
       const entry = document.servers.find((s) => s.name === 'entry');
       assert.ok(entry?.guarded, 'list --json lists the guarded entry');
       assert.equal(entry.state, 'up');
@@ -114,8 +138,15 @@ void describe('a guarded config entry in MCP Health', () => {
   void it('list --json shows "guard not running" (running: false) when no guard of that name answers', async () => {
     const runtime = path.join(dir, 'empty-runtime');
     const file = path.join(dir, 'alone.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { alone: { command: 'npx', args: ['-y', 'mcp-health', 'guard', '--name', 'alone', '--', 'node', 'x.js'] } } }));
-    const listed = await run(process.execPath, [CLI, 'list', '--json', '--config', file], { env: { ...process.env, XDG_RUNTIME_DIR: runtime } });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: { alone: { command: 'npx', args: ['-y', 'mcp-health', 'guard', '--name', 'alone', '--', 'node', 'x.js'] } },
+      }),
+    );
+    const listed = await run(process.execPath, [CLI, 'list', '--json', '--config', file], {
+      env: { ...process.env, XDG_RUNTIME_DIR: runtime },
+    });
     const document = JSON.parse(listed.stdout) as { servers: Array<{ name: string; state: string; guarded?: { running: boolean } }> };
     const entry = document.servers.find((s) => s.name === 'alone');
     assert.equal(entry?.state, 'idle');

@@ -31,9 +31,19 @@ const silent = { trace: () => undefined, debug: () => undefined, info: () => und
 
 function wellFormed(name: string, guardPid: number): ChannelMessage {
   return {
-    type: 'guard-status', name, guardPid, target: 'node x.js', state: 'ready', era: 'handshake', protocolVersion: '2025-06-18',
-    upstreamPid: null, generation: 1, restarts: 0, keepalive: { probes: 2, answered: 2, lastRttMs: 1.5 },
-    methods: { 'tools/list': { count: 1, errors: 0 } }, lastError: null,
+    type: 'guard-status',
+    name,
+    guardPid,
+    target: 'node x.js',
+    state: 'ready',
+    era: 'handshake',
+    protocolVersion: '2025-06-18',
+    upstreamPid: null,
+    generation: 1,
+    restarts: 0,
+    keepalive: { probes: 2, answered: 2, lastRttMs: 1.5 },
+    methods: { 'tools/list': { count: 1, errors: 0 } },
+    lastError: null,
   };
 }
 
@@ -52,7 +62,16 @@ void describe('malformed guard reports', () => {
     await fakeGuard(900002, { ...wellFormed('proto', 900002), state: 'constructor' });
     await fakeGuard(900003, wellFormed('good', 900003));
     const file = path.join(dir, 'mcp.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { fs: { command: 'npx', args: guardedArgs('fs') }, proto: { command: 'npx', args: guardedArgs('proto') }, good: { command: 'npx', args: guardedArgs('good') } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          fs: { command: 'npx', args: guardedArgs('fs') },
+          proto: { command: 'npx', args: guardedArgs('proto') },
+          good: { command: 'npx', args: guardedArgs('good') },
+        },
+      }),
+    );
     const env = { XDG_RUNTIME_DIR: runtime };
 
     for (const command of ['list', 'check']) {
@@ -65,13 +84,23 @@ void describe('malformed guard reports', () => {
       assert.match(run.stdout, /good\s+guarded ready \(guard pid 900003/, `${command}: the good report shows`);
       const dropped = run.stderr.split('\n').filter((line) => line.includes('does not match its schema'));
       assert.equal(dropped.length, 2, `one line per dropped report:\n${run.stderr}`);
-      assert.ok(dropped.some((line) => line.includes('guard-900001.sock') && /guardPid: expected an integer/.test(line)), dropped.join('\n'));
-      assert.ok(dropped.some((line) => line.includes('guard-900002.sock') && /state: expected one of/.test(line)), dropped.join('\n'));
+      assert.ok(
+        dropped.some((line) => line.includes('guard-900001.sock') && /guardPid: expected an integer/.test(line)),
+        dropped.join('\n'),
+      );
+      assert.ok(
+        dropped.some((line) => line.includes('guard-900002.sock') && /state: expected one of/.test(line)),
+        dropped.join('\n'),
+      );
     }
 
     const json = await runCli(['list', '--json', '--config', file], { env });
     const document = JSON.parse(json.stdout) as { servers: Array<{ name: string; state: string; guarded?: { running: boolean } }> };
-    assert.deepEqual(document.servers.map((s) => [s.name, s.state, s.guarded?.running]).sort(), [['fs', 'idle', false], ['good', 'up', true], ['proto', 'idle', false]]);
+    assert.deepEqual(document.servers.map((s) => [s.name, s.state, s.guarded?.running]).sort(), [
+      ['fs', 'idle', false],
+      ['good', 'up', true],
+      ['proto', 'idle', false],
+    ]);
 
     // The registry behind the extension's views, polling the same sockets.
     const logged: string[] = [];
@@ -84,7 +113,11 @@ void describe('malformed guard reports', () => {
     });
     try {
       const configs: ServerConfig[] = ['fs', 'proto', 'good'].map((name) => ({
-        id: `file#${name}`, name, transport: 'stdio', command: 'npx', args: guardedArgs(name),
+        id: `file#${name}`,
+        name,
+        transport: 'stdio',
+        command: 'npx',
+        args: guardedArgs(name),
         source: { file, line: 1, column: 1, format: 'mcp-json', scope: 'user' },
       }));
       registry.setServers(configs, []);
@@ -93,7 +126,10 @@ void describe('malformed guard reports', () => {
       assert.equal(registry.get('file#fs')?.state, 'idle');
       assert.equal(registry.get('file#fs')?.guarded?.running, false);
       assert.equal(registry.get('file#proto')?.state, 'idle');
-      assert.ok(logged.some((line) => line.includes('guard-900001.sock')) && logged.some((line) => line.includes('guard-900002.sock')), logged.join('\n'));
+      assert.ok(
+        logged.some((line) => line.includes('guard-900001.sock')) && logged.some((line) => line.includes('guard-900002.sock')),
+        logged.join('\n'),
+      );
     } finally {
       await registry.dispose();
     }

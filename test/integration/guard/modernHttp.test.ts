@@ -45,7 +45,9 @@ async function echo(client: Client, message: string): Promise<string> {
 
 /** Anything of the guard's own that reached the client: its probe ids or a ping. */
 function guardMessages(received: unknown[]): unknown[] {
-  return received.filter((message) => JSON.stringify(message).includes('mcp-health-guard') || (message as { method?: string }).method === 'ping');
+  return received.filter(
+    (message) => JSON.stringify(message).includes('mcp-health-guard') || (message as { method?: string }).method === 'ping',
+  );
 }
 
 void describe('guard over Streamable HTTP, a 2026-07-28 server', () => {
@@ -82,7 +84,12 @@ void describe('guard over Streamable HTTP, a 2026-07-28 server', () => {
     await assert.rejects(echo(session.client, 'while down'), /upstream .* failed: .*restarting/);
     server = await startModernHttp(port);
     // Ready again when the guard tells the client to refetch its tools (it does so once a new upstream is in place).
-    await waitFor('the list_changed notification at the client', () => session.received.some((message) => (message as { method?: string }).method === 'notifications/tools/list_changed'), 20_000, 25);
+    await waitFor(
+      'the list_changed notification at the client',
+      () => session.received.some((message) => (message as { method?: string }).method === 'notifications/tools/list_changed'),
+      20_000,
+      25,
+    );
     assert.match(session.stderr.all, /upstream started \(pid unknown, generation 2\)/);
     assert.equal(await echo(session.client, 'three'), 'Echo: three');
     assert.equal(session.closed(), false);

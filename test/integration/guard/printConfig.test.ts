@@ -24,7 +24,15 @@ interface Entry {
 
 /** The JSON blocks of the printed text, comments left out. */
 function blocks(text: string): unknown[] {
-  return text.split('\n\n').map((block) => JSON.parse(block.split('\n').filter((line) => !line.startsWith('//')).join('\n') || 'null') as unknown);
+  return text.split('\n\n').map(
+    (block) =>
+      JSON.parse(
+        block
+          .split('\n')
+          .filter((line) => !line.startsWith('//'))
+          .join('\n') || 'null',
+      ) as unknown,
+  );
 }
 
 void describe('mcp-health guard --print-config', () => {
@@ -35,7 +43,10 @@ void describe('mcp-health guard --print-config', () => {
     const printed = await runCli(['guard', '--print-config', 'echoer', '--config', config, '--no-user']);
     assert.equal(printed.code, 0, printed.stderr);
     assert.doesNotMatch(printed.stdout, /npx/, 'npx cannot resolve an unpublished package');
-    const [vscodeForm, portableForm] = blocks(printed.stdout) as [{ servers: Record<string, Entry> }, { mcpServers: Record<string, Entry> }];
+    const [vscodeForm, portableForm] = blocks(printed.stdout) as [
+      { servers: Record<string, Entry> },
+      { mcpServers: Record<string, Entry> },
+    ];
     const entry = vscodeForm.servers.echoer!;
     assert.deepEqual(portableForm.mcpServers.echoer, { command: entry.command, args: entry.args });
     assert.equal(entry.command, 'node');

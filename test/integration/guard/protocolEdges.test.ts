@@ -25,7 +25,10 @@ interface Run {
  */
 function pipeThrough(launch: StdioLaunch, lines: readonly string[], closeWhen?: (received: unknown[]) => boolean): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(launch.command, launch.args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, MCP_HEALTH_GUARD_DEBUG: '1' } });
+    const child = spawn(launch.command, launch.args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, MCP_HEALTH_GUARD_DEBUG: '1' },
+    });
     let stdout = '';
     let stderr = '';
     const parse = (text: string) =>
@@ -91,12 +94,13 @@ void describe('guard protocol edges: the client closes its input at once', () =>
   }
 });
 
-
 const batchServer: StdioLaunch = { command: process.execPath, args: [path.join(FIXTURES, 'batch-server.mjs')] };
 
 /** Every answer in what was read: alone, or inside a batch. */
 function answerCount(received: unknown[]): number {
-  return received.flatMap((message) => (Array.isArray(message) ? message : [message])).filter((message) => (message as { id?: unknown }).id !== undefined).length;
+  return received
+    .flatMap((message) => (Array.isArray(message) ? message : [message]))
+    .filter((message) => (message as { id?: unknown }).id !== undefined).length;
 }
 
 void describe('guard protocol edges: JSON-RPC batches', () => {

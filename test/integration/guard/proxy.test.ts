@@ -59,7 +59,10 @@ void describe('guard over HTTP through a proxy', () => {
     const { client, stderr } = await connect(`http://${ELSEWHERE}:${server.port}/mcp`, { HTTP_PROXY: proxy.url('me:pr0xy-pass@') });
     assert.equal(await echo(client, 'via proxy'), 'Echo: via proxy');
     assert.ok(proxy.seen.length >= 1, 'the proxy carried the requests');
-    assert.ok(proxy.seen.every((entry) => entry.target.startsWith(ELSEWHERE)), 'to the configured host');
+    assert.ok(
+      proxy.seen.every((entry) => entry.target.startsWith(ELSEWHERE)),
+      'to the configured host',
+    );
     assert.equal(proxy.seen[0]?.headers['proxy-authorization'], `Basic ${Buffer.from('me:pr0xy-pass').toString('base64')}`);
     assert.match(stderr.all, /through the proxy http:\/\/\*\*\*@127\.0\.0\.1:\d+\//);
     assert.doesNotMatch(stderr.all, /pr0xy-pass/, 'the proxy password is never printed');

@@ -64,7 +64,10 @@ void describe('guard over Streamable HTTP, SSE streams cut mid-way', () => {
     // Nothing lost and nothing twice: the resumed stream starts right after the last event the guard had seen. (Counted
     // on what reached the client's transport: the v1 client may settle the call before it runs the last progress callback.)
     const delivered = received.filter((message) => (message as { method?: string }).method === 'notifications/progress');
-    assert.deepEqual(delivered.map((message) => (message as { params: { progress: number } }).params.progress), Array.from({ length: steps }, (_, i) => i + 1));
+    assert.deepEqual(
+      delivered.map((message) => (message as { params: { progress: number } }).params.progress),
+      Array.from({ length: steps }, (_, i) => i + 1),
+    );
     assert.match(stderr.all, /SSE stream disconnected/);
     assert.doesNotMatch(stderr.all, /restarting|generation 2/, 'the same upstream session carried on');
     assert.equal(closed(), false);
@@ -87,11 +90,16 @@ void describe('guard over Streamable HTTP, SSE streams cut mid-way', () => {
     await proxy.cut();
     await wanted.promise;
     // Every announcement once, in order: those sent while the stream was down came with the resumed stream.
-    assert.deepEqual(logged, Array.from({ length: steps }, (_, i) => JSON.stringify(`announce ${i + 1}`)));
+    assert.deepEqual(
+      logged,
+      Array.from({ length: steps }, (_, i) => JSON.stringify(`announce ${i + 1}`)),
+    );
     assert.match(stderr.all, /SSE stream disconnected/);
     assert.doesNotMatch(stderr.all, /restarting|generation 2/);
     // The client's own requests still pass on the same session.
-    const echo = (await client.callTool({ name: 'echo', arguments: { message: 'after the cut' } })) as { content: Array<{ text?: string }> };
+    const echo = (await client.callTool({ name: 'echo', arguments: { message: 'after the cut' } })) as {
+      content: Array<{ text?: string }>;
+    };
     assert.equal(echo.content[0]?.text, 'Echo: after the cut');
     assert.equal(closed(), false);
   });
@@ -99,7 +107,10 @@ void describe('guard over Streamable HTTP, SSE streams cut mid-way', () => {
   void it('answers a request whose stream cannot be resumed (no event ids) with an error naming the cause, and goes on', async () => {
     const { client, proxy, stderr, closed } = await guardedServerBehindProxy('stream-tools');
     const firstProgress = signal();
-    const call = client.callTool({ name: 'count', arguments: { steps: 20, intervalMs: 200 } }, undefined, { onprogress: () => firstProgress.fire(), timeout: 30_000 });
+    const call = client.callTool({ name: 'count', arguments: { steps: 20, intervalMs: 200 } }, undefined, {
+      onprogress: () => firstProgress.fire(),
+      timeout: 30_000,
+    });
     const failed = assert.rejects(call, (error: unknown) => {
       assert.ok(error instanceof McpError);
       assert.equal(error.code, -32000);

@@ -31,7 +31,10 @@ async function discoverWorkspace(folder: string): Promise<ServerConfig[]> {
     { workspaceFolders: [folder], userHome: path.join(root, 'home'), platform: process.platform, env: process.env, includeUser: false },
     createNodeFileSystem(),
   );
-  assert.deepEqual(result.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    result.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   return result.servers;
 }
 
@@ -70,7 +73,12 @@ void describe('Guard This Server on a real .vscode/mcp.json', () => {
     assert.deepEqual(servers.find((candidate) => candidate.name === 'other')?.command, 'does-not-run');
 
     // Exactly what a client does with the entry: spawn its command and args.
-    const transport = new StdioClientTransportV2({ command: entry.command!, args: entry.args ?? [], stderr: 'pipe', env: { ...getDefaultEnvironment(), MCP_HEALTH_GUARD_DEBUG: '1' } });
+    const transport = new StdioClientTransportV2({
+      command: entry.command!,
+      args: entry.args ?? [],
+      stderr: 'pipe',
+      env: { ...getDefaultEnvironment(), MCP_HEALTH_GUARD_DEBUG: '1' },
+    });
     const stderr = new StderrWatch(transport.stderr as Readable);
     const client = new ClientV2({ name: 'rewrite-test-v2', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);

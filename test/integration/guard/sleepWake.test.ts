@@ -41,7 +41,11 @@ void describe('guard across a sleep (SIGSTOP while its HTTP server restarts)', (
     const pid = inner.pid!;
     cleanups.push(async () => {
       // A guard left stopped would never end: it is resumed before it is closed.
-      try { process.kill(pid, 'SIGCONT'); } catch { /* already gone */ }
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        /* already gone */
+      }
       await client.close();
       await waitUntilDead(pid);
     });

@@ -47,9 +47,17 @@ function textOf(result: unknown): string {
 
 async function connect(entry: ServerConfig) {
   // Exactly what a client does with the entry: spawn its command (bare `node`, found on PATH) and args.
-  const transport = new StdioClientTransportV2({ command: entry.command!, args: [...(entry.args ?? [])], stderr: 'pipe', env: { ...getDefaultEnvironment(), MCP_HEALTH_GUARD_DEBUG: '1' } });
+  const transport = new StdioClientTransportV2({
+    command: entry.command!,
+    args: [...(entry.args ?? [])],
+    stderr: 'pipe',
+    env: { ...getDefaultEnvironment(), MCP_HEALTH_GUARD_DEBUG: '1' },
+  });
   const stderr = new StderrWatch(transport.stderr as Readable);
-  const client = new ClientV2({ name: 'stable-runtime-test', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
+  const client = new ClientV2(
+    { name: 'stable-runtime-test', version: '1.0.0' },
+    { capabilities: {}, versionNegotiation: { mode: 'auto' } },
+  );
   await client.connect(transport);
   return { client, stderr, guardPid: transport.pid! };
 }
@@ -68,7 +76,10 @@ void describe('the entry Guard This Server writes, through the stable copy of th
     mkdirSync(path.join(folder, '.vscode'), { recursive: true });
     const file = path.join(folder, '.vscode', 'mcp.json');
     const server = everythingStdio();
-    writeFileSync(file, JSON.stringify({ servers: { everything: { type: 'stdio', command: server.command, args: server.args } } }, null, 2));
+    writeFileSync(
+      file,
+      JSON.stringify({ servers: { everything: { type: 'stdio', command: server.command, args: server.args } } }, null, 2),
+    );
 
     const v1 = extensionVersion('0.1.0');
     const launcher = await launcherOf(v1, bin);
@@ -82,7 +93,15 @@ void describe('the entry Guard This Server writes, through the stable copy of th
     );
     const entry = result.servers.find((candidate) => candidate.name === 'everything')!;
     assert.equal(entry.command, 'node');
-    assert.deepEqual(entry.args, [path.join(bin, 'mcp-health-guard.js'), 'guard', '--name', 'everything', '--', server.command, ...server.args]);
+    assert.deepEqual(entry.args, [
+      path.join(bin, 'mcp-health-guard.js'),
+      'guard',
+      '--name',
+      'everything',
+      '--',
+      server.command,
+      ...server.args,
+    ]);
     assert.equal(guardedName(entry), 'everything', 'MCP Health sees the entry as guarded');
 
     const first = await connect(entry);
@@ -95,7 +114,10 @@ void describe('the entry Guard This Server writes, through the stable copy of th
       const again = await launcherOf(v2, bin);
       assert.deepEqual(again, launcher, 'the path written into the config does not change');
       assert.ok(readFileSync(path.join(bin, 'mcp-health-guard.js'), 'utf8').endsWith('// 0.2.0\n'));
-      assert.equal(textOf(await first.client.callTool({ name: 'echo', arguments: { message: 'after the update' } })), 'Echo: after the update');
+      assert.equal(
+        textOf(await first.client.callTool({ name: 'echo', arguments: { message: 'after the update' } })),
+        'Echo: after the update',
+      );
 
       // A client that starts the same entry now runs the new copy.
       const second = await connect(entry);

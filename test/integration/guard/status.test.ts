@@ -21,11 +21,16 @@ void describe('guard status channel', () => {
     const runtime = path.join(dir, 'runtime');
     const env = { ...process.env, XDG_RUNTIME_DIR: runtime };
     const server = faultStdio('none');
-    const guard = spawn(process.execPath, [CLI, 'guard', '--name', 'watched', '--', server.command, ...server.args], { stdio: ['pipe', 'pipe', 'pipe'], env });
+    const guard = spawn(process.execPath, [CLI, 'guard', '--name', 'watched', '--', server.command, ...server.args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env,
+    });
     let stderr = '';
     guard.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     try {
-      guard.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+      guard.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+      );
       guard.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
       let out = '';
       guard.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -54,10 +59,22 @@ void describe('guard status channel', () => {
       const installed = path.join(dir, 'mcp-health', 'dist');
       mkdirSync(installed, { recursive: true });
       symlinkSync(CLI, path.join(installed, 'cli.js'));
-      const copy = [path.join(installed, 'cli.js'), 'guard', '--name', 'watched', '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`];
+      const copy = [
+        path.join(installed, 'cli.js'),
+        'guard',
+        '--name',
+        'watched',
+        '--',
+        process.execPath,
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`,
+      ];
       writeFileSync(config, JSON.stringify({ mcpServers: { watched: { command: process.execPath, args: copy } } }));
       const checked = await run(process.execPath, [CLI, 'check', '--config', config], { env }).catch((error: { stdout: string }) => error);
-      assert.match(checked.stdout, /watched {2}guarded ready \(guard pid \d+, upstream pid \d+, handshake, restarts 0, 2 requests, 0 errors\)/);
+      assert.match(
+        checked.stdout,
+        /watched {2}guarded ready \(guard pid \d+, upstream pid \d+, handshake, restarts 0, 2 requests, 0 errors\)/,
+      );
       assert.throws(() => statSync(marker), 'no copy of the guarded server was started');
     } finally {
       guard.stdin.end();

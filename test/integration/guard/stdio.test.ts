@@ -37,7 +37,12 @@ interface V1Session {
 
 async function connectV1(server: StdioLaunch, flags: string[] = [], capabilities: Record<string, unknown> = {}): Promise<V1Session> {
   const launch = guarded(server, flags);
-  const inner = new StdioClientTransport({ command: launch.command, args: launch.args, stderr: 'pipe', env: { ...getDefaultEnvironment(), MCP_HEALTH_GUARD_DEBUG: '1' } });
+  const inner = new StdioClientTransport({
+    command: launch.command,
+    args: launch.args,
+    stderr: 'pipe',
+    env: { ...getDefaultEnvironment(), MCP_HEALTH_GUARD_DEBUG: '1' },
+  });
   const stderr = new StderrWatch(inner.stderr as Readable);
   const { transport, received, closed } = recording(inner);
   const client = new Client({ name: 'guard-test', version: '1.0.0' }, { capabilities });
@@ -53,7 +58,9 @@ function textOf(result: unknown): string {
 }
 
 function guardMessages(received: unknown[]): unknown[] {
-  return received.filter((message) => JSON.stringify(message).includes('mcp-health-guard') || (message as { method?: string }).method === 'ping');
+  return received.filter(
+    (message) => JSON.stringify(message).includes('mcp-health-guard') || (message as { method?: string }).method === 'ping',
+  );
 }
 
 void describe('guard over stdio, v1 SDK client, server-everything', () => {
@@ -171,7 +178,12 @@ void describe('guard over stdio, a command that cannot start', () => {
 void describe('guard over stdio, v2 client', () => {
   async function connectV2(server: StdioLaunch, flags: string[] = []) {
     const launch = guarded(server, flags);
-    const inner = new StdioClientTransportV2({ command: launch.command, args: launch.args, stderr: 'pipe', env: { ...getDefaultEnvironment(), MCP_HEALTH_GUARD_DEBUG: '1' } });
+    const inner = new StdioClientTransportV2({
+      command: launch.command,
+      args: launch.args,
+      stderr: 'pipe',
+      env: { ...getDefaultEnvironment(), MCP_HEALTH_GUARD_DEBUG: '1' },
+    });
     const stderr = new StderrWatch(inner.stderr as Readable);
     const { transport, received, closed } = recording(inner);
     const client = new ClientV2({ name: 'guard-test-v2', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });

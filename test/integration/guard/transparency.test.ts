@@ -30,9 +30,13 @@ function oddMessages(count: number, tag: string): Buffer[] {
 }
 
 function startGuard(record: string): { guard: ChildProcess; stdout: Buffer[]; stderr: () => string } {
-  const guard = spawn(process.execPath, [CLI, 'guard', '--', process.execPath, path.join(FIXTURES, 'recorder-server.mjs'), '--record', record], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const guard = spawn(
+    process.execPath,
+    [CLI, 'guard', '--', process.execPath, path.join(FIXTURES, 'recorder-server.mjs'), '--record', record],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   const stdout: Buffer[] = [];
   let stderr = '';
   guard.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));

@@ -20,16 +20,30 @@ describe('mcp-health watch --history', () => {
 
   it('appends history records of an up and a down server, keeping what the file held', async () => {
     const config = path.join(dir, 'mcp.json');
-    fs.writeFileSync(config, JSON.stringify({
-      servers: {
-        everything: { type: 'stdio', ...everythingStdio() },
-        gone: { type: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'] },
-      },
-    }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        servers: {
+          everything: { type: 'stdio', ...everythingStdio() },
+          gone: { type: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'] },
+        },
+      }),
+    );
     const history = path.join(dir, 'out', 'history.jsonl');
     fs.mkdirSync(path.dirname(history));
     fs.writeFileSync(history, '{"earlier":"line"}\n');
-    const run = await runCli(['watch', '--config', config, '--history', history, '--interval-ms', '1000', '--duration-ms', '5000', '--json']);
+    const run = await runCli([
+      'watch',
+      '--config',
+      config,
+      '--history',
+      history,
+      '--interval-ms',
+      '1000',
+      '--duration-ms',
+      '5000',
+      '--json',
+    ]);
     assert.equal(run.code, 1, run.stderr); // one server is down
     const lines = fs.readFileSync(history, 'utf8').trimEnd().split('\n');
     assert.equal(lines[0], '{"earlier":"line"}');

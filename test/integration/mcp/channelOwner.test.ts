@@ -65,7 +65,10 @@ void describe('local channel readers check owner and mode', { skip: !posix && 'U
     if (isRoot) {
       const theirsSocket = await bound();
       chownSync(theirsSocket.socket, NOBODY, NOBODY);
-      assert.match(await refusal(theirsSocket.socket), new RegExp(`user-servers\\.sock belongs to uid ${NOBODY}, not to this user \\(uid 0\\)`));
+      assert.match(
+        await refusal(theirsSocket.socket),
+        new RegExp(`user-servers\\.sock belongs to uid ${NOBODY}, not to this user \\(uid 0\\)`),
+      );
       const theirsDir = await bound();
       chownSync(theirsDir.dir, NOBODY, NOBODY);
       assert.match(await refusal(theirsDir.socket), new RegExp(`mcp-health belongs to uid ${NOBODY}`));
@@ -82,7 +85,10 @@ void describe('local channel readers check owner and mode', { skip: !posix && 'U
 
     // The CLI as a user runs it, with XDG_RUNTIME_DIR pointing at that directory's parent.
     const file = path.join(root, 'mcp.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'mcp-health', 'guard', '--name', 'fs', '--', 'node', 'x.js'] } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'mcp-health', 'guard', '--name', 'fs', '--', 'node', 'x.js'] } } }),
+    );
     const run = await runCli(['list', '--config', file], { env: { XDG_RUNTIME_DIR: path.dirname(guard.dir) } });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /fs\s+guarded, no running guard/);
@@ -97,17 +103,38 @@ void describe('local channel readers check owner and mode', { skip: !posix && 'U
     }
   });
 
-  void it("a window never follows a leader socket another user owns", { skip: !isRoot && 'needs root to chown' }, async () => {
+  void it('a window never follows a leader socket another user owns', { skip: !isRoot && 'needs root to chown' }, async () => {
     const fake = await bound();
     chownSync(fake.socket, NOBODY, NOBODY);
     const warnings: string[] = [];
-    const logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => void warnings.push(m), error: () => undefined };
-    const registry = createRegistry({ connector: createNodeConnector({ logger }), clock: systemClock, logger, settings: defaultMonitorSettings });
+    const logger = {
+      trace: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m: string) => void warnings.push(m),
+      error: () => undefined,
+    };
+    const registry = createRegistry({
+      connector: createNodeConnector({ logger }),
+      clock: systemClock,
+      logger,
+      settings: defaultMonitorSettings,
+    });
     const roles: Role[] = [];
-    const shared = new SharedServers({ path: fake.socket, registry, covers: () => true, label: 'another window', logger, onRoleChange: (role) => roles.push(role) });
+    const shared = new SharedServers({
+      path: fake.socket,
+      registry,
+      covers: () => true,
+      label: 'another window',
+      logger,
+      onRoleChange: (role) => roles.push(role),
+    });
     open.push({ dispose: () => registry.dispose() }, shared);
     await shared.start();
     assert.ok(!roles.includes('follower'), `never followed: ${roles.join(',')}`);
-    assert.ok(warnings.some((line) => new RegExp(`shared servers: refusing the local channel .*belongs to uid ${NOBODY}`).test(line)), warnings.join('\n'));
+    assert.ok(
+      warnings.some((line) => new RegExp(`shared servers: refusing the local channel .*belongs to uid ${NOBODY}`).test(line)),
+      warnings.join('\n'),
+    );
   });
 });

@@ -35,11 +35,15 @@ void describe('era over HTTP: a handshake-era server that fumbles server/discove
   });
 
   void it('a 500 with a JSON-RPC error body, and a 503 with HTML: falls back to initialize and is up', async () => {
-    lab.on('server/discover', (request, response) => json(response, { jsonrpc: '2.0', id: request.id, error: { code: -32603, message: 'Internal error' } }, 500));
+    lab.on('server/discover', (request, response) =>
+      json(response, { jsonrpc: '2.0', id: request.id, error: { code: -32603, message: 'Internal error' } }, 500),
+    );
     await upAfterDiscover('500, JSON-RPC error');
     await connections.closeAll();
     lab.reset();
-    lab.on('server/discover', (_, response) => response.writeHead(503, { 'content-type': 'text/html' }).end('<h1>Service Unavailable</h1>'));
+    lab.on('server/discover', (_, response) =>
+      response.writeHead(503, { 'content-type': 'text/html' }).end('<h1>Service Unavailable</h1>'),
+    );
     await upAfterDiscover('503, HTML');
   });
 
@@ -89,16 +93,65 @@ void describe('an initialize result that is not an object', () => {
 });
 
 /** A throwaway CA and certificates made with openssl, in a temp directory removed at the end. */
-function makeCertificates(dir: string): Record<'caCert' | 'selfSigned' | 'selfSignedKey' | 'leafKey' | 'leafFor127' | 'leafForLocalhost' | 'leafExpired', string> {
+function makeCertificates(
+  dir: string,
+): Record<'caCert' | 'selfSigned' | 'selfSignedKey' | 'leafKey' | 'leafFor127' | 'leafForLocalhost' | 'leafExpired', string> {
   const run = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
   const at = (name: string): string => path.join(dir, name);
-  run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=MCP Health test CA');
-  run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'self.key', '-out', 'self.pem', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1');
+  run(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=MCP Health test CA',
+  );
+  run(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'self.key',
+    '-out',
+    'self.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  );
   run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=127.0.0.1');
   writeFileSync(at('ip.ext'), 'subjectAltName=IP:127.0.0.1\n');
   writeFileSync(at('dns.ext'), 'subjectAltName=DNS:localhost\n');
   const sign = (out: string, ext: string, days: string): void =>
-    run('x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', String(Math.floor(Math.random() * 1e9)), '-days', days, '-extfile', ext, '-out', out);
+    run(
+      'x509',
+      '-req',
+      '-in',
+      'leaf.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-set_serial',
+      String(Math.floor(Math.random() * 1e9)),
+      '-days',
+      days,
+      '-extfile',
+      ext,
+      '-out',
+      out,
+    );
   sign('ip.pem', 'ip.ext', '2');
   sign('dns.pem', 'dns.ext', '2');
   // A negative validity: not after is a day before not before, so the certificate is expired from the start.
@@ -125,7 +178,14 @@ function connectTrusting(caFile: string, urls: string[]): Promise<Array<{ url: s
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.on('error', reject);
-    child.on('exit', () => resolve(out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { url: string })));
+    child.on('exit', () =>
+      resolve(
+        out
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { url: string }),
+      ),
+    );
   });
 }
 
@@ -145,15 +205,23 @@ void describe('the http type names why it could not connect', () => {
   });
 
   void it('a self-signed certificate and one from an unknown CA', async () => {
-    const selfSigned = await connectError(createNodeConnector().connect(httpServer('tls', servers.selfSigned.url()), { timeoutMs: CONNECT_MS }));
+    const selfSigned = await connectError(
+      createNodeConnector().connect(httpServer('tls', servers.selfSigned.url()), { timeoutMs: CONNECT_MS }),
+    );
     assert.match(selfSigned.message, /self-signed \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
     assert.doesNotMatch(selfSigned.message, /fetch failed/);
-    const unknownCa = await connectError(createNodeConnector().connect(httpServer('tls', servers.unknownCa.url()), { timeoutMs: CONNECT_MS }));
+    const unknownCa = await connectError(
+      createNodeConnector().connect(httpServer('tls', servers.unknownCa.url()), { timeoutMs: CONNECT_MS }),
+    );
     assert.match(unknownCa.message, /unknown CA \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/);
   });
 
   void it('with the CA trusted: a host-name mismatch and an expired certificate, and a good one connects', async () => {
-    const [good, wrongName, expired] = await connectTrusting(certs.caCert, [servers.unknownCa.url(), servers.wrongName.url(), servers.expired.url()]);
+    const [good, wrongName, expired] = await connectTrusting(certs.caCert, [
+      servers.unknownCa.url(),
+      servers.wrongName.url(),
+      servers.expired.url(),
+    ]);
     assert.equal(good.ok, true, good.message);
     assert.match(wrongName.message ?? '', /does not match the host name \(ERR_TLS_CERT_ALTNAME_INVALID\)/);
     assert.match(expired.message ?? '', /has expired \(CERT_HAS_EXPIRED\)/);
@@ -166,10 +234,14 @@ void describe('the http type names why it could not connect', () => {
         probe.close(() => resolve(port));
       });
     });
-    const refused = await connectError(createNodeConnector().connect(httpServer('refused', `http://127.0.0.1:${closedPort}/mcp`), { timeoutMs: CONNECT_MS }));
+    const refused = await connectError(
+      createNodeConnector().connect(httpServer('refused', `http://127.0.0.1:${closedPort}/mcp`), { timeoutMs: CONNECT_MS }),
+    );
     assert.equal(refused.kind, 'unreachable');
     assert.match(refused.message, /connection refused \(ECONNREFUSED\)/);
-    const unknown = await connectError(createNodeConnector().connect(httpServer('nx', 'http://mcp-health-test.invalid/mcp'), { timeoutMs: CONNECT_MS }));
+    const unknown = await connectError(
+      createNodeConnector().connect(httpServer('nx', 'http://mcp-health-test.invalid/mcp'), { timeoutMs: CONNECT_MS }),
+    );
     assert.match(unknown.message, /host not found \(ENOTFOUND\)|host name lookup failed \(EAI_AGAIN\)/);
   });
 });

@@ -62,7 +62,8 @@ void describe('election by bind under injected delays', { skip: !posix && 'Unix 
           listenChannel(socket, {
             onConnect: (peer) => peer.send({ leader: index }),
             pauses: { afterStaleLockRead: lockJitter, beforeStaleSocketRemoval: socketJitter },
-          })),
+          }),
+        ),
       );
       const bound = results.map((server, index) => (server ? index : -1)).filter((index) => index >= 0);
       try {
@@ -79,7 +80,11 @@ void describe('election by bind under injected delays', { skip: !posix && 'Unix 
         });
         client?.dispose();
         assert.equal(reached, bound[0], `round ${round}: a connecting window reaches the one that leads`);
-        assert.deepEqual(readdirSync(dir).filter((name) => name.includes('.lock')), [], `round ${round}: no lock left behind`);
+        assert.deepEqual(
+          readdirSync(dir).filter((name) => name.includes('.lock')),
+          [],
+          `round ${round}: no lock left behind`,
+        );
       } finally {
         await Promise.all(results.map((server: ChannelServer | undefined) => server?.dispose()));
       }

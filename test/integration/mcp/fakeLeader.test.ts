@@ -29,21 +29,53 @@ void describe('taking over from a fake leader', { skip: !linux && 'needs /proc (
     const pid = bystander.pid!;
     const socket = channelPath('user-servers', path.join(root, 'run'));
     const file = path.join(root, 'User', 'mcp.json');
-    const config = { id: `${file}#alpha`, name: 'alpha', source: userSource(file), transport: 'stdio' as const, command: process.execPath, args: ['-e', ''] };
+    const config = {
+      id: `${file}#alpha`,
+      name: 'alpha',
+      source: userSource(file),
+      transport: 'stdio' as const,
+      command: process.execPath,
+      args: ['-e', ''],
+    };
     const status = {
-      state: 'up', era: 'handshake', protocolVersion: '2025-06-18', serverInfo: null, lastRttMs: 1, lastError: null, lastProbeAt: null,
-      lastStateChangeAt: null, consecutiveFailures: 0, restarts: 0, flapping: false, nonConformant: false,
-      stats: { recent: [], count: 0 }, stderrTail: '', pid,
+      state: 'up',
+      era: 'handshake',
+      protocolVersion: '2025-06-18',
+      serverInfo: null,
+      lastRttMs: 1,
+      lastError: null,
+      lastProbeAt: null,
+      lastStateChangeAt: null,
+      consecutiveFailures: 0,
+      restarts: 0,
+      flapping: false,
+      nonConformant: false,
+      stats: { recent: [], count: 0 },
+      stderrTail: '',
+      pid,
     };
     const fake = await listenChannel(socket, { onConnect: (peer) => peer.send({ t: 'snapshot', servers: { [config.id]: status } }) });
     assert.ok(fake);
     const lines: string[] = [];
     const log = (message: string) => void lines.push(message);
     const logger = { trace: () => undefined, debug: log, info: log, warn: log, error: log };
-    const registry = createRegistry({ connector: createNodeConnector({ logger }), clock: systemClock, logger, settings: defaultMonitorSettings });
+    const registry = createRegistry({
+      connector: createNodeConnector({ logger }),
+      clock: systemClock,
+      logger,
+      settings: defaultMonitorSettings,
+    });
     registry.setServers([config], []);
     const roles: Role[] = [];
-    const shared = new SharedServers({ path: socket, registry, covers: () => true, label: 'another window', logger, onRoleChange: (role) => roles.push(role), reapGraceMs: 500 });
+    const shared = new SharedServers({
+      path: socket,
+      registry,
+      covers: () => true,
+      label: 'another window',
+      logger,
+      onRoleChange: (role) => roles.push(role),
+      reapGraceMs: 500,
+    });
     try {
       await shared.start();
       assert.deepEqual(roles, ['follower']);
@@ -52,7 +84,10 @@ void describe('taking over from a fake leader', { skip: !linux && 'needs /proc (
       await fake.dispose();
       assert.ok(await waitUntil(() => roles.includes('leader'), 20_000), `the follower takes over\n${lines.join('\n')}`);
       assert.ok(isAlive(pid), `the reported but unrelated process survives the take-over\n${lines.join('\n')}`);
-      assert.ok(lines.some((line) => line.includes(`not ending pid ${pid}`)), lines.join('\n'));
+      assert.ok(
+        lines.some((line) => line.includes(`not ending pid ${pid}`)),
+        lines.join('\n'),
+      );
     } finally {
       await registry.dispose();
       await shared.dispose();
@@ -63,14 +98,32 @@ void describe('taking over from a fake leader', { skip: !linux && 'needs /proc (
   void it("drops a leader's message that matches no schema (a state of `constructor`) with one log line", async () => {
     const socket = channelPath('user-servers', path.join(root, 'run-schema'));
     const file = path.join(root, 'User', 'mcp.json');
-    const config = { id: `${file}#beta`, name: 'beta', source: userSource(file), transport: 'stdio' as const, command: process.execPath, args: ['-e', ''] };
+    const config = {
+      id: `${file}#beta`,
+      name: 'beta',
+      source: userSource(file),
+      transport: 'stdio' as const,
+      command: process.execPath,
+      args: ['-e', ''],
+    };
     // What the old check let through: a string state, a pid, restarts and stats.recent.
     const hostile = { state: 'constructor', pid: null, restarts: 0, stats: { recent: [] } };
     const fake = await listenChannel(socket, { onConnect: (peer) => peer.send({ t: 'snapshot', servers: { [config.id]: hostile } }) });
     assert.ok(fake);
     const warnings: string[] = [];
-    const logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => void warnings.push(m), error: () => undefined };
-    const registry = createRegistry({ connector: createNodeConnector({ logger }), clock: systemClock, logger, settings: defaultMonitorSettings });
+    const logger = {
+      trace: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m: string) => void warnings.push(m),
+      error: () => undefined,
+    };
+    const registry = createRegistry({
+      connector: createNodeConnector({ logger }),
+      clock: systemClock,
+      logger,
+      settings: defaultMonitorSettings,
+    });
     registry.setServers([config], []);
     const shared = new SharedServers({ path: socket, registry, covers: () => true, label: 'another window', logger });
     try {

@@ -35,7 +35,9 @@ void describe('Streamable HTTP: server-everything', () => {
   after(() => servers.stopAll());
 
   void it('connects on the handshake era and answers ping', async () => {
-    const connection = connections.add(await createNodeConnector().connect(httpServer('everything', everything.url), { timeoutMs: CONNECT_MS }));
+    const connection = connections.add(
+      await createNodeConnector().connect(httpServer('everything', everything.url), { timeoutMs: CONNECT_MS }),
+    );
     assert.equal(connection.era, 'handshake');
     assert.equal(connection.serverInfo?.name, 'mcp-servers/everything');
     assert.equal(connection.pid, null);
@@ -51,7 +53,9 @@ void describe('Streamable HTTP: server-everything', () => {
   });
 
   void it('connects with the handshake hint too', async () => {
-    const connection = connections.add(await createNodeConnector().connect(httpServer('everything', everything.url), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }));
+    const connection = connections.add(
+      await createNodeConnector().connect(httpServer('everything', everything.url), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }),
+    );
     assert.equal((await connection.probe(3000)).outcome, 'ok');
   });
 });
@@ -65,7 +69,9 @@ void describe('legacy SSE: server-everything', () => {
   after(() => servers.stopAll());
 
   void it('connects over SSE and answers ping', async () => {
-    const connection = connections.add(await createNodeConnector().connect(httpServer('everything-sse', everything.url, 'sse'), { timeoutMs: CONNECT_MS }));
+    const connection = connections.add(
+      await createNodeConnector().connect(httpServer('everything-sse', everything.url, 'sse'), { timeoutMs: CONNECT_MS }),
+    );
     assert.equal(connection.era, 'handshake');
     assert.equal(connection.serverInfo?.name, 'mcp-servers/everything');
     const result = await connection.probe(3000);
@@ -74,7 +80,9 @@ void describe('legacy SSE: server-everything', () => {
 
   void it('falls back to SSE when an http server answers the POST the legacy way', async () => {
     const logger = collectingLogger();
-    const connection = connections.add(await createNodeConnector({ logger }).connect(httpServer('everything-sse', everything.url, 'http'), { timeoutMs: CONNECT_MS }));
+    const connection = connections.add(
+      await createNodeConnector({ logger }).connect(httpServer('everything-sse', everything.url, 'http'), { timeoutMs: CONNECT_MS }),
+    );
     assert.equal((await connection.probe(3000)).outcome, 'ok');
     assert.ok(logger.lines.some((line) => /legacy HTTP\+SSE/.test(line)));
   });
@@ -99,7 +107,9 @@ void describe('modern era over HTTP', () => {
   });
 
   void it('a ping on a modern server is refused, as the protocol says', async () => {
-    const connection = connections.add(await createNodeConnector().connect(httpServer('modern', modern.url), { timeoutMs: CONNECT_MS, eraHint: 'modern' }));
+    const connection = connections.add(
+      await createNodeConnector().connect(httpServer('modern', modern.url), { timeoutMs: CONNECT_MS, eraHint: 'modern' }),
+    );
     const result = await connection.probe(3000, 'ping');
     assert.equal(result.outcome, 'error-reply');
     assert.match(result.detail ?? '', /-32601/);
@@ -135,7 +145,9 @@ void describe('HTTP faults', () => {
 
   void it('nothing listening -> unreachable', async () => {
     const port = await freePort();
-    const error = await connectError(createNodeConnector().connect(httpServer('gone', `http://127.0.0.1:${port}/mcp`), { timeoutMs: CONNECT_MS }));
+    const error = await connectError(
+      createNodeConnector().connect(httpServer('gone', `http://127.0.0.1:${port}/mcp`), { timeoutMs: CONNECT_MS }),
+    );
     assert.equal(error.kind, 'unreachable');
     assert.match(error.message, /refused/);
   });
@@ -174,7 +186,9 @@ void describe('HTTP faults', () => {
     // The stream is dropped once the connect has finished: a timer started with the stream could fire mid-connect on a
     // loaded machine, and the connect's own POST would then go to a session the server had already forgotten.
     const server = servers.add(await startFaultHttp('sse', 'drop-sse-on-signal'));
-    const connection = connections.add(await createNodeConnector().connect(httpServer('dropper', server.url, 'sse'), { timeoutMs: CONNECT_MS }));
+    const connection = connections.add(
+      await createNodeConnector().connect(httpServer('dropper', server.url, 'sse'), { timeoutMs: CONNECT_MS }),
+    );
     const closed = new Promise<ServerError>((resolve) => connection.onClose(resolve));
     process.kill(server.pid, 'SIGUSR2');
     const info = await closed;
@@ -229,7 +243,11 @@ void describe('HTTP session end', () => {
             : {};
       response.writeHead(result === undefined ? 400 : 200, { 'content-type': 'application/json', 'mcp-session-id': 'session-1' });
       response.end(
-        JSON.stringify(result === undefined ? { jsonrpc: '2.0', id: message.id, error: { code: -32000, message: 'Server not initialized' } } : { jsonrpc: '2.0', id: message.id, result }),
+        JSON.stringify(
+          result === undefined
+            ? { jsonrpc: '2.0', id: message.id, error: { code: -32000, message: 'Server not initialized' } }
+            : { jsonrpc: '2.0', id: message.id, result },
+        ),
       );
     });
   });
@@ -238,7 +256,9 @@ void describe('HTTP session end', () => {
 
   void it('close() ends the server session with a DELETE', async () => {
     const { port } = recorder.address() as AddressInfo;
-    const connection = await createNodeConnector().connect(httpServer('recorder', `http://127.0.0.1:${port}/mcp`), { timeoutMs: CONNECT_MS });
+    const connection = await createNodeConnector().connect(httpServer('recorder', `http://127.0.0.1:${port}/mcp`), {
+      timeoutMs: CONNECT_MS,
+    });
     try {
       assert.equal((await connection.probe(2000)).outcome, 'ok');
       assert.ok(posts >= 2);
@@ -251,7 +271,9 @@ void describe('HTTP session end', () => {
   it('does not keep reopening a standby stream the server closes', async () => {
     const { port } = recorder.address() as AddressInfo;
     const before = standbyStreams;
-    const connection = connections.add(await createNodeConnector().connect(httpServer('recorder', `http://127.0.0.1:${port}/mcp`), { timeoutMs: CONNECT_MS }));
+    const connection = connections.add(
+      await createNodeConnector().connect(httpServer('recorder', `http://127.0.0.1:${port}/mcp`), { timeoutMs: CONNECT_MS }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 3000));
     assert.ok(standbyStreams - before <= 1, `${standbyStreams - before} standby GETs in 3 s`);
     assert.equal((await connection.probe(2000)).outcome, 'ok');

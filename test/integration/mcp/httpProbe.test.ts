@@ -24,7 +24,12 @@ void describe('HTTP probes through the SDK transport', () => {
   const { lab, connections, connector } = quirkyLab();
 
   const connect = async (headers?: Record<string, string>) =>
-    connections.add(await connector().connect(httpServer('lab', lab.url(), 'http', headers ? { headers } : {}), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }));
+    connections.add(
+      await connector().connect(httpServer('lab', lab.url(), 'http', headers ? { headers } : {}), {
+        timeoutMs: CONNECT_MS,
+        eraHint: 'handshake',
+      }),
+    );
 
   void it('sends the headers the SDK transport sends, with the configured ones', async () => {
     const connection = await connect({ 'X-Api-Key': 'k-123', Accept: 'application/x-custom' });
@@ -66,7 +71,9 @@ void describe('HTTP probes through the SDK transport', () => {
     lab.on('ping', (ping, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write('id: prime-1\r\ndata:\r\n\r\n');
-      response.write(`event: message\r\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}\r\n\r\n`);
+      response.write(
+        `event: message\r\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}\r\n\r\n`,
+      );
       response.write(`data: {"jsonrpc":"2.0",`);
       setTimeout(() => response.end(`"id":${ping.id},"result":{}}\r\n\r\n`), 20);
     });
@@ -136,7 +143,9 @@ void describe('HTTP probes through the SDK transport', () => {
     // Issue 9 defect 1: the node:http path waited for the stream to end, and its socket pool filled after 16 probes.
     const connection = await connect();
     const neighbour = await connect();
-    lab.on('ping', (ping, response) => (ping.headers['mcp-session-id'] === 'session-1' ? pongOnOpenStream(ping, response) : pong(ping, response)));
+    lab.on('ping', (ping, response) =>
+      ping.headers['mcp-session-id'] === 'session-1' ? pongOnOpenStream(ping, response) : pong(ping, response),
+    );
     const baseline = lab.openSockets();
     for (let round = 0; round < 25; round++) {
       const result = await connection.probe(PROBE_MS);

@@ -77,7 +77,10 @@ function withTimeout<T>(promise: Promise<T>, what: string, ms = 5000): Promise<T
   ]);
 }
 
-async function connect(p: string, handlers: Partial<Parameters<typeof connectChannel>[1]> = {}): Promise<{ client: ChannelClient; box: ReturnType<typeof inbox>; closed: Promise<ChannelCloseReason> }> {
+async function connect(
+  p: string,
+  handlers: Partial<Parameters<typeof connectChannel>[1]> = {},
+): Promise<{ client: ChannelClient; box: ReturnType<typeof inbox>; closed: Promise<ChannelCloseReason> }> {
   const box = inbox();
   let closedWith!: (reason: ChannelCloseReason) => void;
   const closed = new Promise<ChannelCloseReason>((resolve) => (closedWith = resolve));
@@ -152,21 +155,41 @@ void describe('local channel', { skip: !posix && 'Unix sockets only' }, () => {
       await leaveStaleSocket(p);
       const startAt = Date.now() + 1500;
       const racers = Array.from({ length: 6 }, () =>
-        spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'peers', 'channel-racer.ts'), p, String(startAt)], { stdio: ['pipe', 'pipe', 'inherit'] }));
+        spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'peers', 'channel-racer.ts'), p, String(startAt)], {
+          stdio: ['pipe', 'pipe', 'inherit'],
+        }),
+      );
       try {
-        const answers = await withTimeout(Promise.all(racers.map((racer) => new Promise<string>((resolve) => {
-          racer.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
-          racer.once('exit', () => resolve('exited'));
-        }))), 'racers', 30_000);
+        const answers = await withTimeout(
+          Promise.all(
+            racers.map(
+              (racer) =>
+                new Promise<string>((resolve) => {
+                  racer.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+                  racer.once('exit', () => resolve('exited'));
+                }),
+            ),
+          ),
+          'racers',
+          30_000,
+        );
         assert.deepEqual(answers.filter((a) => a === 'bound').length, 1, `round ${round}: ${answers.join(', ')}`);
-        assert.deepEqual(answers.filter((a) => a !== 'bound' && a !== 'held'), []);
+        assert.deepEqual(
+          answers.filter((a) => a !== 'bound' && a !== 'held'),
+          [],
+        );
       } finally {
-        await Promise.all(racers.map((racer) => new Promise((resolve) => {
-          if (racer.exitCode !== null || racer.signalCode !== null) return resolve(undefined);
-          racer.once('exit', resolve);
-          racer.stdin.end();
-          setTimeout(() => racer.kill('SIGKILL'), 5000).unref();
-        })));
+        await Promise.all(
+          racers.map(
+            (racer) =>
+              new Promise((resolve) => {
+                if (racer.exitCode !== null || racer.signalCode !== null) return resolve(undefined);
+                racer.once('exit', resolve);
+                racer.stdin.end();
+                setTimeout(() => racer.kill('SIGKILL'), 5000).unref();
+              }),
+          ),
+        );
       }
     }
   });
@@ -279,7 +302,11 @@ void describe('local channel', { skip: !posix && 'Unix sockets only' }, () => {
     const server = await listenChannel(p);
     assert.ok(server);
     let closes = 0;
-    const client = await connectChannel(p, { onMessage: () => undefined, onClose: () => closes++, reconnect: { attempts: 5, delayMs: 60_000 } });
+    const client = await connectChannel(p, {
+      onMessage: () => undefined,
+      onClose: () => closes++,
+      reconnect: { attempts: 5, delayMs: 60_000 },
+    });
     await server.dispose();
     await waitFor('reconnect timer armed', () => process.getActiveResourcesInfo().includes('Timeout'), 5000, 10);
     client.dispose();
@@ -323,4 +350,3 @@ function noMoreThan(before: string): boolean {
   const now = handles();
   return ['PipeWrap', 'PipeServerWrap', 'Timeout'].every((kind) => count(now, kind) <= count(before, kind));
 }
-

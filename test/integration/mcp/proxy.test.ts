@@ -82,7 +82,10 @@ void describe('HTTP servers through a proxy', () => {
       connector.dispose?.();
     }
     assert.ok(proxy.seen.length >= 1, 'the proxy carried the requests');
-    assert.ok(proxy.seen.every((entry) => entry.target.startsWith(ELSEWHERE)), 'to the configured host');
+    assert.ok(
+      proxy.seen.every((entry) => entry.target.startsWith(ELSEWHERE)),
+      'to the configured host',
+    );
     assert.equal(lab.received('ping').length, 1);
   });
 
@@ -139,9 +142,17 @@ void describe('credentials written in a server URL', () => {
       lab.on(method, (request, response) => {
         if (request.headers.authorization !== expected) return void response.writeHead(401).end();
         if (inner === 'ping') return json(response, answer(request, {}));
-        if (inner === 'server/discover') return json(response, { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'Method not found' } }, 404);
+        if (inner === 'server/discover')
+          return json(response, { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'Method not found' } }, 404);
         response.setHeader('mcp-session-id', 'session-basic');
-        json(response, answer(request, { protocolVersion: request.params?.protocolVersion, capabilities: {}, serverInfo: { name: 'basic', version: '1' } }));
+        json(
+          response,
+          answer(request, {
+            protocolVersion: request.params?.protocolVersion,
+            capabilities: {},
+            serverInfo: { name: 'basic', version: '1' },
+          }),
+        );
       });
     }
   };
@@ -156,8 +167,22 @@ void describe('credentials written in a server URL', () => {
   });
 
   void it('a configured Authorization header wins over them', async () => {
-    lab.on('initialize', (request, response) => (request.headers.authorization === 'Bearer t' ? json(response, answer(request, { protocolVersion: request.params?.protocolVersion, capabilities: {}, serverInfo: { name: 'b', version: '1' } })) : response.writeHead(401).end()));
-    const connection = await createNodeConnector().connect(httpServer('bearer', withCredentials(), 'http', { headers: { Authorization: 'Bearer t' } }), { timeoutMs: CONNECT_MS, eraHint: 'handshake' });
+    lab.on('initialize', (request, response) =>
+      request.headers.authorization === 'Bearer t'
+        ? json(
+            response,
+            answer(request, {
+              protocolVersion: request.params?.protocolVersion,
+              capabilities: {},
+              serverInfo: { name: 'b', version: '1' },
+            }),
+          )
+        : response.writeHead(401).end(),
+    );
+    const connection = await createNodeConnector().connect(
+      httpServer('bearer', withCredentials(), 'http', { headers: { Authorization: 'Bearer t' } }),
+      { timeoutMs: CONNECT_MS, eraHint: 'handshake' },
+    );
     await connection.close();
   });
 
@@ -166,7 +191,9 @@ void describe('credentials written in a server URL', () => {
     lab.on('server/discover', (_, response) => response.writeHead(500).end());
     const error = await connectError(createNodeConnector().connect(httpServer('basic', withCredentials()), { timeoutMs: CONNECT_MS }));
     assert.doesNotMatch(error.message, /w0rd|alice/);
-    const invalid = await connectError(createNodeConnector().connect(httpServer('bad', `http://alice:${password}@[bad/mcp`), { timeoutMs: CONNECT_MS }));
+    const invalid = await connectError(
+      createNodeConnector().connect(httpServer('bad', `http://alice:${password}@[bad/mcp`), { timeoutMs: CONNECT_MS }),
+    );
     assert.equal(invalid.kind, 'config');
     assert.doesNotMatch(invalid.message, /w0rd/);
     const cli = await runCli({ servers: { basic: { type: 'http', url: withCredentials() } } }, {});

@@ -85,7 +85,10 @@ export class QuirkyHttpServer {
     this.replies.set('initialize', (request, response) => {
       response.setHeader('mcp-session-id', `session-${++this.sessions}`);
       const version = request.params?.protocolVersion;
-      json(response, answer(request, { protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: 'quirky', version: '1' } }));
+      json(
+        response,
+        answer(request, { protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: 'quirky', version: '1' } }),
+      );
     });
     this.replies.set('ping', (request, response) => json(response, answer(request, {})));
     this.replies.set('tools/list', (request, response) => json(response, answer(request, { tools: [] })));
@@ -103,7 +106,14 @@ export class QuirkyHttpServer {
     request.on('end', () => {
       const message = JSON.parse(body) as { id?: number | string; method: string; params?: Record<string, unknown> };
       if (message.id === undefined) return void response.writeHead(202).end();
-      const received: QuirkyRequest = { id: message.id, method: message.method, params: message.params, headers: request.headers, socket: request.socket, request };
+      const received: QuirkyRequest = {
+        id: message.id,
+        method: message.method,
+        params: message.params,
+        headers: request.headers,
+        socket: request.socket,
+        request,
+      };
       this.requests.push(received);
       const reply = this.replies.get(message.method);
       if (reply) return reply(received, response);

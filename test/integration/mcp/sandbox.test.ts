@@ -24,7 +24,13 @@ after(() => rmSync(root, { recursive: true, force: true }));
 /** A fresh tree: a writable dir, the server's cwd, a dir outside both, a secret and a public file. */
 function layout(name: string) {
   const base = path.join(root, name);
-  const dirs = { allowed: path.join(base, 'allowed'), cwd: path.join(base, 'cwd'), outside: path.join(base, 'outside'), secret: path.join(base, 'secret'), open: path.join(base, 'open') };
+  const dirs = {
+    allowed: path.join(base, 'allowed'),
+    cwd: path.join(base, 'cwd'),
+    outside: path.join(base, 'outside'),
+    secret: path.join(base, 'secret'),
+    open: path.join(base, 'open'),
+  };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dirs.secret, 'key.txt'), 'the secret');
   writeFileSync(path.join(dirs.open, 'note.txt'), 'public');
@@ -33,7 +39,9 @@ function layout(name: string) {
     network: { allowedDomains: [], deniedDomains: [] },
   };
   const probeEnv = {
-    FS_PROBE_WRITE: [path.join(dirs.outside, 'escaped.txt'), path.join(dirs.allowed, 'kept.txt'), path.join(dirs.cwd, 'in-cwd.txt')].join(path.delimiter),
+    FS_PROBE_WRITE: [path.join(dirs.outside, 'escaped.txt'), path.join(dirs.allowed, 'kept.txt'), path.join(dirs.cwd, 'in-cwd.txt')].join(
+      path.delimiter,
+    ),
     FS_PROBE_READ: [path.join(dirs.secret, 'key.txt'), path.join(dirs.open, 'note.txt')].join(path.delimiter),
     FS_PROBE_REPORT: path.join(dirs.allowed, 'report.json'),
   };
@@ -46,7 +54,11 @@ void describe('a sandboxed stdio server', () => {
   void it('runs inside the sandbox: writes outside allowWrite and reads of denyRead fail, allowed writes work', async () => {
     const { dirs, policy, probeEnv } = layout('policy');
     const launch = faultStdio('fs-probe');
-    const connection = connections.add(await createNodeConnector().connect(stdioServer('boxed', launch, { env: probeEnv, cwd: dirs.cwd, sandbox: policy }), { timeoutMs: CONNECT_MS }));
+    const connection = connections.add(
+      await createNodeConnector().connect(stdioServer('boxed', launch, { env: probeEnv, cwd: dirs.cwd, sandbox: policy }), {
+        timeoutMs: CONNECT_MS,
+      }),
+    );
     const probe = await connection.probe(5000);
     assert.equal(probe.outcome, 'ok', 'the server answers from inside the sandbox');
 
@@ -66,13 +78,21 @@ void describe('a sandboxed stdio server', () => {
     // this policy) does exactly the same.
     const vscode = layout('vscode');
     const settings = path.join(root, 'vscode-settings.json');
-    writeFileSync(settings, JSON.stringify({
-      network: { allowedDomains: [], deniedDomains: [] },
-      filesystem: { allowWrite: [vscode.dirs.allowed, '~/.npm', vscode.dirs.cwd], denyRead: [vscode.dirs.secret], denyWrite: [] },
-    }));
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        network: { allowedDomains: [], deniedDomains: [] },
+        filesystem: { allowWrite: [vscode.dirs.allowed, '~/.npm', vscode.dirs.cwd], denyRead: [vscode.dirs.secret], denyWrite: [] },
+      }),
+    );
     const srt = path.join(__dirname, '../../../node_modules/@vscode/sandbox-runtime/dist/cli.js');
     const quoted = [launch.command, ...launch.args].map((arg) => `'${arg}'`).join(' ');
-    const run = spawnSync(process.execPath, [srt, '--settings', settings, '-c', quoted], { cwd: vscode.dirs.cwd, env: { ...process.env, ...vscode.probeEnv }, input: '', timeout: CONNECT_MS });
+    const run = spawnSync(process.execPath, [srt, '--settings', settings, '-c', quoted], {
+      cwd: vscode.dirs.cwd,
+      env: { ...process.env, ...vscode.probeEnv },
+      input: '',
+      timeout: CONNECT_MS,
+    });
     assert.equal(run.status, 0, run.stderr.toString());
     const theirs = JSON.parse(readFileSync(vscode.probeEnv.FS_PROBE_REPORT, 'utf8')) as Report;
     const shape = (r: Report, base: string) => JSON.stringify(r).split(base).join('<base>');
@@ -84,10 +104,12 @@ void describe('a sandboxed stdio server', () => {
     const emptyPath = path.join(root, 'empty-bin');
     mkdirSync(emptyPath, { recursive: true });
     const config = stdioServer('boxed', faultStdio('fs-probe'), { env: { ...probeEnv, PATH: emptyPath }, cwd: dirs.cwd, sandbox: policy });
-    const error = await createNodeConnector().connect(config, { timeoutMs: CONNECT_MS }).then(
-      () => assert.fail('a sandboxed server started without bubblewrap'),
-      (failure: unknown) => failure,
-    );
+    const error = await createNodeConnector()
+      .connect(config, { timeoutMs: CONNECT_MS })
+      .then(
+        () => assert.fail('a sandboxed server started without bubblewrap'),
+        (failure: unknown) => failure,
+      );
     assert.ok(error instanceof ConnectError);
     assert.equal(error.kind, 'sandbox');
     assert.equal(error.details.code, 'SANDBOX_NO_BWRAP');
@@ -102,11 +124,26 @@ void describe('a sandboxed stdio server', () => {
     mkdirSync(emptyPath, { recursive: true });
     const launch = faultStdio('fs-probe');
     const file = path.join(root, 'mcp.json');
-    writeFileSync(file, JSON.stringify({
-      servers: { boxed: { type: 'stdio', command: launch.command, args: launch.args, cwd: dirs.cwd, env: { ...probeEnv, PATH: emptyPath }, sandboxEnabled: true, sandbox: { filesystem: { allowWrite: [dirs.allowed] } } } },
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        servers: {
+          boxed: {
+            type: 'stdio',
+            command: launch.command,
+            args: launch.args,
+            cwd: dirs.cwd,
+            env: { ...probeEnv, PATH: emptyPath },
+            sandboxEnabled: true,
+            sandbox: { filesystem: { allowWrite: [dirs.allowed] } },
+          },
+        },
+      }),
+    );
     const run = await runCli(['check', '--config', file, '--no-user', '--json']);
-    const report = JSON.parse(run.stdout) as { servers: { name: string; state: string; sandboxed?: boolean; cause?: { summary: string }; nextStep?: string }[] };
+    const report = JSON.parse(run.stdout) as {
+      servers: { name: string; state: string; sandboxed?: boolean; cause?: { summary: string }; nextStep?: string }[];
+    };
     const boxed = report.servers.find((server) => server.name === 'boxed');
     assert.equal(boxed?.state, 'sandbox-unavailable', run.stdout);
     assert.equal(boxed?.sandboxed, true);

@@ -62,7 +62,14 @@ function settles(promise: Promise<unknown>, ms: number): Promise<boolean> {
 
 function userServer(name: string, launch: { command: string; args: string[] }): ServerConfig {
   const file = path.join(root, 'User', 'mcp.json');
-  return { id: `${file}#${name}`, name, source: { file, line: 1, column: 1, format: 'vscode', scope: 'user' }, transport: 'stdio', command: launch.command, args: launch.args };
+  return {
+    id: `${file}#${name}`,
+    name,
+    source: { file, line: 1, column: 1, format: 'vscode', scope: 'user' },
+    transport: 'stdio',
+    command: launch.command,
+    args: launch.args,
+  };
 }
 
 function openWindow(channel: string, servers: ServerConfig[]): Window {
@@ -113,7 +120,11 @@ async function threeWindows(fault = 'none'): Promise<Window[]> {
   for (const follower of opened.slice(1)) {
     let list = await follower.list();
     await waitUntil(async () => (list = await follower.list()).every((s) => s.state === 'up' && s.pid !== null), 45_000, 100);
-    assert.deepEqual(list.map((s) => s.state), ['up', 'up'], 'the follower mirrors both servers up');
+    assert.deepEqual(
+      list.map((s) => s.state),
+      ['up', 'up'],
+      'the follower mirrors both servers up',
+    );
   }
   return opened;
 }
@@ -129,8 +140,15 @@ void describe('one copy per machine (shared user-level servers)', { skip: !posix
         await new Promise((resolve) => setTimeout(resolve, 100));
         list = await follower.list();
       }
-      assert.deepEqual(list.map((s) => s.state), ['up', 'up'], 'the follower mirrors the leader: up');
-      assert.deepEqual(list.map((s) => s.elsewhere), ['another window', 'another window']);
+      assert.deepEqual(
+        list.map((s) => s.state),
+        ['up', 'up'],
+        'the follower mirrors the leader: up',
+      );
+      assert.deepEqual(
+        list.map((s) => s.elsewhere),
+        ['another window', 'another window'],
+      );
       assert.deepEqual(list.map((s) => s.pid).sort(), leaderList.map((s) => s.pid).sort(), "the leader's children");
     }
     const before = followers[0]!.lines.length;
@@ -145,8 +163,15 @@ void describe('one copy per machine (shared user-level servers)', { skip: !posix
     const mark = followers[1]!.lines.length;
     followers[1]!.send(`reconnect ${leaderList[0]!.id}`);
     assert.ok(await waitUntil(() => followers[1]!.lines.slice(mark).includes('reconnected'), 20_000), 'the forwarded reconnect completes');
-    assert.ok(await waitUntil(() => liveServerPids().length === 2 && !liveServerPids().includes(leaderList[0]!.pid!), 10_000), 'the leader restarted that server');
-    assert.equal(counters.reduce((sum, counter) => sum + counter.spawns(), 0), 3, 'one new spawn in all, by the leader');
+    assert.ok(
+      await waitUntil(() => liveServerPids().length === 2 && !liveServerPids().includes(leaderList[0]!.pid!), 10_000),
+      'the leader restarted that server',
+    );
+    assert.equal(
+      counters.reduce((sum, counter) => sum + counter.spawns(), 0),
+      3,
+      'one new spawn in all, by the leader',
+    );
     assert.ok(beforePids.includes(leaderList[1]!.pid!) && liveServerPids().includes(leaderList[1]!.pid!), 'the other server untouched');
     const leaderAfter = await leader!.list();
     assert.notEqual(leaderAfter[0]!.pid, leaderList[0]!.pid, "the leader's new child");
@@ -157,7 +182,10 @@ void describe('one copy per machine (shared user-level servers)', { skip: !posix
     const oldPids = liveServerPids();
     leader!.send('quit');
     assert.ok(await settles(leader!.exited, 10_000), 'the leader exits');
-    assert.ok(oldPids.every((pid) => !isAlive(pid)), 'the old leader closed its servers before releasing the channel');
+    assert.ok(
+      oldPids.every((pid) => !isAlive(pid)),
+      'the old leader closed its servers before releasing the channel',
+    );
     assert.ok(await waitUntil(() => followers.some((w) => w.role === 'leader'), HANDOVER_MS), 'a follower leads');
     assert.equal(followers.filter((w) => w.role === 'leader').length, 1, 'exactly one new leader');
     assert.ok(await waitUntil(() => liveServerPids().length === 2, HANDOVER_MS), 'the new leader started both');
@@ -176,7 +204,10 @@ void describe('one copy per machine (shared user-level servers)', { skip: !posix
     await leader!.exited;
     // The servers were spawned in their own process group: a SIGKILLed parent does not take them along.
     assert.ok(await waitUntil(() => followers.some((w) => w.role === 'leader'), HANDOVER_MS), 'a follower leads');
-    assert.ok(await waitUntil(() => oldPids.every((pid) => !isAlive(pid)), HANDOVER_MS), `the new leader ended the orphans\n${followers.map((w) => w.stderr).join('\n')}`);
+    assert.ok(
+      await waitUntil(() => oldPids.every((pid) => !isAlive(pid)), HANDOVER_MS),
+      `the new leader ended the orphans\n${followers.map((w) => w.stderr).join('\n')}`,
+    );
     assert.ok(await waitUntil(() => liveServerPids().length === 2, HANDOVER_MS), `two run again (live: ${liveServerPids().join(',')})`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     assert.equal(liveServerPids().length, 2);

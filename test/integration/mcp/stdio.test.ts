@@ -38,7 +38,9 @@ async function zombieSince(pid: number): Promise<number> {
 
 void describe('stdio: server-everything', () => {
   void it('connects on the handshake era and answers ping with an RTT', async () => {
-    const connection = connections.add(await createNodeConnector().connect(stdioServer('everything', everythingStdio()), { timeoutMs: CONNECT_MS }));
+    const connection = connections.add(
+      await createNodeConnector().connect(stdioServer('everything', everythingStdio()), { timeoutMs: CONNECT_MS }),
+    );
     assert.equal(connection.era, 'handshake');
     assert.match(connection.protocolVersion ?? '', /^\d{4}-\d{2}-\d{2}$/);
     assert.equal(connection.serverInfo?.name, 'mcp-servers/everything');
@@ -70,7 +72,9 @@ void describe('stdio: server-everything', () => {
   });
 
   void it('fires onActivity for inbound traffic', async () => {
-    const connection = connections.add(await createNodeConnector().connect(stdioServer('everything', everythingStdio()), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }));
+    const connection = connections.add(
+      await createNodeConnector().connect(stdioServer('everything', everythingStdio()), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }),
+    );
     let activity = 0;
     connection.onActivity(() => activity++);
     await connection.probe(2000);
@@ -81,7 +85,9 @@ void describe('stdio: server-everything', () => {
 
 void describe('stdio: eras', () => {
   void it('finds the modern era and probes it with server/discover', async () => {
-    const connection = connections.add(await createNodeConnector().connect(stdioServer('modern', modernStdio()), { timeoutMs: CONNECT_MS }));
+    const connection = connections.add(
+      await createNodeConnector().connect(stdioServer('modern', modernStdio()), { timeoutMs: CONNECT_MS }),
+    );
     assert.equal(connection.era, 'modern');
     assert.equal(connection.protocolVersion, '2026-07-28');
     assert.ok(connection.serverInfo?.name);
@@ -93,7 +99,9 @@ void describe('stdio: eras', () => {
   void it('connects a modern server once with the modern hint', async () => {
     const spawns = counted(modernStdio());
     try {
-      const connection = connections.add(await createNodeConnector().connect(stdioServer('modern', spawns.launch), { timeoutMs: CONNECT_MS, eraHint: 'modern' }));
+      const connection = connections.add(
+        await createNodeConnector().connect(stdioServer('modern', spawns.launch), { timeoutMs: CONNECT_MS, eraHint: 'modern' }),
+      );
       assert.equal(connection.era, 'modern');
       assert.equal(spawns.spawns(), 1);
     } finally {
@@ -111,7 +119,9 @@ void describe('stdio: eras', () => {
       assert.equal(first.serverInfo?.name, 'exit-on-discover');
       assert.equal((await first.probe(2000)).outcome, 'ok');
       assert.equal(unhinted.spawns(), 2);
-      const second = connections.add(await connector.connect(stdioServer('picky', hinted.launch), { timeoutMs: CONNECT_MS, eraHint: first.era }));
+      const second = connections.add(
+        await connector.connect(stdioServer('picky', hinted.launch), { timeoutMs: CONNECT_MS, eraHint: first.era }),
+      );
       assert.equal((await second.probe(2000)).outcome, 'ok');
       assert.equal(hinted.spawns(), 1);
     } finally {
@@ -123,7 +133,9 @@ void describe('stdio: eras', () => {
 
 void describe('stdio: exits', () => {
   void it('reports a kill at once, with the signal', async (t) => {
-    const connection = connections.add(await createNodeConnector().connect(stdioServer('victim', faultStdio('none')), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }));
+    const connection = connections.add(
+      await createNodeConnector().connect(stdioServer('victim', faultStdio('none')), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }),
+    );
     const closed = nextClose(connection);
     const pid = connection.pid;
     assert.ok(pid !== null);
@@ -137,11 +149,19 @@ void describe('stdio: exits', () => {
     assert.equal(info.kind, 'exited');
     assert.equal(info.signal, 'SIGKILL');
     t.diagnostic(`exit reported ${(at - deadAt).toFixed(1)} ms after death, ${(at - killedAt).toFixed(1)} ms after the kill`);
-    assert.ok(at - deadAt < 250, `exit reported ${(at - deadAt).toFixed(1)} ms after the process died (${(deadAt - killedAt).toFixed(1)} ms after the kill)`);
+    assert.ok(
+      at - deadAt < 250,
+      `exit reported ${(at - deadAt).toFixed(1)} ms after the process died (${(deadAt - killedAt).toFixed(1)} ms after the kill)`,
+    );
   });
 
   void it('reports the exit code and the stderr tail, and fails the probe in flight as closed', async () => {
-    const connection = connections.add(await createNodeConnector().connect(stdioServer('quitter', faultStdio('exit-on-ping:3')), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }));
+    const connection = connections.add(
+      await createNodeConnector().connect(stdioServer('quitter', faultStdio('exit-on-ping:3')), {
+        timeoutMs: CONNECT_MS,
+        eraHint: 'handshake',
+      }),
+    );
     const stderr: string[] = [];
     connection.onStderr((text) => stderr.push(text));
     const closed = nextClose(connection);
@@ -158,7 +178,9 @@ void describe('stdio: exits', () => {
   });
 
   void it('fails a connect to a server that exits at start with the code and stderr', async () => {
-    const error = await connectError(createNodeConnector().connect(stdioServer('crasher', faultStdio('exit:4')), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }));
+    const error = await connectError(
+      createNodeConnector().connect(stdioServer('crasher', faultStdio('exit:4')), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }),
+    );
     assert.equal(error.kind, 'exited');
     assert.equal(error.details.exitCode, 4);
     assert.match(error.details.stderrTail ?? '', /exiting with code 4/);
@@ -166,7 +188,9 @@ void describe('stdio: exits', () => {
 
   void it('names the missing command when it cannot be spawned', async () => {
     const error = await connectError(
-      createNodeConnector().connect(stdioServer('ghost', { command: 'mcp-health-no-such-command', args: ['--x'] }), { timeoutMs: CONNECT_MS }),
+      createNodeConnector().connect(stdioServer('ghost', { command: 'mcp-health-no-such-command', args: ['--x'] }), {
+        timeoutMs: CONNECT_MS,
+      }),
     );
     assert.equal(error.kind, 'unreachable');
     assert.match(error.message, /mcp-health-no-such-command/);
@@ -190,7 +214,10 @@ void describe('stdio: exits', () => {
     const controller = new AbortController();
     const spawns = counted(faultStdio('hang-start'));
     try {
-      const connecting = createNodeConnector().connect(stdioServer('mute', spawns.launch), { timeoutMs: 60_000, signal: controller.signal });
+      const connecting = createNodeConnector().connect(stdioServer('mute', spawns.launch), {
+        timeoutMs: 60_000,
+        signal: controller.signal,
+      });
       assert.ok(await waitUntil(() => spawns.pids().length === 1, 10_000), 'the server never started');
       const abortedAt = performance.now();
       controller.abort();
@@ -212,7 +239,10 @@ void describe('stdio: process groups', () => {
   async function startWithChildren(fault: string): Promise<{ pids: number[]; close(): Promise<void> }> {
     const pidfile = path.join(dir, `${fault.replace(/[^a-z]/g, '_')}.pids`);
     const connection = connections.add(
-      await createNodeConnector().connect(stdioServer('parent', faultStdio(fault, ['--pidfile', pidfile])), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }),
+      await createNodeConnector().connect(stdioServer('parent', faultStdio(fault, ['--pidfile', pidfile])), {
+        timeoutMs: CONNECT_MS,
+        eraHint: 'handshake',
+      }),
     );
     const pids = readFileSync(pidfile, 'utf8').split('\n').filter(Boolean).map(Number);
     assert.equal(pids.length, 3, 'the server and its two helpers');
@@ -233,7 +263,10 @@ void describe('stdio: process groups', () => {
   void it('close() ends a stopped (SIGSTOP) server without waiting out the grace period', async () => {
     const pidfile = path.join(dir, 'stopped.pid');
     const connection = connections.add(
-      await createNodeConnector().connect(stdioServer('stopped', faultStdio('none', ['--pidfile', pidfile])), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }),
+      await createNodeConnector().connect(stdioServer('stopped', faultStdio('none', ['--pidfile', pidfile])), {
+        timeoutMs: CONNECT_MS,
+        eraHint: 'handshake',
+      }),
     );
     const pid = Number(readFileSync(pidfile, 'utf8').split('\n')[0]);
     process.kill(pid, 'SIGSTOP');
@@ -257,7 +290,9 @@ void describe('stdio: process groups', () => {
 void describe('stdio: hostile output', () => {
   void it('drops garbage stdout lines and keeps working', async () => {
     const logger = collectingLogger();
-    const connection = connections.add(await createNodeConnector({ logger }).connect(stdioServer('noisy', faultStdio('garbage-stdout')), { timeoutMs: CONNECT_MS }));
+    const connection = connections.add(
+      await createNodeConnector({ logger }).connect(stdioServer('noisy', faultStdio('garbage-stdout')), { timeoutMs: CONNECT_MS }),
+    );
     for (let i = 0; i < 3; i++) assert.equal((await connection.probe(2000)).outcome, 'ok');
     assert.ok(logger.lines.some((line) => line.startsWith('debug') && /non-JSON stdout/.test(line)));
   });
@@ -265,16 +300,25 @@ void describe('stdio: hostile output', () => {
   void it('drops a reply whose error is not an error object instead of handing it to the connection', async () => {
     const logger = collectingLogger();
     const connection = connections.add(
-      await createNodeConnector({ logger }).connect(stdioServer('malformed', peer('malformed-error.mjs')), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }),
+      await createNodeConnector({ logger }).connect(stdioServer('malformed', peer('malformed-error.mjs')), {
+        timeoutMs: CONNECT_MS,
+        eraHint: 'handshake',
+      }),
     );
     // Handed on, `"error": null` used to throw out of the transport's data handler; dropped, the probe simply goes unanswered.
     assert.equal((await connection.probe(1000)).outcome, 'timeout');
-    assert.ok(logger.lines.some((line) => line.startsWith('debug') && /"error":null/.test(line)), 'logged as stdout garbage');
+    assert.ok(
+      logger.lines.some((line) => line.startsWith('debug') && /"error":null/.test(line)),
+      'logged as stdout garbage',
+    );
   });
 
   void it('carries a 50 MB message', async () => {
     const connection = connections.add(
-      await createNodeConnector().connect(stdioServer('big', faultStdio(`big-message:${50 * 1024 * 1024}`)), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }),
+      await createNodeConnector().connect(stdioServer('big', faultStdio(`big-message:${50 * 1024 * 1024}`)), {
+        timeoutMs: CONNECT_MS,
+        eraHint: 'handshake',
+      }),
     );
     const result = await connection.probe(30_000, 'tools/list');
     assert.equal(result.outcome, 'ok', result.detail);
@@ -283,10 +327,13 @@ void describe('stdio: hostile output', () => {
 
   void it('ends as a protocol violation when stdout floods past the bound without a newline', async () => {
     const connection = connections.add(
-      await createNodeConnector({ maxMessageBytes: 1024 * 1024 }).connect(stdioServer('flood', peer('flood-stdout.mjs', String(4 * 1024 * 1024))), {
-        timeoutMs: CONNECT_MS,
-        eraHint: 'handshake',
-      }),
+      await createNodeConnector({ maxMessageBytes: 1024 * 1024 }).connect(
+        stdioServer('flood', peer('flood-stdout.mjs', String(4 * 1024 * 1024))),
+        {
+          timeoutMs: CONNECT_MS,
+          eraHint: 'handshake',
+        },
+      ),
     );
     const closed = nextClose(connection);
     const probe = await connection.probe(5000);
@@ -297,7 +344,10 @@ void describe('stdio: hostile output', () => {
 
   void it('keeps only the stderr tail', async () => {
     const connection = connections.add(
-      await createNodeConnector({ stderrBufferBytes: 1024 }).connect(stdioServer('chatty', faultStdio('exit-on-ping:2,stderr-flood')), { timeoutMs: CONNECT_MS, eraHint: 'handshake' }),
+      await createNodeConnector({ stderrBufferBytes: 1024 }).connect(stdioServer('chatty', faultStdio('exit-on-ping:2,stderr-flood')), {
+        timeoutMs: CONNECT_MS,
+        eraHint: 'handshake',
+      }),
     );
     const closed = nextClose(connection);
     await connection.probe(5000);
@@ -314,7 +364,9 @@ void describe('stdio: probe outcomes', () => {
   ] as const;
   for (const { fault, outcome } of cases) {
     void it(`${fault} -> ${outcome}`, async () => {
-      const connection = connections.add(await createNodeConnector().connect(stdioServer(fault, faultStdio(fault)), { timeoutMs: CONNECT_MS }));
+      const connection = connections.add(
+        await createNodeConnector().connect(stdioServer(fault, faultStdio(fault)), { timeoutMs: CONNECT_MS }),
+      );
       const result = await connection.probe(2000);
       assert.equal(result.outcome, outcome);
       assert.ok(typeof result.rttMs === 'number');
@@ -322,9 +374,14 @@ void describe('stdio: probe outcomes', () => {
     });
   }
 
-  void it('a server/discover answer without supportedVersions -> non-empty (the guard\'s rule too: core classifyReply)', async () => {
+  void it("a server/discover answer without supportedVersions -> non-empty (the guard's rule too: core classifyReply)", async () => {
     const launch = modernStdio();
-    const connection = connections.add(await createNodeConnector().connect(stdioServer('modern-unversioned', { ...launch, args: [...launch.args, '--discover-without-versions'] }), { timeoutMs: CONNECT_MS }));
+    const connection = connections.add(
+      await createNodeConnector().connect(
+        stdioServer('modern-unversioned', { ...launch, args: [...launch.args, '--discover-without-versions'] }),
+        { timeoutMs: CONNECT_MS },
+      ),
+    );
     assert.equal(connection.era, 'modern');
     const result = await connection.probe(2000);
     assert.equal(result.method, 'server/discover');
@@ -333,7 +390,9 @@ void describe('stdio: probe outcomes', () => {
   });
 
   void it('hang-ping -> timeout within the timeout, and tools/list still answers', async () => {
-    const connection = connections.add(await createNodeConnector().connect(stdioServer('hang', faultStdio('hang-ping')), { timeoutMs: CONNECT_MS }));
+    const connection = connections.add(
+      await createNodeConnector().connect(stdioServer('hang', faultStdio('hang-ping')), { timeoutMs: CONNECT_MS }),
+    );
     const startedAt = performance.now();
     const result = await connection.probe(500);
     const elapsed = performance.now() - startedAt;

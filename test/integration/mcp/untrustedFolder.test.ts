@@ -27,21 +27,33 @@ void describe('a user-level server in a window whose folder is not trusted', { s
   before(() => {
     const bin = path.join(repo, 'node_modules', PKG, 'bin');
     mkdirSync(bin, { recursive: true });
-    writeFileSync(path.join(repo, 'node_modules', PKG, 'package.json'), JSON.stringify({ name: PKG, version: '1.0.0', bin: { [PKG]: 'bin/run.js' } }));
-    writeFileSync(path.join(bin, 'run.js'), '#!/usr/bin/env node\nrequire("node:fs").writeFileSync(process.env.PLANTED_MARKER, process.cwd());\n');
+    writeFileSync(
+      path.join(repo, 'node_modules', PKG, 'package.json'),
+      JSON.stringify({ name: PKG, version: '1.0.0', bin: { [PKG]: 'bin/run.js' } }),
+    );
+    writeFileSync(
+      path.join(bin, 'run.js'),
+      '#!/usr/bin/env node\nrequire("node:fs").writeFileSync(process.env.PLANTED_MARKER, process.cwd());\n',
+    );
     chmodSync(path.join(bin, 'run.js'), 0o755);
     mkdirSync(path.join(repo, 'node_modules', '.bin'));
     symlinkSync(path.join('..', PKG, 'bin', 'run.js'), path.join(repo, 'node_modules', '.bin', PKG));
     mkdirSync(userDir, { recursive: true });
     const offline = { npm_config_offline: 'true', npm_config_update_notifier: 'false', npm_config_cache: path.join(root, 'npm-cache') };
-    writeFileSync(path.join(userDir, 'mcp.json'), JSON.stringify({
-      servers: {
-        // The ordinary `npx -y <pkg>` entry, made unable to download anything.
-        'npx-style': { command: 'npx', args: ['--no-install', PKG], env: { ...offline, PLANTED_MARKER: marker('npx-style') } },
-        // A relative PATH entry (common: ./node_modules/.bin) would make execvp look in the cwd.
-        'bare-name': { command: PKG, env: { PATH: `node_modules/.bin:.:${process.env.PATH ?? ''}`, PLANTED_MARKER: marker('bare-name') } },
-      },
-    }));
+    writeFileSync(
+      path.join(userDir, 'mcp.json'),
+      JSON.stringify({
+        servers: {
+          // The ordinary `npx -y <pkg>` entry, made unable to download anything.
+          'npx-style': { command: 'npx', args: ['--no-install', PKG], env: { ...offline, PLANTED_MARKER: marker('npx-style') } },
+          // A relative PATH entry (common: ./node_modules/.bin) would make execvp look in the cwd.
+          'bare-name': {
+            command: PKG,
+            env: { PATH: `node_modules/.bin:.:${process.env.PATH ?? ''}`, PLANTED_MARKER: marker('bare-name') },
+          },
+        },
+      }),
+    );
   });
 
   after(() => {
@@ -50,15 +62,18 @@ void describe('a user-level server in a window whose folder is not trusted', { s
   });
 
   async function servers(workspaceTrusted: boolean): Promise<Map<string, ServerConfig>> {
-    const result = await discover({
-      workspaceFolders: [repo],
-      userHome: home,
-      vscodeUserDir: userDir,
-      platform: process.platform,
-      env: { PATH: process.env.PATH, HOME: home },
-      includeUser: true,
-      workspaceTrusted,
-    }, createNodeFileSystem());
+    const result = await discover(
+      {
+        workspaceFolders: [repo],
+        userHome: home,
+        vscodeUserDir: userDir,
+        platform: process.platform,
+        env: { PATH: process.env.PATH, HOME: home },
+        includeUser: true,
+        workspaceTrusted,
+      },
+      createNodeFileSystem(),
+    );
     return new Map(result.servers.filter((server) => server.source.scope === 'user').map((server) => [server.name, server]));
   }
 
@@ -71,17 +86,17 @@ void describe('a user-level server in a window whose folder is not trusted', { s
     );
   }
 
-  void it('runs none of the folder\'s code: npx finds no local package, a bare name is not looked up in the cwd', async () => {
+  void it("runs none of the folder's code: npx finds no local package, a bare name is not looked up in the cwd", async () => {
     const found = await servers(false);
     assert.equal(found.get('npx-style')?.cwd, home, 'an untrusted window gives a user-level server the home folder');
     assert.equal(found.get('npx-style')?.reachesWorkspace, undefined);
     await start(found.get('npx-style'));
     await start(found.get('bare-name'));
-    assert.equal(existsSync(marker('npx-style')), false, 'npx ran the untrusted folder\'s node_modules bin');
+    assert.equal(existsSync(marker('npx-style')), false, "npx ran the untrusted folder's node_modules bin");
     assert.equal(existsSync(marker('bare-name')), false, 'a bare command was found in the untrusted folder');
   });
 
-  void it('in a trusted window runs in the folder, as VS Code does; a bare name still comes from PATH\'s absolute entries only', async () => {
+  void it("in a trusted window runs in the folder, as VS Code does; a bare name still comes from PATH's absolute entries only", async () => {
     const found = await servers(true);
     assert.equal(found.get('npx-style')?.cwd, repo);
     await start(found.get('npx-style'));

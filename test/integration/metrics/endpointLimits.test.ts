@@ -39,7 +39,9 @@ function peer(port: number, text: string): Promise<Peer> {
 
 function within<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${WAIT_LIMIT_MS} ms`)), WAIT_LIMIT_MS)));
+  const limit = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${WAIT_LIMIT_MS} ms`)), WAIT_LIMIT_MS)),
+  );
   return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }
 
@@ -77,7 +79,11 @@ void describe('metrics endpoint limits', () => {
     sockets.push(...extra.map((held) => held.socket));
     // Beyond the cap: closed at once, before any answer (a request timeout would have answered 408 first).
     await within(Promise.all(extra.map((held) => held.closed)), 'the connections beyond the cap were not closed');
-    assert.deepEqual(extra.map((held) => held.received()), extra.map(() => 0), 'a connection beyond the cap is closed unanswered');
+    assert.deepEqual(
+      extra.map((held) => held.received()),
+      extra.map(() => 0),
+      'a connection beyond the cap is closed unanswered',
+    );
     // The half-sent ones are closed by the headers timeout, and the endpoint serves the next scrape.
     await within(Promise.all(holders.map((held) => held.closed)), 'the half-sent requests were not timed out');
     const answer = await scrape(port);

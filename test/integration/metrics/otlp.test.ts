@@ -9,13 +9,36 @@ import * as path from 'node:path';
 import { everythingStdio } from '../../helpers/servers';
 import { runCli } from '../../helpers/cli';
 
-interface KeyValue { key: string; value: { stringValue?: string; intValue?: string | number; doubleValue?: number } }
-interface DataPoint { attributes?: KeyValue[]; asDouble?: number; asInt?: string | number; count?: string | number; explicitBounds?: number[]; bucketCounts?: Array<string | number> }
-interface OtlpMetric { name: string; unit?: string; gauge?: { dataPoints: DataPoint[] }; sum?: { dataPoints: DataPoint[]; isMonotonic?: boolean }; histogram?: { dataPoints: DataPoint[] } }
-interface ExportRequest { resourceMetrics: Array<{ resource?: { attributes?: KeyValue[] }; scopeMetrics: Array<{ scope?: { name: string }; metrics: OtlpMetric[] }> }> }
+interface KeyValue {
+  key: string;
+  value: { stringValue?: string; intValue?: string | number; doubleValue?: number };
+}
+interface DataPoint {
+  attributes?: KeyValue[];
+  asDouble?: number;
+  asInt?: string | number;
+  count?: string | number;
+  explicitBounds?: number[];
+  bucketCounts?: Array<string | number>;
+}
+interface OtlpMetric {
+  name: string;
+  unit?: string;
+  gauge?: { dataPoints: DataPoint[] };
+  sum?: { dataPoints: DataPoint[]; isMonotonic?: boolean };
+  histogram?: { dataPoints: DataPoint[] };
+}
+interface ExportRequest {
+  resourceMetrics: Array<{
+    resource?: { attributes?: KeyValue[] };
+    scopeMetrics: Array<{ scope?: { name: string }; metrics: OtlpMetric[] }>;
+  }>;
+}
 
 function attributes(point: DataPoint): Record<string, string> {
-  return Object.fromEntries((point.attributes ?? []).map((kv) => [kv.key, String(kv.value.stringValue ?? kv.value.intValue ?? kv.value.doubleValue)]));
+  return Object.fromEntries(
+    (point.attributes ?? []).map((kv) => [kv.key, String(kv.value.stringValue ?? kv.value.intValue ?? kv.value.doubleValue)]),
+  );
 }
 
 interface Receiver {
@@ -39,10 +62,11 @@ async function startReceiver(): Promise<Receiver> {
   return {
     endpoint: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -81,7 +105,9 @@ describe('OTLP export to a collector named by OTEL_EXPORTER_OTLP_ENDPOINT', () =
     const last = requests.at(-1)!.body;
     const resource = Object.fromEntries((last.resourceMetrics[0]!.resource?.attributes ?? []).map((kv) => [kv.key, kv.value.stringValue]));
     assert.equal(resource['service.name'], 'fleet-watch');
-    const metrics = new Map(last.resourceMetrics.flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics)).map((metric) => [metric.name, metric]));
+    const metrics = new Map(
+      last.resourceMetrics.flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics)).map((metric) => [metric.name, metric]),
+    );
 
     // One point: the series of the era not yet known (before the handshake) is gone, not reported forever.
     const upPoints = metrics.get('mcp_health.up')?.gauge?.dataPoints ?? [];
@@ -105,7 +131,10 @@ describe('OTLP export to a collector named by OTEL_EXPORTER_OTLP_ENDPOINT', () =
     assert.equal(probes?.isMonotonic, true);
     assert.ok(probes!.dataPoints.some((point) => attributes(point).result === 'ok' && Number(point.asInt ?? point.asDouble) >= 2));
     const states = metrics.get('mcp_health.state')?.gauge?.dataPoints ?? [];
-    assert.deepEqual(states.filter((point) => (point.asDouble ?? Number(point.asInt)) === 1).map((point) => attributes(point).state), ['up']);
+    assert.deepEqual(
+      states.filter((point) => (point.asDouble ?? Number(point.asInt)) === 1).map((point) => attributes(point).state),
+      ['up'],
+    );
   });
 
   it('OTEL_METRICS_EXPORTER=none turns it off even with an endpoint set: nothing is sent', async () => {

@@ -7,7 +7,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort, startFaultHttp, type RunningServer } from '../../helpers/servers';
-import { alerts, ensurePrometheus, promtool, query, startPrometheus, waitFor, type RunningPrometheus, type Sample } from './prometheusHarness';
+import {
+  alerts,
+  ensurePrometheus,
+  promtool,
+  query,
+  startPrometheus,
+  waitFor,
+  type RunningPrometheus,
+  type Sample,
+} from './prometheusHarness';
 import { startServe, type ServeProcess } from './serveProcess';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -45,11 +54,20 @@ describe('mcp-health serve scraped by a real Prometheus through relabel_configs 
     };
     serve = await startServe([]);
     const exporter = new URL(serve.base).host;
-    fs.writeFileSync(path.join(dir, 'mcp-targets.yml'), `- targets: [${Object.values(servers).map((server) => `'${server.url}'`).join(', ')}]\n`);
+    fs.writeFileSync(
+      path.join(dir, 'mcp-targets.yml'),
+      `- targets: [${Object.values(servers)
+        .map((server) => `'${server.url}'`)
+        .join(', ')}]\n`,
+    );
     // The shipped rules, with `for:` shortened so the test need not wait two minutes.
-    fs.writeFileSync(path.join(dir, 'alerts.yml'), fs.readFileSync(path.join(SHIPPED, 'alerts.yml'), 'utf8').replace(/^(\s+)for: \S+$/gm, '$1for: 3s'));
+    fs.writeFileSync(
+      path.join(dir, 'alerts.yml'),
+      fs.readFileSync(path.join(SHIPPED, 'alerts.yml'), 'utf8').replace(/^(\s+)for: \S+$/gm, '$1for: 3s'),
+    );
     // The shipped config as it is, but scraping every 2 s (with a 2 s scrape timeout) and pointing at this exporter.
-    const config = fs.readFileSync(path.join(SHIPPED, 'prometheus-probe.yml'), 'utf8')
+    const config = fs
+      .readFileSync(path.join(SHIPPED, 'prometheus-probe.yml'), 'utf8')
       .replace(/scrape_interval: \S+/, 'scrape_interval: 2s')
       .replace(/scrape_timeout: \S+/, 'scrape_timeout: 2s')
       .replace(/evaluation_interval: \S+/, 'evaluation_interval: 1s')
@@ -102,8 +120,16 @@ describe('mcp-health serve scraped by a real Prometheus through relabel_configs 
   });
 
   it('the shipped MCPProbeFailed alert fires for the hung and the failing server, not for the healthy one', async () => {
-    const firing = (read: Awaited<ReturnType<typeof alerts>>) => read.filter((alert) => alert.labels.alertname === 'MCPProbeFailed' && alert.state === 'firing').map((alert) => alert.labels.instance).sort();
-    const read = await waitFor(() => alerts(prometheus!), (all) => firing(all).length === 2, CONDITION_LIMIT_MS);
+    const firing = (read: Awaited<ReturnType<typeof alerts>>) =>
+      read
+        .filter((alert) => alert.labels.alertname === 'MCPProbeFailed' && alert.state === 'firing')
+        .map((alert) => alert.labels.instance)
+        .sort();
+    const read = await waitFor(
+      () => alerts(prometheus!),
+      (all) => firing(all).length === 2,
+      CONDITION_LIMIT_MS,
+    );
     assert.deepEqual(firing(read), [servers.failing.url, servers.hung.url].sort());
   });
 });

@@ -6,7 +6,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { everythingStdio, faultStdio, freePort } from '../../helpers/servers';
-import { alerts, ensurePrometheus, promtool, query, startPrometheus, waitFor, type RunningPrometheus, type Sample } from './prometheusHarness';
+import {
+  alerts,
+  ensurePrometheus,
+  promtool,
+  query,
+  startPrometheus,
+  waitFor,
+  type RunningPrometheus,
+  type Sample,
+} from './prometheusHarness';
 import { startWatch, type WatchProcess } from './watchProcess';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -35,7 +44,9 @@ describe('shipped monitoring files', { skip }, () => {
   });
 
   it('the Grafana dashboard is valid JSON and every query uses a series the exporter serves', () => {
-    const dashboard = JSON.parse(fs.readFileSync(path.join(SHIPPED, 'grafana-dashboard.json'), 'utf8')) as { panels: Array<{ targets?: Array<{ expr: string }> }> };
+    const dashboard = JSON.parse(fs.readFileSync(path.join(SHIPPED, 'grafana-dashboard.json'), 'utf8')) as {
+      panels: Array<{ targets?: Array<{ expr: string }> }>;
+    };
     const exprs = dashboard.panels.flatMap((panel) => panel.targets ?? []).map((target) => target.expr);
     assert.ok(exprs.length >= 4, 'the dashboard has queries');
     for (const expr of exprs) assert.match(expr, /mcp_health_|mcp_client_operation_duration_seconds/, expr);
@@ -54,38 +65,67 @@ describe('mcp-health watch --metrics scraped by a real Prometheus', { skip }, ()
     const hung = faultStdio('hang-start');
     const exits = faultStdio('exit:3');
     const config = path.join(dir, 'mcp.json');
-    fs.writeFileSync(config, JSON.stringify({
-      servers: {
-        up: { type: 'stdio', command: up.command, args: up.args },
-        hung: { type: 'stdio', command: hung.command, args: hung.args },
-        exits: { type: 'stdio', command: exits.command, args: exits.args },
-      },
-    }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        servers: {
+          up: { type: 'stdio', command: up.command, args: up.args },
+          hung: { type: 'stdio', command: hung.command, args: hung.args },
+          exits: { type: 'stdio', command: exits.command, args: exits.args },
+        },
+      }),
+    );
     watch = await startWatch([
-      '--config', config, '--metrics', `127.0.0.1:${await freePort()}`,
-      '--interval-ms', '1000', '--timeout-ms', '1000', '--connect-timeout-ms', '1500', '--startup-timeout-ms', '20000', '--json',
+      '--config',
+      config,
+      '--metrics',
+      `127.0.0.1:${await freePort()}`,
+      '--interval-ms',
+      '1000',
+      '--timeout-ms',
+      '1000',
+      '--connect-timeout-ms',
+      '1500',
+      '--startup-timeout-ms',
+      '20000',
+      '--json',
     ]);
     // The shipped rules, with `for:` shortened so the test need not wait two minutes.
     const rules = fs.readFileSync(path.join(SHIPPED, 'alerts.yml'), 'utf8').replace(/^(\s+)for: \S+$/gm, '$1for: 3s');
     fs.writeFileSync(path.join(dir, 'alerts.yml'), rules);
     const target = new URL(watch.metricsUrl).host;
-    fs.writeFileSync(path.join(dir, 'prometheus.yml'), [
-      'global:', '  scrape_interval: 1s', '  evaluation_interval: 1s',
-      'rule_files:', '  - alerts.yml',
-      'scrape_configs:', '  - job_name: mcp-health', '    static_configs:', `      - targets: ['${target}']`, '',
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(dir, 'prometheus.yml'),
+      [
+        'global:',
+        '  scrape_interval: 1s',
+        '  evaluation_interval: 1s',
+        'rule_files:',
+        '  - alerts.yml',
+        'scrape_configs:',
+        '  - job_name: mcp-health',
+        '    static_configs:',
+        `      - targets: ['${target}']`,
+        '',
+      ].join('\n'),
+    );
     prometheus = await startPrometheus(dir, path.join(dir, 'prometheus.yml'), await freePort());
   });
 
   after(async () => {
     await prometheus?.stop();
     const exit = await watch?.stop();
-    if (exit) assert.ok(exit.code === 0 || exit.code === 1, `watch exited cleanly (got ${JSON.stringify(exit)}); stderr:\n${watch?.stderr()}`);
+    if (exit)
+      assert.ok(exit.code === 0 || exit.code === 1, `watch exited cleanly (got ${JSON.stringify(exit)}); stderr:\n${watch?.stderr()}`);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('Prometheus scrapes the exporter successfully', async () => {
-    const up = await waitFor(() => query(prometheus!, 'up{job="mcp-health"}'), (samples) => samples[0]?.value === 1, CONDITION_LIMIT_MS);
+    const up = await waitFor(
+      () => query(prometheus!, 'up{job="mcp-health"}'),
+      (samples) => samples[0]?.value === 1,
+      CONDITION_LIMIT_MS,
+    );
     assert.equal(up[0]?.value, 1, `scrape target not up; prometheus log:\n${prometheus!.log()}`);
   });
 
@@ -108,7 +148,8 @@ describe('mcp-health watch --metrics scraped by a real Prometheus', { skip }, ()
   });
 
   it('the probe duration histogram of the answering server grows, with the semantic-convention labels', async () => {
-    const countOf = async () => (await query(prometheus!, 'sum(mcp_client_operation_duration_seconds_count{server="up",mcp_method_name="ping"})'))[0]?.value ?? 0;
+    const countOf = async () =>
+      (await query(prometheus!, 'sum(mcp_client_operation_duration_seconds_count{server="up",mcp_method_name="ping"})'))[0]?.value ?? 0;
     const first = await waitFor(countOf, (count) => count > 0, CONDITION_LIMIT_MS);
     assert.ok(first > 0, 'probes were recorded');
     const later = await waitFor(countOf, (count) => count >= first + 3, CONDITION_LIMIT_MS);
@@ -132,20 +173,48 @@ describe('mcp-health watch --metrics scraped by a real Prometheus', { skip }, ()
     );
     assert.ok((reconnects[0]?.value ?? 0) >= 1);
     const labelNames = new Set((await query(prometheus!, '{__name__=~"mcp_.*"}')).flatMap((sample) => Object.keys(sample.metric)));
-    const allowed = new Set(['__name__', 'job', 'instance', 'server', 'transport', 'source_file', 'era', 'state', 'result', 'mcp_method_name', 'error_type', 'le', 'version', 'nodejs_version', 'front_end']);
-    assert.deepEqual([...labelNames].filter((name) => !allowed.has(name)), []);
+    const allowed = new Set([
+      '__name__',
+      'job',
+      'instance',
+      'server',
+      'transport',
+      'source_file',
+      'era',
+      'state',
+      'result',
+      'mcp_method_name',
+      'error_type',
+      'le',
+      'version',
+      'nodejs_version',
+      'front_end',
+    ]);
+    assert.deepEqual(
+      [...labelNames].filter((name) => !allowed.has(name)),
+      [],
+    );
   });
 
   it('the shipped MCPServerUnhealthy alert fires for the hung server, MCPServerGaveUp for the crash loop', async () => {
     const firing = await waitFor(
       () => alerts(prometheus!),
-      (read) => read.some((alert) => alert.labels.alertname === 'MCPServerUnhealthy' && alert.labels.server === 'hung' && alert.state === 'firing')
-        && read.some((alert) => alert.labels.alertname === 'MCPServerGaveUp' && alert.labels.server === 'exits' && alert.state === 'firing'),
+      (read) =>
+        read.some(
+          (alert) => alert.labels.alertname === 'MCPServerUnhealthy' && alert.labels.server === 'hung' && alert.state === 'firing',
+        ) &&
+        read.some((alert) => alert.labels.alertname === 'MCPServerGaveUp' && alert.labels.server === 'exits' && alert.state === 'firing'),
       CONDITION_LIMIT_MS,
     );
     const hung = firing.find((alert) => alert.labels.alertname === 'MCPServerUnhealthy' && alert.labels.server === 'hung');
     assert.equal(hung?.state, 'firing', JSON.stringify(firing));
-    assert.ok(firing.some((alert) => alert.labels.alertname === 'MCPServerGaveUp' && alert.labels.server === 'exits'), JSON.stringify(firing));
-    assert.ok(!firing.some((alert) => alert.labels.alertname === 'MCPServerUnhealthy' && alert.labels.server === 'up'), 'the answering server raises no alert');
+    assert.ok(
+      firing.some((alert) => alert.labels.alertname === 'MCPServerGaveUp' && alert.labels.server === 'exits'),
+      JSON.stringify(firing),
+    );
+    assert.ok(
+      !firing.some((alert) => alert.labels.alertname === 'MCPServerUnhealthy' && alert.labels.server === 'up'),
+      'the answering server raises no alert',
+    );
   });
 });

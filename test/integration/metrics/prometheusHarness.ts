@@ -17,7 +17,8 @@ export function ensurePrometheus(): string | undefined {
   if (fs.existsSync(PROMETHEUS) && fs.existsSync(PROMTOOL)) return undefined;
   const result = spawnSync('bash', [path.join(ROOT, 'scripts/ensure-prometheus.sh')], { encoding: 'utf8', timeout: 900_000 });
   if (result.status === 3) return result.stderr.trim();
-  if (result.status !== 0 || !fs.existsSync(PROMETHEUS)) throw new Error(`installing prometheus failed (${result.status}):\n${result.stderr}`);
+  if (result.status !== 0 || !fs.existsSync(PROMETHEUS))
+    throw new Error(`installing prometheus failed (${result.status}):\n${result.stderr}`);
   return undefined;
 }
 
@@ -31,12 +32,11 @@ export interface RunningPrometheus {
 export async function startPrometheus(dir: string, configFile: string, port: number): Promise<RunningPrometheus> {
   const storage = path.join(dir, 'tsdb');
   fs.mkdirSync(storage, { recursive: true });
-  const child = spawn(PROMETHEUS, [
-    `--config.file=${configFile}`,
-    `--storage.tsdb.path=${storage}`,
-    `--web.listen-address=127.0.0.1:${port}`,
-    '--log.level=warn',
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    PROMETHEUS,
+    [`--config.file=${configFile}`, `--storage.tsdb.path=${storage}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let log = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log = (log + chunk).slice(-16_384)));
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
@@ -68,7 +68,10 @@ export interface Sample {
 
 export async function query(prometheus: RunningPrometheus, expr: string): Promise<Sample[]> {
   const response = await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(expr)}`);
-  const body = (await response.json()) as { status: string; data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+  const body = (await response.json()) as {
+    status: string;
+    data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+  };
   if (body.status !== 'success') throw new Error(`query ${expr} failed: ${JSON.stringify(body)}`);
   return body.data.result.map((entry) => ({ metric: entry.metric, value: Number(entry.value[1]) }));
 }

@@ -22,23 +22,29 @@ function authFront(backend: RunningServer): Promise<{ url: string; close(): Prom
       response.writeHead(401, { 'Content-Type': 'text/plain' }).end('unauthorized');
       return;
     }
-    const upstream = http.request({ host: '127.0.0.1', port: backend.port, path: request.url, method: request.method, headers: request.headers }, (reply) => {
-      response.writeHead(reply.statusCode ?? 502, reply.headers);
-      reply.pipe(response);
-    });
+    const upstream = http.request(
+      { host: '127.0.0.1', port: backend.port, path: request.url, method: request.method, headers: request.headers },
+      (reply) => {
+        response.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(response);
+      },
+    );
     upstream.on('error', () => response.destroy());
     request.pipe(upstream);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as { port: number };
-    resolve({
-      url: `http://127.0.0.1:${port}/mcp`,
-      close: () => new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-    });
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({
+        url: `http://127.0.0.1:${port}/mcp`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    }),
+  );
 }
 
 describe('mcp-health serve', { timeout: 180_000 }, () => {
@@ -70,25 +76,30 @@ describe('mcp-health serve', { timeout: 180_000 }, () => {
     fs.writeFileSync(config, JSON.stringify({ servers: { healthy: { type: 'http', url: healthy.url } } }));
     const saved = await runCli(['check', '--config', config, '--save-baseline', path.join(dir, 'baseline.json')]);
     assert.equal(saved.code, 0, saved.stderr);
-    toolsHash = (JSON.parse(fs.readFileSync(path.join(dir, 'baseline.json'), 'utf8')) as { servers: Record<string, { tools: { hash: string } }> }).servers.healthy!.tools.hash;
+    toolsHash = (
+      JSON.parse(fs.readFileSync(path.join(dir, 'baseline.json'), 'utf8')) as { servers: Record<string, { tools: { hash: string } }> }
+    ).servers.healthy!.tools.hash;
     fs.writeFileSync(path.join(dir, 'api-key'), `${FILE_SECRET}\n`);
-    fs.writeFileSync(path.join(dir, 'modules.yml'), [
-      'max_concurrent: 1',
-      'allow: [127.0.0.0/8, localhost]',
-      'modules:',
-      '  default:',
-      '    timeout: 4s',
-      '  secret:',
-      '    timeout: 4s',
-      '    headers:',
-      '      Authorization: { env: PROBE_TOKEN, prefix: "Bearer " }',
-      `      X-Api-Key: { file: ${path.join(dir, 'api-key')} }`,
-      '  pinned:',
-      `    expected_tools_hash: "${toolsHash}"`,
-      '  drifted:',
-      `    expected_tools_hash: "${'0'.repeat(64)}"`,
-      '',
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(dir, 'modules.yml'),
+      [
+        'max_concurrent: 1',
+        'allow: [127.0.0.0/8, localhost]',
+        'modules:',
+        '  default:',
+        '    timeout: 4s',
+        '  secret:',
+        '    timeout: 4s',
+        '    headers:',
+        '      Authorization: { env: PROBE_TOKEN, prefix: "Bearer " }',
+        `      X-Api-Key: { file: ${path.join(dir, 'api-key')} }`,
+        '  pinned:',
+        `    expected_tools_hash: "${toolsHash}"`,
+        '  drifted:',
+        `    expected_tools_hash: "${'0'.repeat(64)}"`,
+        '',
+      ].join('\n'),
+    );
     serve = await startServe(['--modules', path.join(dir, 'modules.yml')], { PROBE_TOKEN: TOKEN });
   });
 
@@ -128,12 +139,16 @@ describe('mcp-health serve', { timeout: 180_000 }, () => {
     assert.equal(sampleValue(withSecrets.body, 'mcp_health_probe_success'), 1, withSecrets.body);
     // A query string cannot add headers: only target and module are read.
     await waitFor('the probe slot to be free', async () => (await inFlight()) === 0);
-    const smuggled = await fetch(`${serve.base}/probe?target=${encodeURIComponent(front.url)}&headers=Authorization%3A%20Bearer%20${TOKEN}&Authorization=Bearer%20${TOKEN}`);
+    const smuggled = await fetch(
+      `${serve.base}/probe?target=${encodeURIComponent(front.url)}&headers=Authorization%3A%20Bearer%20${TOKEN}&Authorization=Bearer%20${TOKEN}`,
+    );
     const smuggledBody = await smuggled.text();
     bodies.push(smuggledBody);
     assert.equal(sampleValue(smuggledBody, 'mcp_health_probe_success'), 0);
     bodies.push(await (await fetch(`${serve.base}/metrics`)).text());
-    bodies.push(await (await fetch(`${serve.base}/metrics`, { headers: { Accept: 'application/openmetrics-text; version=1.0.0' } })).text());
+    bodies.push(
+      await (await fetch(`${serve.base}/metrics`, { headers: { Accept: 'application/openmetrics-text; version=1.0.0' } })).text(),
+    );
     for (const text of [...bodies, serve.output()]) {
       assert.ok(!text.includes(TOKEN), 'the env secret leaked');
       assert.ok(!text.includes(FILE_SECRET), 'the file secret leaked');
@@ -169,6 +184,9 @@ describe('mcp-health serve', { timeout: 180_000 }, () => {
     assert.match(body, /^mcp_health_probe_info\{era="handshake",protocol_version="\d{4}-\d{2}-\d{2}"\} 1$/m);
     assert.ok((sampleValue(body, 'mcp_health_probe_phase_duration_seconds', 'phase="connect"') ?? -1) >= 0);
     const labels = new Set([...body.matchAll(/\{([^}]*)\}/g)].flatMap((match) => match[1]!.split(',').map((pair) => pair.split('=')[0])));
-    assert.deepEqual([...labels].filter((name) => !['era', 'protocol_version', 'phase', 'cause'].includes(name!)), []);
+    assert.deepEqual(
+      [...labels].filter((name) => !['era', 'protocol_version', 'phase', 'cause'].includes(name!)),
+      [],
+    );
   });
 });

@@ -16,12 +16,16 @@ export interface ServeProcess {
 
 export function startServe(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [CLI, 'serve', '--listen', '127.0.0.1:0', ...args], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env },
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
@@ -30,7 +34,10 @@ export function startServe(args: readonly string[], env: NodeJS.ProcessEnv = {})
     return result;
   };
   return new Promise((resolve, reject) => {
-    const limit = setTimeout(() => void stop().then(() => reject(new Error(`serve did not announce its address:\n${output}`))), READY_LIMIT_MS);
+    const limit = setTimeout(
+      () => void stop().then(() => reject(new Error(`serve did not announce its address:\n${output}`))),
+      READY_LIMIT_MS,
+    );
     const onData = () => {
       const match = /serving probes on (http:\/\/[^/\s]+)\/probe/.exec(output);
       if (!match) return;

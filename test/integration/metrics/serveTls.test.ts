@@ -23,7 +23,7 @@ describe('mcp-health serve: TLS certificate expiry of an https target', { timeou
     await front.stop();
   });
 
-  it('mcp_health_probe_tls_cert_expiry_timestamp_seconds is the certificate\'s notAfter', async () => {
+  it("mcp_health_probe_tls_cert_expiry_timestamp_seconds is the certificate's notAfter", async () => {
     const body = await (await fetch(`${serve.base}/probe?target=${encodeURIComponent(front.url)}`)).text();
     assert.equal(sampleValue(body, 'mcp_health_probe_success'), 1, body);
     assert.equal(sampleValue(body, 'mcp_health_probe_tls_cert_expiry_timestamp_seconds'), Math.floor(validTo / 1000), body);

@@ -19,7 +19,9 @@ export interface WatchProcess {
 
 export function startWatch(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<WatchProcess> {
   const child = spawn(process.execPath, [CLI, 'watch', ...args], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env },
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   let stdout = '';
   let stderr = '';

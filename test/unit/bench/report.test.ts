@@ -3,15 +3,29 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { held, notMeasured, renderTable, type Figure } from '../../../bench/lib/report';
 
-const figure = (name: string, value: number, max: number): Figure => ({ section: 'extension', name, value, unit: 'ms', reference: null, target: { max, on: 'value' } });
+const figure = (name: string, value: number, max: number): Figure => ({
+  section: 'extension',
+  name,
+  value,
+  unit: 'ms',
+  reference: null,
+  target: { max, on: 'value' },
+});
 
 test('a promised figure that was reported is not added again', () => {
   assert.deepEqual(notMeasured('extension', ['activate() returns (p50'], [figure('activate() returns (p50 of 9 cold)', 2, 3)]), []);
 });
 
 test('a promised figure missing from the section is added as not measured and counts as missed', () => {
-  const added = notMeasured('extension', ['activate() returns (p50', 'first status shown'], [figure('activate() returns (p50 of 9 cold)', 2, 3)]);
-  assert.deepEqual(added.map((f) => f.name), ['first status shown (not measured)']);
+  const added = notMeasured(
+    'extension',
+    ['activate() returns (p50', 'first status shown'],
+    [figure('activate() returns (p50 of 9 cold)', 2, 3)],
+  );
+  assert.deepEqual(
+    added.map((f) => f.name),
+    ['first status shown (not measured)'],
+  );
   assert.equal(held(added[0]!), false);
 });
 

@@ -4,7 +4,27 @@ import { parseCliArgs, UsageError, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, USAGE } fro
 
 describe('parseCliArgs', () => {
   it('reads repeatable selections and flags', () => {
-    const options = parseCliArgs(['check', '--workspace', 'a', '--workspace', 'b', '--config', 'x.json', '--no-user', '--server', 's1', '--server', 's2', '--timeout-ms', '250', '--connect-timeout-ms', '9000', '--startup-timeout-ms', '45000', '--json']);
+    const options = parseCliArgs([
+      'check',
+      '--workspace',
+      'a',
+      '--workspace',
+      'b',
+      '--config',
+      'x.json',
+      '--no-user',
+      '--server',
+      's1',
+      '--server',
+      's2',
+      '--timeout-ms',
+      '250',
+      '--connect-timeout-ms',
+      '9000',
+      '--startup-timeout-ms',
+      '45000',
+      '--json',
+    ]);
     assert.notEqual(options, 'help');
     if (options === 'help') return;
     assert.equal(options.command, 'check');
@@ -45,7 +65,7 @@ describe('parseCliArgs', () => {
     assert.throws(() => parseCliArgs(['check', 'extra']), /unexpected argument/);
   });
 
-  it('bounds every numeric flag from above, below Node\'s timer maximum', () => {
+  it("bounds every numeric flag from above, below Node's timer maximum", () => {
     const cases: readonly [readonly string[], RegExp][] = [
       [['check', '--timeout-ms', '3000000000'], /--timeout-ms must be at most 600000 \(got 3000000000\)/],
       [['check', '--timeout-ms', '600001'], /at most 600000/],
@@ -54,8 +74,23 @@ describe('parseCliArgs', () => {
       [['watch', '--duration-ms', '2147483648'], /--duration-ms must be at most 2147483647/],
       [['watch', '--duration-ms', '9'.repeat(40)], /--duration-ms must be at most 2147483647 \(got 9{40}\)/],
     ];
-    for (const [argv, message] of cases) assert.throws(() => parseCliArgs(argv), (error: unknown) => error instanceof UsageError && message.test(error.message), argv.join(' '));
-    const options = parseCliArgs(['watch', '--timeout-ms', '600000', '--connect-timeout-ms', '600000', '--interval-ms', '86400000', '--duration-ms', String(2 ** 31 - 1)]);
+    for (const [argv, message] of cases)
+      assert.throws(
+        () => parseCliArgs(argv),
+        (error: unknown) => error instanceof UsageError && message.test(error.message),
+        argv.join(' '),
+      );
+    const options = parseCliArgs([
+      'watch',
+      '--timeout-ms',
+      '600000',
+      '--connect-timeout-ms',
+      '600000',
+      '--interval-ms',
+      '86400000',
+      '--duration-ms',
+      String(2 ** 31 - 1),
+    ]);
     assert.ok(options !== 'help');
     assert.equal(options.durationMs, MAX_TIMER_MS);
     assert.equal(options.intervalMs, 86_400_000);

@@ -11,19 +11,53 @@ import { junitXml } from '../../../src/cli/junit';
 import { diffTools, toolDefinition, toolsInventory } from '../../../src/core/inventory';
 import { status } from '../present/fixtures';
 
-const defaults: CiOptions = { baselineFile: undefined, saveBaselineFile: undefined, junitFile: undefined, format: 'table', failOn: undefined, slowMs: undefined };
+const defaults: CiOptions = {
+  baselineFile: undefined,
+  saveBaselineFile: undefined,
+  junitFile: undefined,
+  format: 'table',
+  failOn: undefined,
+  slowMs: undefined,
+};
 
 const tools = (description: string) => toolsInventory([toolDefinition({ name: 'lookup', description })!], 1e6);
-const inventory = (description: string) => ({ tools: tools(description), prompts: null, resources: null, complete: true, problems: [], listedAt: 0 });
+const inventory = (description: string) => ({
+  tools: tools(description),
+  prompts: null,
+  resources: null,
+  complete: true,
+  problems: [],
+  listedAt: 0,
+});
 
 const up = serverReport(status('ok', { inventory: inventory('a') }));
-const down = serverReport(status('gone', { state: 'down', lastError: { kind: 'exited', message: 'Process exited with code 3 while connecting', exitCode: 3, phase: 'connect' }, cause: { id: 'exits-at-start', summary: 'The server exited with code 3 while starting', nextStep: 'Run it in a terminal' } }));
-const suspect = serverReport(status('odd', { state: 'suspect', lastRttMs: 900, lastError: { kind: 'protocol-violation', message: 'non-empty pong' }, cause: null }));
+const down = serverReport(
+  status('gone', {
+    state: 'down',
+    lastError: { kind: 'exited', message: 'Process exited with code 3 while connecting', exitCode: 3, phase: 'connect' },
+    cause: { id: 'exits-at-start', summary: 'The server exited with code 3 while starting', nextStep: 'Run it in a terminal' },
+  }),
+);
+const suspect = serverReport(
+  status('odd', { state: 'suspect', lastRttMs: 900, lastError: { kind: 'protocol-violation', message: 'non-empty pong' }, cause: null }),
+);
 const drifted = serverReport(status('rug', { inventory: inventory('b'), drift: diffTools(tools('a'), tools('b')) }));
 
 describe('check CI flags', () => {
   it('parses --fail-on, --format, --junit, --baseline and rejects misuse', () => {
-    const options = parseCliArgs(['check', '--fail-on', 'down,drift', '--format', 'github', '--junit', 'r.xml', '--baseline', 'b.json', '--save-baseline', 'n.json']);
+    const options = parseCliArgs([
+      'check',
+      '--fail-on',
+      'down,drift',
+      '--format',
+      'github',
+      '--junit',
+      'r.xml',
+      '--baseline',
+      'b.json',
+      '--save-baseline',
+      'n.json',
+    ]);
     assert.ok(options !== 'help');
     assert.deepEqual(options.ci.failOn, ['down', 'drift']);
     assert.equal(options.ci.format, 'github');
@@ -59,13 +93,21 @@ describe('check CI flags', () => {
     const results = verdicts([up, down], defaults);
     assert.equal(results[1].text, 'The server exited with code 3 while starting. Next: Run it in a terminal');
     const xml = junitXml({ results, startedAt: new Date('2026-12-01T10:00:00.123Z'), durationMs: 1234, hostname: 'ci<&>', cwd: '/ws/app' });
-    assert.match(xml, /<testsuite name="mcp-health check" tests="2" failures="1" errors="0" skipped="0" time="1.234" timestamp="2026-12-01T10:00:00" hostname="ci&lt;&amp;&gt;">/);
+    assert.match(
+      xml,
+      /<testsuite name="mcp-health check" tests="2" failures="1" errors="0" skipped="0" time="1.234" timestamp="2026-12-01T10:00:00" hostname="ci&lt;&amp;&gt;">/,
+    );
     assert.match(xml, /<testcase name="gone" classname="mcp-health.\.vscode\/mcp.json" time="0.000" file=".vscode\/mcp.json" line="3">/);
-    assert.match(xml, /<failure type="down" message="gone is down: The server exited with code 3 while starting. Next: Run it in a terminal">/);
+    assert.match(
+      xml,
+      /<failure type="down" message="gone is down: The server exited with code 3 while starting. Next: Run it in a terminal">/,
+    );
   });
 
   it('annotates the config file and line, escaping what workflow commands need escaped', () => {
-    const lines = githubAnnotations(verdicts([up, down, suspect], { ...defaults, failOn: ['down'] }), '/ws/app').map((annotation) => annotation.line);
+    const lines = githubAnnotations(verdicts([up, down, suspect], { ...defaults, failOn: ['down'] }), '/ws/app').map(
+      (annotation) => annotation.line,
+    );
     assert.deepEqual(lines, [
       '::error file=.vscode/mcp.json,line=3,col=5,title=MCP server gone%3A down::The server exited with code 3 while starting. Next: Run it in a terminal',
       '::warning file=.vscode/mcp.json,line=3,col=5,title=MCP server odd%3A suspect::protocol-violation: non-empty pong',

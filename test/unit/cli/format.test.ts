@@ -29,7 +29,17 @@ void describe('serverReport stderrTail', () => {
 
   void it('is null for a server that is up, and for a remote server', () => {
     assert.equal(serverReport(status('fine', { stderrTail: 'chatty\n' })).stderrTail, null);
-    assert.equal(serverReport(status('remote', { state: 'down', config: { transport: 'http', url: 'https://h.example.test/mcp' }, lastError: { kind: 'unreachable', message: 'refused' }, stderrTail: 'x\n' })).stderrTail, null);
+    assert.equal(
+      serverReport(
+        status('remote', {
+          state: 'down',
+          config: { transport: 'http', url: 'https://h.example.test/mcp' },
+          lastError: { kind: 'unreachable', message: 'refused' },
+          stderrTail: 'x\n',
+        }),
+      ).stderrTail,
+      null,
+    );
   });
 
   void it('puts the last two stderr lines under the failed row', () => {
@@ -40,7 +50,20 @@ void describe('serverReport stderrTail', () => {
 
   const captured = (name: string) => readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'stderr', `${name}.txt`), 'utf8');
   const stderrUnder = (tail: string) =>
-    formatServerTable([serverReport(status('real', { state: 'down', lastError: { kind: 'exited', message: 'Process exited with code 1', exitCode: 1 }, stderrTail: tail }))], plain, '/work/ws', true)
+    formatServerTable(
+      [
+        serverReport(
+          status('real', {
+            state: 'down',
+            lastError: { kind: 'exited', message: 'Process exited with code 1', exitCode: 1 },
+            stderrTail: tail,
+          }),
+        ),
+      ],
+      plain,
+      '/work/ws',
+      true,
+    )
       .split('\n')
       .slice(2);
 
@@ -52,7 +75,10 @@ void describe('serverReport stderrTail', () => {
   });
 
   void it('keeps the last two lines when the informative one is the last (a Python traceback)', () => {
-    assert.deepEqual(stderrUnder(captured('python-keyerror-env')), ['    stderr:  File "<frozen os>", line 679, in __getitem__', "    stderr: KeyError: 'OPENAI_API_KEY'"]);
+    assert.deepEqual(stderrUnder(captured('python-keyerror-env')), [
+      '    stderr:  File "<frozen os>", line 679, in __getitem__',
+      "    stderr: KeyError: 'OPENAI_API_KEY'",
+    ]);
   });
 
   void it('picks the thrown error of a coloured crash, without its colour codes', () => {
@@ -68,7 +94,11 @@ void describe('terminal safety', () => {
   });
 
   void it('the table carries no control character from a name, serverInfo or error', () => {
-    const down = status('down\x1b[H', { state: 'down', lastError: { kind: 'exited', message: 'boom\x1b[2J\x07' }, stderrTail: 'err\x1b]0;t\x07\n' });
+    const down = status('down\x1b[H', {
+      state: 'down',
+      lastError: { kind: 'exited', message: 'boom\x1b[2J\x07' },
+      stderrTail: 'err\x1b]0;t\x07\n',
+    });
     const table = formatServerTable([serverReport(hostile), serverReport(down)], plain, '/work/ws', true);
     assert.doesNotMatch(table, CONTROL, JSON.stringify(table));
     assert.match(table, /^evil\s+up\b.*srv 1$/m);
@@ -122,7 +152,8 @@ void describe('stateLabel colours', () => {
   });
 
   void it('colours the summary by the worst problem', () => {
-    const report = (state: ServerState) => serverReport(status(state, { state, ...(state === 'down' ? { lastError: { kind: 'timeout', message: 't' } } : {}) }));
+    const report = (state: ServerState) =>
+      serverReport(status(state, { state, ...(state === 'down' ? { lastError: { kind: 'timeout', message: 't' } } : {}) }));
     assert.equal(summaryLine([report('up')], color), `${ansi.green}1/1 healthy\x1b[0m`);
     assert.equal(summaryLine([report('up'), report('suspect')], color), `${ansi.yellow}1/2 healthy\x1b[0m`);
     assert.equal(summaryLine([report('suspect'), report('down')], color), `${ansi.red}0/2 healthy\x1b[0m`);

@@ -20,8 +20,19 @@ const rows: readonly Row[] = [
   { name: 'a pong with a lone _meta (the schema allows it)', method: 'ping', reply: { result: { _meta: { a: 1 } } }, outcome: 'ok' },
   { name: 'a non-empty pong', method: 'ping', reply: { result: { status: 'ok' } }, outcome: 'non-empty', detail: 'result {"status":"ok"}' },
   { name: 'a pong that is not an object', method: 'ping', reply: { result: 'pong' }, outcome: 'non-empty', detail: 'result "pong"' },
-  { name: 'an error to a ping, whatever its code', method: 'ping', reply: { error: { code: -32603, message: 'boom' } }, outcome: 'error-reply', detail: 'error -32603: boom' },
-  { name: 'a DiscoverResult', method: 'server/discover', reply: { result: { supportedVersions: ['2026-07-28'], capabilities: {} } }, outcome: 'ok' },
+  {
+    name: 'an error to a ping, whatever its code',
+    method: 'ping',
+    reply: { error: { code: -32603, message: 'boom' } },
+    outcome: 'error-reply',
+    detail: 'error -32603: boom',
+  },
+  {
+    name: 'a DiscoverResult',
+    method: 'server/discover',
+    reply: { result: { supportedVersions: ['2026-07-28'], capabilities: {} } },
+    outcome: 'ok',
+  },
   {
     name: 'a discover answer without supportedVersions is no DiscoverResult',
     method: 'server/discover',
@@ -29,8 +40,20 @@ const rows: readonly Row[] = [
     outcome: 'non-empty',
     detail: 'result without supportedVersions {"capabilities":{}}',
   },
-  { name: 'a discover answer that is not an object', method: 'server/discover', reply: { result: null }, outcome: 'non-empty', detail: 'result without supportedVersions null' },
-  { name: 'an error to server/discover', method: 'server/discover', reply: { error: { code: -32601, message: 'no' } }, outcome: 'error-reply', detail: 'error -32601: no' },
+  {
+    name: 'a discover answer that is not an object',
+    method: 'server/discover',
+    reply: { result: null },
+    outcome: 'non-empty',
+    detail: 'result without supportedVersions null',
+  },
+  {
+    name: 'an error to server/discover',
+    method: 'server/discover',
+    reply: { error: { code: -32601, message: 'no' } },
+    outcome: 'error-reply',
+    detail: 'error -32601: no',
+  },
   { name: 'any result to the fallback proves the loop runs', method: 'tools/list', reply: { result: { tools: [] } }, outcome: 'ok' },
 ];
 
@@ -41,14 +64,24 @@ void describe('classifyReply: one verdict on an answer for the monitor and the g
       assert.deepEqual(judged, row.outcome === 'ok' ? { outcome: 'ok' } : { outcome: row.outcome, detail: row.detail });
       if (row.method === 'ping' || row.method === 'server/discover') {
         const guard = wrongAnswer(row.method, row.reply);
-        assert.equal(guard, row.outcome === 'ok' ? null : `answered the keepalive ${row.method} with ${row.detail}`, 'the guard reads the same verdict');
+        assert.equal(
+          guard,
+          row.outcome === 'ok' ? null : `answered the keepalive ${row.method} with ${row.detail}`,
+          'the guard reads the same verdict',
+        );
       }
     });
   }
 
   void it('names a wrong answer the way the monitor reports it', () => {
     assert.equal(describeWrongAnswer('ping', 'non-empty', 'result {"x":1}'), 'ping answered with a non-empty result: result {"x":1}');
-    assert.equal(describeWrongAnswer('ping', 'error-reply', 'error -32603: boom'), 'ping answered with a JSON-RPC error: error -32603: boom');
-    assert.equal(describeWrongAnswer('server/discover', 'non-empty', undefined), 'server/discover answered with a result the protocol does not allow');
+    assert.equal(
+      describeWrongAnswer('ping', 'error-reply', 'error -32603: boom'),
+      'ping answered with a JSON-RPC error: error -32603: boom',
+    );
+    assert.equal(
+      describeWrongAnswer('server/discover', 'non-empty', undefined),
+      'server/discover answered with a result the protocol does not allow',
+    );
   });
 });

@@ -15,10 +15,23 @@ import { FakeClock } from '../../helpers/fakeClock';
 import { FakeConnector } from '../../helpers/fakeConnector';
 import { testSettings } from './monitor/harness';
 
-
-const SECRET_ENV_NAMES = ['GITHUB_TOKEN', 'OPENAI_API_KEY', 'CLIENT_SECRET', 'DB_PASSWORD', 'DB_PASSWD', 'AUTH', 'MY_AUTH_HEADER', 'apiKey', 'x_access_token'];
+const SECRET_ENV_NAMES = [
+  'GITHUB_TOKEN',
+  'OPENAI_API_KEY',
+  'CLIENT_SECRET',
+  'DB_PASSWORD',
+  'DB_PASSWD',
+  'AUTH',
+  'MY_AUTH_HEADER',
+  'apiKey',
+  'x_access_token',
+];
 /** Long enough to be masked (4+), alphabet wide enough that a value never hides inside ordinary words. */
-const secretValue = fc.string({ unit: fc.constantFrom(...'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789_-'.split('')), minLength: 12, maxLength: 40 });
+const secretValue = fc.string({
+  unit: fc.constantFrom(...'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789_-'.split('')),
+  minLength: 12,
+  maxLength: 40,
+});
 
 interface Secrets {
   readonly envName: string;
@@ -34,12 +47,22 @@ function configs(s: Secrets): ServerConfig[] {
     inputs: [{ id: 'pw', type: 'promptString', password: true }],
     servers: {
       local: { command: 'node', args: ['server.js', '--token', '${input:pw}'], env: { [s.envName]: s.env, PLAIN: 'visible' } },
-      remote: { type: 'http', url: 'https://mcp.example.test/mcp', headers: { Authorization: `Bearer ${s.bearer}`, Cookie: `session=${s.cookie}`, 'X-API-Key': s.apiKey } },
+      remote: {
+        type: 'http',
+        url: 'https://mcp.example.test/mcp',
+        headers: { Authorization: `Bearer ${s.bearer}`, Cookie: `session=${s.cookie}`, 'X-API-Key': s.apiKey },
+      },
       legacy: { type: 'sse', url: 'https://mcp.example.test/sse', headers: { 'X-Custom': '${input:pw}' } },
     },
   });
   const output = parseConfigText(text, '/w/.vscode/mcp.json', 'vscode', {
-    scope: 'workspace', folder: '/w', workspaceFolders: ['/w'], userHome: '/home/u', platform: 'linux', env: {}, inputs: { pw: s.input },
+    scope: 'workspace',
+    folder: '/w',
+    workspaceFolders: ['/w'],
+    userHome: '/home/u',
+    platform: 'linux',
+    env: {},
+    inputs: { pw: s.input },
   });
   assert.equal(output.servers.length, 3, JSON.stringify(output.diagnostics));
   return output.servers;
@@ -94,50 +117,81 @@ async function exercise(s: Secrets): Promise<{ lines: string[]; events: MonitorE
   await clock.advance(testSettings.intervalMs.stdio + 10);
   await clock.advance(30_000);
   await registry.pingNow();
-  const statuses = JSON.stringify(registry.list().map((status) => ({ lastError: status.lastError, stderrTail: status.stderrTail, state: status.state })));
+  const statuses = JSON.stringify(
+    registry.list().map((status) => ({ lastError: status.lastError, stderrTail: status.stderrTail, state: status.state })),
+  );
   await registry.dispose();
   return { lines, events, statuses };
 }
 
 void describe('secrets never leave the monitor in clear', () => {
   void it('not in log lines, state reasons, probe events, lastError or stderr tails', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.record({ envName: fc.constantFrom(...SECRET_ENV_NAMES), env: secretValue, bearer: secretValue, cookie: secretValue, apiKey: secretValue, input: secretValue }),
-      async (s) => {
-        const { lines, events, statuses } = await exercise(s);
-        assert.ok(lines.length > 0 && events.length > 0, 'the scenario produced output');
-        assertNoSecret('the log', lines.join('\n'), s);
-        assertNoSecret('the statuses', statuses, s);
-        for (const event of events) {
-          if (event.type === 'state') assertNoSecret(`state reason ${event.from}->${event.to}`, event.reason + JSON.stringify(event.status.lastError) + event.status.stderrTail, s);
-          if (event.type === 'probe') assertNoSecret('a probe event', JSON.stringify(event.result) + JSON.stringify(event.status.lastError), s);
-          if (event.type === 'stderr') assertNoSecret('a stderr event', event.text, s);
-        }
-      },
-    ), { numRuns: 25 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          envName: fc.constantFrom(...SECRET_ENV_NAMES),
+          env: secretValue,
+          bearer: secretValue,
+          cookie: secretValue,
+          apiKey: secretValue,
+          input: secretValue,
+        }),
+        async (s) => {
+          const { lines, events, statuses } = await exercise(s);
+          assert.ok(lines.length > 0 && events.length > 0, 'the scenario produced output');
+          assertNoSecret('the log', lines.join('\n'), s);
+          assertNoSecret('the statuses', statuses, s);
+          for (const event of events) {
+            if (event.type === 'state')
+              assertNoSecret(
+                `state reason ${event.from}->${event.to}`,
+                event.reason + JSON.stringify(event.status.lastError) + event.status.stderrTail,
+                s,
+              );
+            if (event.type === 'probe')
+              assertNoSecret('a probe event', JSON.stringify(event.result) + JSON.stringify(event.status.lastError), s);
+            if (event.type === 'stderr') assertNoSecret('a stderr event', event.text, s);
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   void it('not in describeTarget, nor in the redacted env and headers', () => {
-    fc.assert(fc.property(
-      fc.record({ envName: fc.constantFrom(...SECRET_ENV_NAMES), env: secretValue, bearer: secretValue, cookie: secretValue, apiKey: secretValue, input: secretValue }),
-      (s) => {
-        for (const server of configs(s)) {
-          assertNoSecret(`describeTarget(${server.name})`, describeTarget(server), s);
-          assertNoSecret(`redactEnv(${server.name})`, JSON.stringify(redactEnv(server.env, server.secretValues)), s);
-          assertNoSecret(`redactHeaders(${server.name})`, JSON.stringify(redactHeaders(server.headers, server.secretValues)), s);
-        }
-        const [local] = configs(s);
-        assert.equal(redactEnv(local.env, local.secretValues).PLAIN, 'visible', 'ordinary values stay readable');
-      },
-    ), { numRuns: 100 });
+    fc.assert(
+      fc.property(
+        fc.record({
+          envName: fc.constantFrom(...SECRET_ENV_NAMES),
+          env: secretValue,
+          bearer: secretValue,
+          cookie: secretValue,
+          apiKey: secretValue,
+          input: secretValue,
+        }),
+        (s) => {
+          for (const server of configs(s)) {
+            assertNoSecret(`describeTarget(${server.name})`, describeTarget(server), s);
+            assertNoSecret(`redactEnv(${server.name})`, JSON.stringify(redactEnv(server.env, server.secretValues)), s);
+            assertNoSecret(`redactHeaders(${server.name})`, JSON.stringify(redactHeaders(server.headers, server.secretValues)), s);
+          }
+          const [local] = configs(s);
+          assert.equal(redactEnv(local.env, local.secretValues).PLAIN, 'visible', 'ordinary values stay readable');
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
   void it('credentials in URLs and secret-named arguments are masked in describeTarget', () => {
-    const text = describeTarget({ transport: 'stdio', command: 'npx', args: ['server', '--api-key', 'k-1234567890', '--password=p-1234567890', 'https://user:pw-1234567890@host/x?token=t-1234567890'] });
+    const text = describeTarget({
+      transport: 'stdio',
+      command: 'npx',
+      args: ['server', '--api-key', 'k-1234567890', '--password=p-1234567890', 'https://user:pw-1234567890@host/x?token=t-1234567890'],
+    });
     for (const secret of ['k-1234567890', 'p-1234567890', 'pw-1234567890', 't-1234567890']) assert.ok(!text.includes(secret), text);
     const url = describeTarget({ transport: 'http', url: 'https://tok-1234567890@host/mcp?api_key=q-1234567890&x=1' });
     for (const secret of ['tok-1234567890', 'q-1234567890']) assert.ok(!url.includes(secret), url);
     assert.ok(url.includes('x=1'));
   });
 });
-

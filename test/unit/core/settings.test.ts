@@ -23,7 +23,8 @@ void describe('the settings table', () => {
       void it(`${key}: each allowed value as it is, anything else the default`, () => {
         assert.ok(setting.enum.includes(setting.default));
         for (const value of setting.enum) assert.equal(setting.parse(value), value);
-        for (const raw of [...WRONG_TYPES, 'sometimes', setting.default.toUpperCase()]) assert.equal(setting.parse(raw), setting.default, String(raw));
+        for (const raw of [...WRONG_TYPES, 'sometimes', setting.default.toUpperCase()])
+          assert.equal(setting.parse(raw), setting.default, String(raw));
       });
     } else if (setting.type === 'boolean') {
       void it(`${key}: a boolean as it is, anything else the default`, () => {
@@ -55,7 +56,10 @@ void describe('the settings table', () => {
       typo: { intervalSeconds: '30', mode: 'sometimes', slowThresholdMs: 0 },
       broken: 'not an object',
     });
-    assert.deepEqual(parsed, { fast: { intervalSeconds: 5, mode: 'check', slowThresholdMs: 30_000, startupTimeoutSeconds: 600 }, typo: {} });
+    assert.deepEqual(parsed, {
+      fast: { intervalSeconds: 5, mode: 'check', slowThresholdMs: 30_000, startupTimeoutSeconds: 600 },
+      typo: {},
+    });
     assert.deepEqual(SETTINGS.serverOverrides.parse(['a']), {});
   });
 

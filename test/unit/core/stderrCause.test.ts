@@ -21,24 +21,92 @@ interface Row {
   readonly fix?: { key: 'env' | 'args'; name: RegExp };
 }
 
-const STRIPE_LINE = /^Error: Stripe API key not provided\. Please either pass it as an argument --api-key=\$KEY or set the STRIPE_SECRET_KEY environment variable\.$/;
+const STRIPE_LINE =
+  /^Error: Stripe API key not provided\. Please either pass it as an argument --api-key=\$KEY or set the STRIPE_SECRET_KEY environment variable\.$/;
 
 const rows: Row[] = [
-  { fixture: 'stripe-no-key', line: STRIPE_LINE, envVar: 'STRIPE_SECRET_KEY', flag: '--api-key', nextStep: /^Set STRIPE_SECRET_KEY in the "env" of "demo"/, fix: { key: 'env', name: /^STRIPE_SECRET_KEY$/ } },
-  { fixture: 'stripe-no-key-color', line: STRIPE_LINE, envVar: 'STRIPE_SECRET_KEY', flag: '--api-key', nextStep: /^Set STRIPE_SECRET_KEY in the "env" of "demo"/, fix: { key: 'env', name: /^STRIPE_SECRET_KEY$/ } },
-  { fixture: 'brave-search-no-key', line: /^Error: BRAVE_API_KEY environment variable is required$/, envVar: 'BRAVE_API_KEY', nextStep: /^Set BRAVE_API_KEY in the "env" of "demo"/, fix: { key: 'env', name: /^BRAVE_API_KEY$/ } },
-  { fixture: 'postgres-no-url', line: /^Please provide a database URL as a command-line argument$/, nextStep: /Run the same command in a terminal/ },
-  { fixture: 'node-unhandled-rejection', line: /^Error: GITHUB_TOKEN environment variable is not set$/, envVar: 'GITHUB_TOKEN', nextStep: /^Set GITHUB_TOKEN in the "env" of "demo"/, fix: { key: 'env', name: /^GITHUB_TOKEN$/ } },
-  { fixture: 'node-unhandled-rejection-string', line: /^SLACK_BOT_TOKEN is required$/, envVar: 'SLACK_BOT_TOKEN', nextStep: /^Set SLACK_BOT_TOKEN in the "env"/, fix: { key: 'env', name: /^SLACK_BOT_TOKEN$/ } },
   {
-    fixture: 'node-esm-module-not-found', line: /^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module '.*\/server-core\.js' imported from/, file: /\/server-core\.js$/,
-    nextStep: /^Check that .*\/server-core\.js exists, or fix the path in the "args" or "cwd" of "demo"/, fix: { key: 'args', name: /server-core\.js$/ },
+    fixture: 'stripe-no-key',
+    line: STRIPE_LINE,
+    envVar: 'STRIPE_SECRET_KEY',
+    flag: '--api-key',
+    nextStep: /^Set STRIPE_SECRET_KEY in the "env" of "demo"/,
+    fix: { key: 'env', name: /^STRIPE_SECRET_KEY$/ },
   },
-  { fixture: 'node-cjs-module-not-found', line: /^Error: Cannot find module '.*\/missing-server\.js'$/, file: /\/missing-server\.js$/, nextStep: /^Check that .*missing-server\.js exists/, fix: { key: 'args', name: /missing-server\.js$/ } },
-  { fixture: 'node-missing-file', line: /^Error: ENOENT: no such file or directory, open '\.\/server-config\.json'$/, file: /^\.\/server-config\.json$/, nextStep: /^Check that \.\/server-config\.json exists/, fix: { key: 'args', name: /^\.\/server-config\.json$/ } },
-  { fixture: 'python-keyerror-env', line: /^KeyError: 'OPENAI_API_KEY'$/, envVar: 'OPENAI_API_KEY', nextStep: /^Set OPENAI_API_KEY in the "env" of "demo"/, fix: { key: 'env', name: /^OPENAI_API_KEY$/ } },
-  { fixture: 'python-module-not-found', line: /^ModuleNotFoundError: No module named 'mcp'$/, nextStep: /Run the same command in a terminal/ },
-  { fixture: 'python-argparse-required', line: /^weather-server: error: the following arguments are required: --api-key$/, flag: '--api-key', nextStep: /^Add --api-key to the "args" of "demo"/, fix: { key: 'args', name: /^--api-key$/ } },
+  {
+    fixture: 'stripe-no-key-color',
+    line: STRIPE_LINE,
+    envVar: 'STRIPE_SECRET_KEY',
+    flag: '--api-key',
+    nextStep: /^Set STRIPE_SECRET_KEY in the "env" of "demo"/,
+    fix: { key: 'env', name: /^STRIPE_SECRET_KEY$/ },
+  },
+  {
+    fixture: 'brave-search-no-key',
+    line: /^Error: BRAVE_API_KEY environment variable is required$/,
+    envVar: 'BRAVE_API_KEY',
+    nextStep: /^Set BRAVE_API_KEY in the "env" of "demo"/,
+    fix: { key: 'env', name: /^BRAVE_API_KEY$/ },
+  },
+  {
+    fixture: 'postgres-no-url',
+    line: /^Please provide a database URL as a command-line argument$/,
+    nextStep: /Run the same command in a terminal/,
+  },
+  {
+    fixture: 'node-unhandled-rejection',
+    line: /^Error: GITHUB_TOKEN environment variable is not set$/,
+    envVar: 'GITHUB_TOKEN',
+    nextStep: /^Set GITHUB_TOKEN in the "env" of "demo"/,
+    fix: { key: 'env', name: /^GITHUB_TOKEN$/ },
+  },
+  {
+    fixture: 'node-unhandled-rejection-string',
+    line: /^SLACK_BOT_TOKEN is required$/,
+    envVar: 'SLACK_BOT_TOKEN',
+    nextStep: /^Set SLACK_BOT_TOKEN in the "env"/,
+    fix: { key: 'env', name: /^SLACK_BOT_TOKEN$/ },
+  },
+  {
+    fixture: 'node-esm-module-not-found',
+    line: /^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module '.*\/server-core\.js' imported from/,
+    file: /\/server-core\.js$/,
+    nextStep: /^Check that .*\/server-core\.js exists, or fix the path in the "args" or "cwd" of "demo"/,
+    fix: { key: 'args', name: /server-core\.js$/ },
+  },
+  {
+    fixture: 'node-cjs-module-not-found',
+    line: /^Error: Cannot find module '.*\/missing-server\.js'$/,
+    file: /\/missing-server\.js$/,
+    nextStep: /^Check that .*missing-server\.js exists/,
+    fix: { key: 'args', name: /missing-server\.js$/ },
+  },
+  {
+    fixture: 'node-missing-file',
+    line: /^Error: ENOENT: no such file or directory, open '\.\/server-config\.json'$/,
+    file: /^\.\/server-config\.json$/,
+    nextStep: /^Check that \.\/server-config\.json exists/,
+    fix: { key: 'args', name: /^\.\/server-config\.json$/ },
+  },
+  {
+    fixture: 'python-keyerror-env',
+    line: /^KeyError: 'OPENAI_API_KEY'$/,
+    envVar: 'OPENAI_API_KEY',
+    nextStep: /^Set OPENAI_API_KEY in the "env" of "demo"/,
+    fix: { key: 'env', name: /^OPENAI_API_KEY$/ },
+  },
+  {
+    fixture: 'python-module-not-found',
+    line: /^ModuleNotFoundError: No module named 'mcp'$/,
+    nextStep: /Run the same command in a terminal/,
+  },
+  {
+    fixture: 'python-argparse-required',
+    line: /^weather-server: error: the following arguments are required: --api-key$/,
+    flag: '--api-key',
+    nextStep: /^Add --api-key to the "args" of "demo"/,
+    fix: { key: 'args', name: /^--api-key$/ },
+  },
 ];
 
 describe('stderrFinding on real stderr', () => {
@@ -62,7 +130,10 @@ describe('the cause of a server that exits at start, from real stderr', () => {
     it(row.fixture, () => {
       const stderrTail = fixture(row.fixture);
       const cause = classifyFailure({
-        state: 'down', transport: 'stdio', command: 'node', name: 'demo',
+        state: 'down',
+        transport: 'stdio',
+        command: 'node',
+        name: 'demo',
         error: { kind: 'exited', message: 'Process exited with code 1 while connecting', exitCode: 1, stderrTail, phase: 'connect' },
       });
       assert.equal(cause?.id, 'exits-at-start');
@@ -80,7 +151,9 @@ describe('the cause of a server that exits at start, from real stderr', () => {
 
   it('a crash after running names the variable too', () => {
     const cause = classifyFailure({
-      state: 'down', transport: 'stdio', name: 'stripe',
+      state: 'down',
+      transport: 'stdio',
+      name: 'stripe',
       error: { kind: 'exited', message: 'Process exited with code 1', exitCode: 1, stderrTail: fixture('stripe-no-key'), phase: 'session' },
     });
     assert.equal(cause?.id, 'crashed');

@@ -33,8 +33,17 @@ class FakeUpstream implements Upstream {
   }
 }
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
-const INIT_RESULT = { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true }, logging: {} }, serverInfo: { name: 's', version: '1' } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+};
+const INIT_RESULT = {
+  protocolVersion: '2025-06-18',
+  capabilities: { tools: { listChanged: true }, logging: {} },
+  serverInfo: { name: 's', version: '1' },
+};
 
 function setup() {
   const clock = new FakeClock();
@@ -53,7 +62,12 @@ function setup() {
       upstreams.push(upstream);
       return upstream;
     },
-    client: { write: (raw) => (toClient.push(raw.toString('utf8')), true), pause: () => flow.push('pause'), resume: () => flow.push('resume'), end: () => undefined },
+    client: {
+      write: (raw) => (toClient.push(raw.toString('utf8')), true),
+      pause: () => flow.push('pause'),
+      resume: () => flow.push('resume'),
+      end: () => undefined,
+    },
     onClosed: (code) => closedWith.push(code),
   });
   const fromClient = (message: unknown) => session.fromClient(Buffer.from(`${JSON.stringify(message)}\n`));
@@ -102,9 +116,19 @@ void describe('guard session', () => {
     assert.deepEqual(replay.params, INIT.params);
     second.say({ jsonrpc: '2.0', id: replay.id, result: INIT_RESULT });
     await flushPromises();
-    assert.deepEqual(second.requests().slice(1).map((request) => request.method), ['notifications/initialized', 'tools/list']);
+    assert.deepEqual(
+      second
+        .requests()
+        .slice(1)
+        .map((request) => request.method),
+      ['notifications/initialized', 'tools/list'],
+    );
     // The replayed answer is swallowed; the client is told to refetch tools.
-    assert.equal(t.clientSaw().filter((message) => message.result && (message.result as { protocolVersion?: string }).protocolVersion).length, 1, "only the first upstream's own answer");
+    assert.equal(
+      t.clientSaw().filter((message) => message.result && (message.result as { protocolVersion?: string }).protocolVersion).length,
+      1,
+      "only the first upstream's own answer",
+    );
     assert.ok(t.clientSaw().some((message) => message.method === 'notifications/tools/list_changed'));
     assert.equal(t.session.status().restarts, 1);
     assert.equal(t.session.status().lastError?.exitCode, 1);
@@ -139,7 +163,13 @@ void describe('guard session', () => {
     upstream.events.drain();
     assert.equal(t.flow.at(-1), 'resume');
     t.fromClient({ jsonrpc: '2.0', id: 11, method: 'b' });
-    assert.deepEqual(upstream.requests().slice(-2).map((request) => request.id), [10, 11]);
+    assert.deepEqual(
+      upstream
+        .requests()
+        .slice(-2)
+        .map((request) => request.id),
+      [10, 11],
+    );
   });
 
   void it('forgets a request the client cancelled, so a later failure does not answer it', async () => {
@@ -152,7 +182,10 @@ void describe('guard session', () => {
   });
 
   void it('closes the client connection when the restarted upstream negotiates another version or loses a capability', async () => {
-    for (const changed of [{ ...INIT_RESULT, protocolVersion: '2025-03-26' }, { ...INIT_RESULT, capabilities: { logging: {} } }]) {
+    for (const changed of [
+      { ...INIT_RESULT, protocolVersion: '2025-03-26' },
+      { ...INIT_RESULT, capabilities: { logging: {} } },
+    ]) {
       const t = setup();
       await handshake(t);
       t.upstreams[0]!.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: '' });
@@ -173,7 +206,10 @@ void describe('guard session', () => {
     t.fromClient({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
     await t.clock.advance(250);
     t.upstreams[1]!.events.ended({ message: 'upstream exited with code 2', exitCode: 2, signal: null, stderrTail: '' });
-    assert.deepEqual((t.clientSaw().find((message) => message.id === 7) as { error: { message: string } }).error.message, 'upstream exited with code 2; restarting');
+    assert.deepEqual(
+      (t.clientSaw().find((message) => message.id === 7) as { error: { message: string } }).error.message,
+      'upstream exited with code 2; restarting',
+    );
     assert.deepEqual(t.clock.pendingDelays(), [500]);
     await t.session.close(0);
     assert.equal(t.clock.pendingTimers(), 0);
@@ -182,7 +218,8 @@ void describe('guard session', () => {
 
 void describe('guard session, the cause a client is answered with', () => {
   const stripe = readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'stderr', 'stripe-no-key.txt'), 'utf8');
-  const STRIPE_LINE = 'Error: Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.';
+  const STRIPE_LINE =
+    'Error: Stripe API key not provided. Please either pass it as an argument --api-key=$KEY or set the STRIPE_SECRET_KEY environment variable.';
 
   void it('names the thrown error of a Node crash, not its `Node.js v20` trailer, in the error of a request the restart could not serve', async () => {
     const t = setup();
@@ -195,7 +232,11 @@ void describe('guard session, the cause a client is answered with', () => {
     const answer = t.clientSaw().find((message) => message.id === 1) as { error: { message: string } };
     assert.equal(answer.error.message, `upstream exited with code 1: ${STRIPE_LINE}; restarting`);
     // The log keeps the tail as well, after the cause.
-    assert.ok(t.logLines.some((line) => line.includes(`upstream exited with code 1: ${STRIPE_LINE}; restarting; stderr: `) && line.includes('Node.js v20.20.2')));
+    assert.ok(
+      t.logLines.some(
+        (line) => line.includes(`upstream exited with code 1: ${STRIPE_LINE}; restarting; stderr: `) && line.includes('Node.js v20.20.2'),
+      ),
+    );
     await t.session.close(0);
   });
 
@@ -203,7 +244,12 @@ void describe('guard session, the cause a client is answered with', () => {
     const t = setup();
     await handshake(t);
     t.fromClient({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow' } });
-    t.upstreams[0]!.events.ended({ message: 'upstream was killed by SIGKILL', exitCode: null, signal: 'SIGKILL', stderrTail: 'Starting default (STDIO) server...\n' });
+    t.upstreams[0]!.events.ended({
+      message: 'upstream was killed by SIGKILL',
+      exitCode: null,
+      signal: 'SIGKILL',
+      stderrTail: 'Starting default (STDIO) server...\n',
+    });
     const answer = t.clientSaw().find((message) => message.id === 2) as { error: { message: string } };
     assert.equal(answer.error.message, 'upstream was killed by SIGKILL; restarting');
     await t.session.close(0);
@@ -242,7 +288,10 @@ void describe('guard session, crash loops', () => {
     t.fromClient({ jsonrpc: '2.0', id: 42, method: 'tools/list' });
     const answer = t.clientSaw().find((message) => message.id === 42) as { error: { code: number; message: string } };
     assert.equal(answer.error.code, -32000);
-    assert.match(answer.error.message, /^gave up after 5 crashes in 3 min; last: upstream exited with code 3 \(exit code 3\): Error: API_KEY is not set; not restarted/);
+    assert.match(
+      answer.error.message,
+      /^gave up after 5 crashes in 3 min; last: upstream exited with code 3 \(exit code 3\): Error: API_KEY is not set; not restarted/,
+    );
     assert.ok(t.logLines.some((line) => /gave up after 5 crashes in 3 min/.test(line)));
 
     assert.equal(t.session.restartNow().restarting, true);
@@ -273,7 +322,11 @@ void describe('guard session, Ping and Reconnect asked for from MCP Health', () 
     const t = setup();
     t.session.start();
     await flushPromises();
-    assert.deepEqual(await t.session.probeNow(1000), { method: 'ping', outcome: 'failed', detail: 'the client has not spoken to the server yet, so its protocol era is unknown' });
+    assert.deepEqual(await t.session.probeNow(1000), {
+      method: 'ping',
+      outcome: 'failed',
+      detail: 'the client has not spoken to the server yet, so its protocol era is unknown',
+    });
     t.fromClient(INIT);
     t.upstreams[0]!.say({ jsonrpc: '2.0', id: 1, result: INIT_RESULT });
     const probing = t.session.probeNow(1000);
@@ -294,7 +347,10 @@ void describe('guard session, Ping and Reconnect asked for from MCP Health', () 
     const t = setup();
     await handshake(t);
     t.fromClient({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow' } });
-    assert.deepEqual(t.session.restartNow(), { restarting: false, detail: '1 message(s) of the client are in flight; a restart now would fail them' });
+    assert.deepEqual(t.session.restartNow(), {
+      restarting: false,
+      detail: '1 message(s) of the client are in flight; a restart now would fail them',
+    });
     t.upstreams[0]!.say({ jsonrpc: '2.0', id: 2, result: { content: [] } });
     assert.equal(t.session.restartNow().restarting, true);
     assert.equal(t.upstreams[0]!.closed, true);
@@ -316,12 +372,18 @@ void describe('guard session, the client closing its input (half-close)', () => 
     assert.deepEqual(t.closedWith, []);
     await flushPromises();
     const upstream = t.upstreams[0]!;
-    assert.deepEqual(upstream.requests().map((message) => message.method), ['initialize', 'notifications/initialized', 'tools/list']);
+    assert.deepEqual(
+      upstream.requests().map((message) => message.method),
+      ['initialize', 'notifications/initialized', 'tools/list'],
+    );
     upstream.say({ jsonrpc: '2.0', id: 1, result: INIT_RESULT });
     assert.deepEqual(t.closedWith, [], 'tools/list is still unanswered');
     upstream.say({ jsonrpc: '2.0', id: 2, result: { tools: [] } });
     await flushPromises();
-    assert.deepEqual(t.clientSaw().map((message) => message.id), [1, 2]);
+    assert.deepEqual(
+      t.clientSaw().map((message) => message.id),
+      [1, 2],
+    );
     assert.deepEqual(t.closedWith, [0]);
     assert.equal(upstream.closed, true);
     assert.equal(t.clock.pendingTimers(), 0);
@@ -348,7 +410,10 @@ void describe('guard session, the client closing its input (half-close)', () => 
     await t.clock.advance(1);
     await flushPromises();
     const answer = t.clientSaw().find((message) => message.id === 3) as { error: { code: number; message: string } };
-    assert.deepEqual(answer.error, { code: -32000, message: `the client closed its input and the upstream sent nothing for ${timeoutMs} ms` });
+    assert.deepEqual(answer.error, {
+      code: -32000,
+      message: `the client closed its input and the upstream sent nothing for ${timeoutMs} ms`,
+    });
     assert.deepEqual(t.closedWith, [0]);
   });
 
@@ -359,7 +424,10 @@ void describe('guard session, the client closing its input (half-close)', () => 
     t.session.clientClosed();
     t.upstreams[0]!.events.ended({ message: 'upstream exited with code 0', exitCode: 0, signal: null, stderrTail: '' });
     await flushPromises();
-    assert.equal((t.clientSaw().find((message) => message.id === 4) as { error: { message: string } }).error.message, 'upstream exited with code 0');
+    assert.equal(
+      (t.clientSaw().find((message) => message.id === 4) as { error: { message: string } }).error.message,
+      'upstream exited with code 0',
+    );
     assert.deepEqual(t.closedWith, [0]);
     await t.clock.advance(60_000);
     assert.equal(t.upstreams.length, 1);
@@ -380,7 +448,11 @@ void describe('guard session, client ids that begin with the guard prefix', () =
     assert.equal(probe.id, 'mcp-health-guard:probe-1');
     upstream.say({ jsonrpc: '2.0', id: probe.id, result: {} });
     upstream.events.line(Buffer.from('{"jsonrpc":"2.0", "id" : "mcp-health-guard:~probe-1","result":{"tools":[]}}\n'));
-    assert.equal(t.toClient.at(-1), '{"jsonrpc":"2.0", "id" : "mcp-health-guard:probe-1","result":{"tools":[]}}\n', 'only the id changed back');
+    assert.equal(
+      t.toClient.at(-1),
+      '{"jsonrpc":"2.0", "id" : "mcp-health-guard:probe-1","result":{"tools":[]}}\n',
+      'only the id changed back',
+    );
     assert.equal(t.toClient.length, 2, 'the probe answer stayed in the guard');
     assert.equal(t.session.status().keepalive.answered, 1);
     assert.equal(t.session.status().methods['tools/list']?.count, 1);
@@ -395,7 +467,13 @@ void describe('guard session, client ids that begin with the guard prefix', () =
     assert.deepEqual(upstream.requests().at(-1)!.params, { requestId: 'mcp-health-guard:~a', reason: 'x' });
     t.fromClient({ jsonrpc: '2.0', id: 'mcp-health-guard:b', method: 'tools/call', params: { name: 'slow' } });
     upstream.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: '' });
-    assert.deepEqual(t.clientSaw().filter((message) => message.error).map((message) => message.id), ['mcp-health-guard:b']);
+    assert.deepEqual(
+      t
+        .clientSaw()
+        .filter((message) => message.error)
+        .map((message) => message.id),
+      ['mcp-health-guard:b'],
+    );
   });
 });
 
@@ -404,7 +482,8 @@ void describe('guard session, JSON-RPC batches', () => {
     const t = setup();
     await handshake(t);
     const upstream = t.upstreams[0]!;
-    const batch = '[{"jsonrpc":"2.0","id":2,"method":"tools/list"}, {"jsonrpc":"2.0","id":"x","method":"ping"},{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]\n';
+    const batch =
+      '[{"jsonrpc":"2.0","id":2,"method":"tools/list"}, {"jsonrpc":"2.0","id":"x","method":"ping"},{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]\n';
     t.session.fromClient(Buffer.from(batch));
     assert.equal(upstream.written.at(-1), batch);
     const answer = '[{"jsonrpc":"2.0","id":"x","result":{}},{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}]\n';
@@ -419,8 +498,15 @@ void describe('guard session, JSON-RPC batches', () => {
     const t = setup();
     await handshake(t);
     const upstream = t.upstreams[0]!;
-    t.session.fromClient(Buffer.from('[{"jsonrpc":"2.0","id":"mcp-health-guard:c","method":"tools/list"},{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow"}}]\n'));
-    assert.deepEqual(JSON.parse(upstream.written.at(-1)!).map((message: { id: unknown }) => message.id), ['mcp-health-guard:~c', 5]);
+    t.session.fromClient(
+      Buffer.from(
+        '[{"jsonrpc":"2.0","id":"mcp-health-guard:c","method":"tools/list"},{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow"}}]\n',
+      ),
+    );
+    assert.deepEqual(
+      JSON.parse(upstream.written.at(-1)!).map((message: { id: unknown }) => message.id),
+      ['mcp-health-guard:~c', 5],
+    );
     await t.clock.advance(defaultGuardSettings.intervalMs);
     const probe = upstream.requests().at(-1)!;
     upstream.say([
@@ -430,6 +516,12 @@ void describe('guard session, JSON-RPC batches', () => {
     assert.deepEqual(JSON.parse(t.toClient.at(-1)!), [{ jsonrpc: '2.0', id: 'mcp-health-guard:c', result: { tools: [] } }]);
     assert.equal(t.session.status().keepalive.answered, 1);
     upstream.events.ended({ message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: '' });
-    assert.deepEqual(t.clientSaw().filter((message) => message.error).map((message) => message.id), [5]);
+    assert.deepEqual(
+      t
+        .clientSaw()
+        .filter((message) => message.error)
+        .map((message) => message.id),
+      [5],
+    );
   });
 });

@@ -15,15 +15,30 @@ void describe('guarded config entries', () => {
 
   void it('recognises what guard --print-config prints from a checkout in any directory', () => {
     assert.equal(guardedName(entry('node', ['/home/me/src/checkout/dist/cli.js', 'guard', '--name', 'gh', '--', 'node', 's.js'])), 'gh');
-    assert.equal(guardedName(entry('node', ['C:\\src\\x\\dist\\cli.js', 'guard', '--name', 'web', '--url', 'http://127.0.0.1:9/mcp'])), 'web');
+    assert.equal(
+      guardedName(entry('node', ['C:\\src\\x\\dist\\cli.js', 'guard', '--name', 'web', '--url', 'http://127.0.0.1:9/mcp'])),
+      'web',
+    );
     // Another tool's cli.js with a guard subcommand, without the guard's own --name, stays a plain server.
     assert.equal(guardedName(entry('node', ['/opt/other/cli.js', 'guard', '--', 'x'])), null);
   });
 
-  void it('recognises what Guard This Server writes: the stable copy in the extension\'s global storage', () => {
+  void it("recognises what Guard This Server writes: the stable copy in the extension's global storage", () => {
     const stable = '/home/me/.vscode-server/data/User/globalStorage/mcp-health.mcp-health/bin/mcp-health-guard.js';
     assert.equal(guardedName(entry('node', [stable, 'guard', '--name', 'gh', '--', 'node', 's.js'])), 'gh');
-    assert.equal(guardedName(entry('node', ['C:\\Users\\me\\AppData\\Code\\User\\globalStorage\\x\\bin\\mcp-health-guard.js', 'guard', '--name', 'w', '--', 'x'])), 'w');
+    assert.equal(
+      guardedName(
+        entry('node', [
+          'C:\\Users\\me\\AppData\\Code\\User\\globalStorage\\x\\bin\\mcp-health-guard.js',
+          'guard',
+          '--name',
+          'w',
+          '--',
+          'x',
+        ]),
+      ),
+      'w',
+    );
     // Without the guard's own --name, a file of that name is not taken for ours either.
     assert.equal(guardedName(entry('node', ['/opt/other/mcp-health-guard.js', 'guard', '--', 'x'])), null);
   });
@@ -38,10 +53,25 @@ void describe('guarded config entries', () => {
 void describe('published guard status', () => {
   void it('masks secrets in the target, the last error and the stderr tail', () => {
     const status = {
-      type: 'guard-status', name: 'gh', guardPid: 1, target: 'node s.js --token sekrit-value-123', state: 'ready', era: 'handshake',
-      protocolVersion: '2025-06-18', upstreamPid: 2, generation: 2, restarts: 1,
-      keepalive: { probes: 0, answered: 0, violations: 0, lastRttMs: null, rttsMs: [], stoppedReason: null }, methods: {},
-      lastError: { message: 'upstream exited with code 1', exitCode: 1, signal: null, stderrTail: 'auth failed for sekrit-value-123', atMs: 0 },
+      type: 'guard-status',
+      name: 'gh',
+      guardPid: 1,
+      target: 'node s.js --token sekrit-value-123',
+      state: 'ready',
+      era: 'handshake',
+      protocolVersion: '2025-06-18',
+      upstreamPid: 2,
+      generation: 2,
+      restarts: 1,
+      keepalive: { probes: 0, answered: 0, violations: 0, lastRttMs: null, rttsMs: [], stoppedReason: null },
+      methods: {},
+      lastError: {
+        message: 'upstream exited with code 1',
+        exitCode: 1,
+        signal: null,
+        stderrTail: 'auth failed for sekrit-value-123',
+        atMs: 0,
+      },
     } as PublishedGuardStatus;
     const text = JSON.stringify(redactStatus(status, ['sekrit-value-123']));
     assert.doesNotMatch(text, /sekrit/);

@@ -8,14 +8,18 @@ function harness(method: KeepaliveMethod | null = 'ping') {
   const sent: Array<{ id: string; at: number }> = [];
   const dead: string[] = [];
   const violations: string[] = [];
-  const keepalive = new Keepalive(clock, { intervalMs: 30_000, timeoutMs: 5_000 }, {
-    send: (id) => {
-      if (method) sent.push({ id, at: clock.monotonic() });
-      return method;
+  const keepalive = new Keepalive(
+    clock,
+    { intervalMs: 30_000, timeoutMs: 5_000 },
+    {
+      send: (id) => {
+        if (method) sent.push({ id, at: clock.monotonic() });
+        return method;
+      },
+      dead: (reason) => dead.push(reason),
+      violation: (reason) => violations.push(reason),
     },
-    dead: (reason) => dead.push(reason),
-    violation: (reason) => violations.push(reason),
-  });
+  );
   return { clock, sent, dead, violations, keepalive };
 }
 
@@ -28,7 +32,10 @@ void describe('guard keepalive', () => {
     await clock.advance(20_000);
     assert.equal(sent.length, 0, 'traffic 20 s in restarts the idle wait');
     await clock.advance(10_000);
-    assert.deepEqual(sent.map((probe) => probe.at), [50_000]);
+    assert.deepEqual(
+      sent.map((probe) => probe.at),
+      [50_000],
+    );
     assert.match(sent[0]!.id, /^mcp-health-guard:probe-/);
   });
 
@@ -105,7 +112,7 @@ void describe('guard keepalive', () => {
     assert.equal(clock.pendingTimers(), 0);
   });
 
-  void it('judges answers by the monitor\'s rule: a DiscoverResult without supportedVersions is a violation', async () => {
+  void it("judges answers by the monitor's rule: a DiscoverResult without supportedVersions is a violation", async () => {
     const { clock, sent, keepalive, violations } = harness('server/discover');
     keepalive.start();
     await clock.advance(30_000);

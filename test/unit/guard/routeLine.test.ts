@@ -37,11 +37,16 @@ function same(text: string | Buffer): void {
   const raw = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   const want = expected(raw);
   // A short line is routed by JSON.parse, a long one by the scan: both must agree with the reference on every input.
-  for (const [how, got] of [['routed', routeLine(raw)], ['scanned', routeScanned(raw)]] as const) {
+  for (const [how, got] of [
+    ['routed', routeLine(raw)],
+    ['scanned', routeScanned(raw)],
+  ] as const) {
     assert.deepEqual(got, want, `${how}, for ${JSON.stringify(raw.toString('utf8'))}`);
     // -0 and 0 are the same id to the guard's books, but the value forwarded in an error answer must be the same too.
-    const pairs: Array<[Route, Route]> = got.kind === 'batch' && want.kind === 'batch' ? got.items.map((item, i) => [item, want.items[i]!]) : [[got, want]];
-    for (const [one, other] of pairs) if ('id' in one && 'id' in other) assert.ok(Object.is(one.id, other.id), `${how}: id of ${raw.toString('utf8')}`);
+    const pairs: Array<[Route, Route]> =
+      got.kind === 'batch' && want.kind === 'batch' ? got.items.map((item, i) => [item, want.items[i]!]) : [[got, want]];
+    for (const [one, other] of pairs)
+      if ('id' in one && 'id' in other) assert.ok(Object.is(one.id, other.id), `${how}: id of ${raw.toString('utf8')}`);
   }
 }
 
@@ -72,35 +77,111 @@ const SHAPES = [
   '{"jsonrpc":"2.0","method":"m","id":{"a":1}}\n',
   '{"jsonrpc":"2.0","method":"m","id":[1]}\n',
   // ids of every numeric spelling
-  '{"id":0,"method":"m"}', '{"id":-0,"method":"m"}', '{"id":-1,"method":"m"}', '{"id":1.0,"method":"m"}', '{"id":1.5,"method":"m"}',
-  '{"id":1e2,"method":"m"}', '{"id":1E+2,"method":"m"}', '{"id":1e-2,"method":"m"}', '{"id":1e400,"method":"m"}', '{"id":-1e400,"method":"m"}',
-  '{"id":123456789012345,"method":"m"}', '{"id":1234567890123456789,"method":"m"}', '{"id":9007199254740993,"method":"m"}',
-  '{"id":01,"method":"m"}', '{"id":1.,"method":"m"}', '{"id":.5,"method":"m"}', '{"id":+1,"method":"m"}', '{"id":1e,"method":"m"}', '{"id":-,"method":"m"}',
+  '{"id":0,"method":"m"}',
+  '{"id":-0,"method":"m"}',
+  '{"id":-1,"method":"m"}',
+  '{"id":1.0,"method":"m"}',
+  '{"id":1.5,"method":"m"}',
+  '{"id":1e2,"method":"m"}',
+  '{"id":1E+2,"method":"m"}',
+  '{"id":1e-2,"method":"m"}',
+  '{"id":1e400,"method":"m"}',
+  '{"id":-1e400,"method":"m"}',
+  '{"id":123456789012345,"method":"m"}',
+  '{"id":1234567890123456789,"method":"m"}',
+  '{"id":9007199254740993,"method":"m"}',
+  '{"id":01,"method":"m"}',
+  '{"id":1.,"method":"m"}',
+  '{"id":.5,"method":"m"}',
+  '{"id":+1,"method":"m"}',
+  '{"id":1e,"method":"m"}',
+  '{"id":-,"method":"m"}',
   // string ids and methods with escapes, unicode, odd characters
-  '{"id":"1","method":"m"}', '{"id":"","method":""}', '{"id":"\\u0031","method":"\\u0070ing"}', '{"id":"a\\"b","method":"x\\\\y"}',
-  '{"id":"caf\u00e9 \u{1F600}","method":"x/\\u00e9t\\u00e9"}', '{"id":"\\/","method":"\\b\\f\\n\\r\\t"}', '{"id":"\\x","method":"m"}',
-  '{"id":"\\u12","method":"m"}', '{"id":"\\u12G4","method":"m"}', '{"id":"tab\there","method":"m"}', '{"id":"\u2028","method":"m"}',
+  '{"id":"1","method":"m"}',
+  '{"id":"","method":""}',
+  '{"id":"\\u0031","method":"\\u0070ing"}',
+  '{"id":"a\\"b","method":"x\\\\y"}',
+  '{"id":"caf\u00e9 \u{1F600}","method":"x/\\u00e9t\\u00e9"}',
+  '{"id":"\\/","method":"\\b\\f\\n\\r\\t"}',
+  '{"id":"\\x","method":"m"}',
+  '{"id":"\\u12","method":"m"}',
+  '{"id":"\\u12G4","method":"m"}',
+  '{"id":"tab\there","method":"m"}',
+  '{"id":"\u2028","method":"m"}',
   // keys spelled with escapes, duplicate keys (JSON.parse keeps the last)
-  '{"\\u0069d":4,"m\\u0065thod":"ping"}', '{"id":1,"id":"two","method":"m"}', '{"method":"a","method":7,"id":1}', '{"method":7,"method":"a","id":1}',
-  '{"id":1,"result":{},"id":null}', '{"error":{"code":1},"error":"x","id":1}', '{"error":"x","error":{"code":1},"id":1}', '{"ids":1,"methods":"m","results":1}',
-  '{"i":1,"d":2,"metho":"m","resul":1,"erro":2}', '{"ID":1,"METHOD":"m"}',
+  '{"\\u0069d":4,"m\\u0065thod":"ping"}',
+  '{"id":1,"id":"two","method":"m"}',
+  '{"method":"a","method":7,"id":1}',
+  '{"method":7,"method":"a","id":1}',
+  '{"id":1,"result":{},"id":null}',
+  '{"error":{"code":1},"error":"x","id":1}',
+  '{"error":"x","error":{"code":1},"id":1}',
+  '{"ids":1,"methods":"m","results":1}',
+  '{"i":1,"d":2,"metho":"m","resul":1,"erro":2}',
+  '{"ID":1,"METHOD":"m"}',
   // whitespace JSON allows, and what it does not
-  ' \t\r\n{ "id" : 1 , "method" : "m" } \r\n', '{"id":1,"method":"m"}\r\n', '\u00a0{"id":1,"method":"m"}', '\ufeff{"id":1,"method":"m"}',
-  '{"id":1,"method":"m"}\u000b', '{"id":1,"method":"m"}\f',
+  ' \t\r\n{ "id" : 1 , "method" : "m" } \r\n',
+  '{"id":1,"method":"m"}\r\n',
+  '\u00a0{"id":1,"method":"m"}',
+  '\ufeff{"id":1,"method":"m"}',
+  '{"id":1,"method":"m"}\u000b',
+  '{"id":1,"method":"m"}\f',
   // batches: every kind of message inside, values that are not messages, nesting, spacing, and broken arrays
-  '[{"id":1,"method":"m"}]', '[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":"b","error":{"code":-1,"message":"x"}}]\n',
+  '[{"id":1,"method":"m"}]',
+  '[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":"b","error":{"code":-1,"message":"x"}}]\n',
   '[ {"id":1,"method":"tools/list"} , {"method":"notifications/initialized"} ,{"id":"mcp-health-guard:probe-1","result":{}}]',
-  '[{"id":1,"method":"m","params":[{"id":2,"method":"inner"}]},{"id":null,"error":{"code":-32600}}]', '[1]', '["x",{"id":2,"method":"m"}]',
-  '[null,true,false,{}]', '[[{"id":1,"method":"m"}]]', '[{"id":1,"method":"m"},[]]', '[]', '[ ]', '[,]', '[{"id":1,"method":"m"},]', '[{"id":1,"method":"m"}',
-  '[{"id":1,"method":"m"}]]', '[{"id":1,"method":"m"}] [1]', ' \t[{"\u0069d":-0,"method":"m"},{"id":1e400,"method":"m"}]\r\n', '[{"id":1 "method":"m"}]',
-  '[{"id":1,"method":"m"}{"id":2,"method":"m"}]', '[{"id":"a","result":1,"error":{"code":1}},{"id":"c","method":5}]',
+  '[{"id":1,"method":"m","params":[{"id":2,"method":"inner"}]},{"id":null,"error":{"code":-32600}}]',
+  '[1]',
+  '["x",{"id":2,"method":"m"}]',
+  '[null,true,false,{}]',
+  '[[{"id":1,"method":"m"}]]',
+  '[{"id":1,"method":"m"},[]]',
+  '[]',
+  '[ ]',
+  '[,]',
+  '[{"id":1,"method":"m"},]',
+  '[{"id":1,"method":"m"}',
+  '[{"id":1,"method":"m"}]]',
+  '[{"id":1,"method":"m"}] [1]',
+  ' \t[{"\u0069d":-0,"method":"m"},{"id":1e400,"method":"m"}]\r\n',
+  '[{"id":1 "method":"m"}]',
+  '[{"id":1,"method":"m"}{"id":2,"method":"m"}]',
+  '[{"id":"a","result":1,"error":{"code":1}},{"id":"c","method":5}]',
   // not an object, or not JSON
- '"text"', '42', 'null', 'true', '', '\n', 'hello\n', '{', '}', '{}', '{ }', '{"id":1,"method":"m"}}', '{"id":1,"method":"m"},',
-  '{"id":1,"method":"m"} {"id":2}', '{"id":1 "method":"m"}', '{"id":1,,"method":"m"}', '{"id":1,"method":"m",}', '{id:1,"method":"m"}', "{'id':1}",
-  '{"id":1,"method":"m","params":[1,2,]}', '{"id":1,"method":"m","params":{"a":}}', '{"id":1,"method":"m","params":{"a":1,}}', '{"id":1,"method":"m","params":[}',
-  '{"id":1,"method":"m","params":tru}', '{"id":1,"method":"m","params":nul}', '{"id":1,"method":"m","params":falsey}', '{"id":1,"method":"m","params":NaN}',
-  '{"id":1,"method":"m","params":{"a":[1,{"b":[true,false,null,-1.5e3,"s"]}],"c":{}}}', '{"id":1,"method":"m","params":[[[[[]]]]]}',
-  '{"id":1,"method":"m","params":{"":{"":""}}}', '{"id":1,"method":"m","x":"\u0001"}', '{"id":1,"method":"m","x":"\u001f"}', '{"id":"\u0000","method":"m"}', '{"id":1,"method":"m","x":"\u007f"}',
+  '"text"',
+  '42',
+  'null',
+  'true',
+  '',
+  '\n',
+  'hello\n',
+  '{',
+  '}',
+  '{}',
+  '{ }',
+  '{"id":1,"method":"m"}}',
+  '{"id":1,"method":"m"},',
+  '{"id":1,"method":"m"} {"id":2}',
+  '{"id":1 "method":"m"}',
+  '{"id":1,,"method":"m"}',
+  '{"id":1,"method":"m",}',
+  '{id:1,"method":"m"}',
+  "{'id':1}",
+  '{"id":1,"method":"m","params":[1,2,]}',
+  '{"id":1,"method":"m","params":{"a":}}',
+  '{"id":1,"method":"m","params":{"a":1,}}',
+  '{"id":1,"method":"m","params":[}',
+  '{"id":1,"method":"m","params":tru}',
+  '{"id":1,"method":"m","params":nul}',
+  '{"id":1,"method":"m","params":falsey}',
+  '{"id":1,"method":"m","params":NaN}',
+  '{"id":1,"method":"m","params":{"a":[1,{"b":[true,false,null,-1.5e3,"s"]}],"c":{}}}',
+  '{"id":1,"method":"m","params":[[[[[]]]]]}',
+  '{"id":1,"method":"m","params":{"":{"":""}}}',
+  '{"id":1,"method":"m","x":"\u0001"}',
+  '{"id":1,"method":"m","x":"\u001f"}',
+  '{"id":"\u0000","method":"m"}',
+  '{"id":1,"method":"m","x":"\u007f"}',
 ];
 
 /** A small deterministic generator, so a failure names a case that can be run again. */
@@ -152,7 +233,13 @@ void describe('routing a line without parsing it', () => {
   });
 
   void it('agrees on a batch of 5,000 messages and on one nested deep inside a batch', () => {
-    const messages = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? { jsonrpc: '2.0', id: i, result: { n: i } } : i % 3 === 1 ? { jsonrpc: '2.0', id: `s${i}`, method: 'm' } : { jsonrpc: '2.0', method: 'n' }));
+    const messages = Array.from({ length: 5000 }, (_, i) =>
+      i % 3 === 0
+        ? { jsonrpc: '2.0', id: i, result: { n: i } }
+        : i % 3 === 1
+          ? { jsonrpc: '2.0', id: `s${i}`, method: 'm' }
+          : { jsonrpc: '2.0', method: 'n' },
+    );
     same(`${JSON.stringify(messages)}\n`);
     same(`[{"jsonrpc":"2.0","id":1,"result":${'['.repeat(100_000)}${']'.repeat(100_000)}},{"id":2,"method":"m"}]`);
   });

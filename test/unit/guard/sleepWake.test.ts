@@ -28,11 +28,18 @@ class FakeUpstream implements Upstream {
     this.events.line(Buffer.from(`${JSON.stringify(message)}\n`));
   }
   probes(): Array<{ id: string; method: string }> {
-    return this.written.map((text) => JSON.parse(text) as { id: string; method: string }).filter((message) => String(message.id).startsWith('mcp-health-guard:probe-'));
+    return this.written
+      .map((text) => JSON.parse(text) as { id: string; method: string })
+      .filter((message) => String(message.id).startsWith('mcp-health-guard:probe-'));
   }
 }
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+};
 const INIT_RESULT = { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } };
 
 async function readySession() {
@@ -96,6 +103,10 @@ void describe('guard across a sleep', () => {
     t.upstreams[0]!.events.ended({ message: 'upstream session expired (HTTP 404)', exitCode: null, signal: null, stderrTail: '' });
     await t.clock.advance(defaultGuardSettings.backoff.initialMs);
     assert.equal(t.upstreams.length, 2, 'a new upstream, so a new session');
-    assert.equal(t.upstreams[1]!.written.map((text) => (JSON.parse(text) as { method?: string }).method)[0], 'initialize', 'the handshake is replayed');
+    assert.equal(
+      t.upstreams[1]!.written.map((text) => (JSON.parse(text) as { method?: string }).method)[0],
+      'initialize',
+      'the handshake is replayed',
+    );
   });
 });

@@ -22,18 +22,31 @@ void describe('history appender (watch --history)', () => {
       const appender = new HistoryAppender(file, recorder, clock, (message) => errors.push(message));
       await appender.start();
       recorder.state(SERVER, 'up', 0, true);
-      const read = async () => (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as HistoryRecord);
+      const read = async () =>
+        (await readFile(file, 'utf8'))
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as HistoryRecord);
       for (let i = 0; i < 6; i++) {
         recorder.probe(SERVER, { method: 'ping', outcome: 'ok', rttMs: 2 });
         await clock.advance(30_000);
       }
       await appender.settled();
       // 12:03:10 now: 12:00 and 12:01 ended more than a minute ago.
-      assert.deepEqual((await read()).map((r) => r.start.slice(11, 16)), ['12:00', '12:01']);
+      assert.deepEqual(
+        (await read()).map((r) => r.start.slice(11, 16)),
+        ['12:00', '12:01'],
+      );
       await appender.stop();
       const all = await read();
-      assert.deepEqual(all.map((r) => r.start.slice(11, 16)), ['12:00', '12:01', '12:02', '12:03']);
-      assert.deepEqual(all.map((r) => r.upMs), [50_000, 60_000, 60_000, 10_000]);
+      assert.deepEqual(
+        all.map((r) => r.start.slice(11, 16)),
+        ['12:00', '12:01', '12:02', '12:03'],
+      );
+      assert.deepEqual(
+        all.map((r) => r.upMs),
+        [50_000, 60_000, 60_000, 10_000],
+      );
       assert.equal(clock.pendingTimers(), 0);
       assert.deepEqual(errors, []);
     } finally {

@@ -27,7 +27,14 @@ function setup(options: { maxBytes?: number; file?: string } = {}) {
   const recorder = new HistoryRecorder(() => clock.wall());
   const logger = collectingLogger();
   const file = options.file ?? path.join(dir, 'history.json');
-  const store = new HistoryStore({ file, recorder, clock, logger, flushMs: 30_000, ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
+  const store = new HistoryStore({
+    file,
+    recorder,
+    clock,
+    logger,
+    flushMs: 30_000,
+    ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}),
+  });
   return { clock, recorder, logger, file, store };
 }
 
@@ -67,7 +74,7 @@ void describe('history store', () => {
     await third.store.load();
     const kept = third.recorder.servers()[0];
     assert.ok(kept && [...kept.minutes.values()].reduce((sum, b) => sum + b.upMs, 0) >= 5 * 60_000, 'the first session is still there');
-    assert.ok((kept.hours.values().next().value?.stateChanges ?? 0) >= 2, 'and the second one\'s state change');
+    assert.ok((kept.hours.values().next().value?.stateChanges ?? 0) >= 2, "and the second one's state change");
   });
 
   void it('a missing file is a fresh start without a warning', async () => {
@@ -108,15 +115,32 @@ void describe('history store', () => {
     await writeFile(path.join(dir, 'sub'), 'a file, not a directory');
     await upFor(blocked.clock, blocked.recorder, 1);
     await assert.rejects(blocked.store.flush());
-    assert.ok(blocked.logger.lines.some((line) => line.startsWith('warn history: could not write') && line.includes(path.join(dir, 'sub', 'history.json'))), blocked.logger.lines.join('\n'));
+    assert.ok(
+      blocked.logger.lines.some(
+        (line) => line.startsWith('warn history: could not write') && line.includes(path.join(dir, 'sub', 'history.json')),
+      ),
+      blocked.logger.lines.join('\n'),
+    );
     assert.equal(await readFile(file, 'utf8'), before);
     assert.deepEqual(logger.lines, []);
   });
 
   const broken: ReadonlyArray<{ name: string; text: string; log: RegExp }> = [
-    { name: 'a corrupt (truncated) file', text: '{"format":"mcp-health-history","version":1,"servers":[{"key"', log: /is unusable \(not JSON/ },
-    { name: 'a file of an older version', text: '{"format":"mcp-health-history","version":0,"servers":[],"minuteFrom":0}', log: /is unusable \(version 0 is not supported/ },
-    { name: 'a file of an unknown version', text: '{"format":"mcp-health-history","version":99,"servers":[],"minuteFrom":0}', log: /version 99/ },
+    {
+      name: 'a corrupt (truncated) file',
+      text: '{"format":"mcp-health-history","version":1,"servers":[{"key"',
+      log: /is unusable \(not JSON/,
+    },
+    {
+      name: 'a file of an older version',
+      text: '{"format":"mcp-health-history","version":0,"servers":[],"minuteFrom":0}',
+      log: /is unusable \(version 0 is not supported/,
+    },
+    {
+      name: 'a file of an unknown version',
+      text: '{"format":"mcp-health-history","version":99,"servers":[],"minuteFrom":0}',
+      log: /version 99/,
+    },
     { name: 'something else entirely', text: '[1,2,3]', log: /not an mcp-health-history document/ },
   ];
   for (const c of broken) {
@@ -137,12 +161,21 @@ void describe('history store', () => {
   void it('repairs a file with broken entries: keeps the readable servers and says how many entries went', async () => {
     const { store, logger, file, recorder } = setup();
     const good = [Date.UTC(2026, 5, 1, 11, 59), 1, 0, 5, 1, 5, 5, 60_000, 0, 0];
-    await writeFile(file, JSON.stringify({
-      format: HISTORY_FORMAT, version: 1, savedAt: 0, minuteFrom: Date.UTC(2026, 5, 1, 11) - 24 * HOUR_MS,
-      servers: [{ key: SERVER.key, name: 'alpha', file: '/w/mcp.json', m: [good, 'junk'], h: [] }, { broken: true }],
-    }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        format: HISTORY_FORMAT,
+        version: 1,
+        savedAt: 0,
+        minuteFrom: Date.UTC(2026, 5, 1, 11) - 24 * HOUR_MS,
+        servers: [{ key: SERVER.key, name: 'alpha', file: '/w/mcp.json', m: [good, 'junk'], h: [] }, { broken: true }],
+      }),
+    );
     assert.equal(await store.load(), 'repaired');
-    assert.match(logger.lines.join('\n'), new RegExp(`repaired ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 2 unreadable entries dropped`));
+    assert.match(
+      logger.lines.join('\n'),
+      new RegExp(`repaired ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 2 unreadable entries dropped`),
+    );
     assert.equal(recorder.uptime(SERVER.key).hour, 100);
   });
 
@@ -178,7 +211,10 @@ void describe('history store', () => {
     execFileSync('mkfifo', [fifo]);
     const zero = path.join(dir, 'zero.json');
     await symlink('/dev/zero', zero);
-    for (const [file, kind] of [[fifo, 'a FIFO'], [zero, 'a character device']] as const) {
+    for (const [file, kind] of [
+      [fifo, 'a FIFO'],
+      [zero, 'a character device'],
+    ] as const) {
       const { store, logger } = setup({ file });
       assert.equal(await store.load(), 'started-afresh');
       assert.ok(logger.lines[0]!.includes(`cannot read ${file} (is ${kind}`), logger.lines[0]);

@@ -21,19 +21,44 @@ async function importErrors(file: string, code: string): Promise<string[]> {
 test('src/core importing src/mcp is rejected, however the path is written', async () => {
   for (const specifier of ['../mcp', '../mcp/index', '../mcp/localChannel']) {
     const errors = await importErrors('src/core/fenceProbe.ts', `import * as m from '${specifier}';\nexport const x = m;\n`);
-    assert.ok(errors.some((error) => error.startsWith('import-x/no-restricted-paths')), `${specifier}: ${errors.join('; ')}`);
+    assert.ok(
+      errors.some((error) => error.startsWith('import-x/no-restricted-paths')),
+      `${specifier}: ${errors.join('; ')}`,
+    );
   }
 });
 
 test('src/core importing src/present, and src/mcp importing src/vscode, are rejected', async () => {
-  assert.ok((await importErrors('src/core/fenceProbe.ts', "import * as p from '../present/states';\nexport const x = p;\n")).some((e) => e.startsWith('import-x/no-restricted-paths')));
-  assert.ok((await importErrors('src/mcp/fenceProbe.ts', "import * as v from '../vscode/log';\nexport const x = v;\n")).some((e) => e.startsWith('import-x/no-restricted-paths')));
+  assert.ok(
+    (await importErrors('src/core/fenceProbe.ts', "import * as p from '../present/states';\nexport const x = p;\n")).some((e) =>
+      e.startsWith('import-x/no-restricted-paths'),
+    ),
+  );
+  assert.ok(
+    (await importErrors('src/mcp/fenceProbe.ts', "import * as v from '../vscode/log';\nexport const x = v;\n")).some((e) =>
+      e.startsWith('import-x/no-restricted-paths'),
+    ),
+  );
 });
 
 test('the CLI and the editor adapters may not import each other; the CLI may import present and the guard', async () => {
-  assert.ok((await importErrors('src/cli/fenceProbe.ts', "import * as v from '../vscode/log';\nexport const x = v;\n")).some((e) => e.startsWith('import-x/no-restricted-paths')));
-  assert.ok((await importErrors('src/vscode/fenceProbe.ts', "import * as c from '../cli/format';\nexport const x = c;\n")).some((e) => e.startsWith('import-x/no-restricted-paths')));
-  assert.deepEqual(await importErrors('src/cli/fenceProbe.ts', "import * as p from '../present/states';\nimport * as g from '../guard/routeLine';\nexport const x = [p, g];\n"), []);
+  assert.ok(
+    (await importErrors('src/cli/fenceProbe.ts', "import * as v from '../vscode/log';\nexport const x = v;\n")).some((e) =>
+      e.startsWith('import-x/no-restricted-paths'),
+    ),
+  );
+  assert.ok(
+    (await importErrors('src/vscode/fenceProbe.ts', "import * as c from '../cli/format';\nexport const x = c;\n")).some((e) =>
+      e.startsWith('import-x/no-restricted-paths'),
+    ),
+  );
+  assert.deepEqual(
+    await importErrors(
+      'src/cli/fenceProbe.ts',
+      "import * as p from '../present/states';\nimport * as g from '../guard/routeLine';\nexport const x = [p, g];\n",
+    ),
+    [],
+  );
 });
 
 test('an allowed import inside the fence is not reported', async () => {

@@ -79,5 +79,8 @@ test('the circle finder sees a circle of type imports', () => {
     ['b.ts', ['a.ts']],
     ['c.ts', ['a.ts']],
   ]);
-  assert.deepEqual(circles(graph).map((component) => component.length), [2]);
+  assert.deepEqual(
+    circles(graph).map((component) => component.length),
+    [2],
+  );
 });

@@ -8,7 +8,10 @@ function framer(maxLineBytes = 64) {
   const messages: ChannelMessage[] = [];
   const garbage: string[] = [];
   let overflows = 0;
-  const framing = new JsonLineFramer({ message: (m) => messages.push(m), garbage: (g) => garbage.push(g), overflow: () => overflows++ }, maxLineBytes);
+  const framing = new JsonLineFramer(
+    { message: (m) => messages.push(m), garbage: (g) => garbage.push(g), overflow: () => overflows++ },
+    maxLineBytes,
+  );
   return { framing, messages, garbage, overflows: () => overflows };
 }
 

@@ -6,7 +6,14 @@ import { LineSplitter } from '../../../src/mcp/lineSplitter';
 function splitter(maxLineBytes = 64): { splitter: LineSplitter; lines: string[]; overflows: number[] } {
   const lines: string[] = [];
   const overflows: number[] = [];
-  return { splitter: new LineSplitter({ line: (raw) => lines.push(raw.toString('utf8')), overflow: (bytes) => overflows.push(bytes) }, maxLineBytes), lines, overflows };
+  return {
+    splitter: new LineSplitter(
+      { line: (raw) => lines.push(raw.toString('utf8')), overflow: (bytes) => overflows.push(bytes) },
+      maxLineBytes,
+    ),
+    lines,
+    overflows,
+  };
 }
 
 void describe('LineSplitter', () => {

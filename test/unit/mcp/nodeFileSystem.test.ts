@@ -32,10 +32,20 @@ void describe('nodeFileSystem', () => {
   });
 
   void it('backs discovery end to end', async () => {
-    const result = await discover({
-      workspaceFolders: [join(root, 'proj')], userHome: join(root, 'home'), platform: process.platform, env: {}, includeUser: true,
-    }, createNodeFileSystem());
-    assert.deepEqual(result.servers.map((s) => s.id), [`${join(root, 'proj', '.vscode', 'mcp.json')}#s`]);
+    const result = await discover(
+      {
+        workspaceFolders: [join(root, 'proj')],
+        userHome: join(root, 'home'),
+        platform: process.platform,
+        env: {},
+        includeUser: true,
+      },
+      createNodeFileSystem(),
+    );
+    assert.deepEqual(
+      result.servers.map((s) => s.id),
+      [`${join(root, 'proj', '.vscode', 'mcp.json')}#s`],
+    );
     assert.deepEqual(result.diagnostics, []);
   });
 });

@@ -8,7 +8,10 @@ describe('proxyVariables', () => {
   const env = { HTTPS_PROXY: 'http://user:pa55@proxy.corp:3128', NO_PROXY: 'internal.corp,.svc' };
 
   it('names the variables, with proxy credentials masked', () => {
-    assert.equal(proxyVariables(new URL('https://mcp.example.com/mcp'), env), 'HTTPS_PROXY=http://***@proxy.corp:3128 NO_PROXY=internal.corp,.svc');
+    assert.equal(
+      proxyVariables(new URL('https://mcp.example.com/mcp'), env),
+      'HTTPS_PROXY=http://***@proxy.corp:3128 NO_PROXY=internal.corp,.svc',
+    );
   });
 
   it('says nothing for loopback, NO_PROXY hosts and suffixes, or without a proxy variable', () => {

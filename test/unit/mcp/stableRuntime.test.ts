@@ -47,7 +47,11 @@ void describe('the stable copy of the guard runtime', () => {
     const blocked = path.join(root, 'blocked');
     writeFileSync(blocked, 'not a directory');
     const logged: string[] = [];
-    const runtime = new StableGuardRuntime(bundled, path.join(blocked, 'bin'), { ...silentLogger, info: (line) => logged.push(line), warn: (line) => logged.push(line) });
+    const runtime = new StableGuardRuntime(bundled, path.join(blocked, 'bin'), {
+      ...silentLogger,
+      info: (line) => logged.push(line),
+      warn: (line) => logged.push(line),
+    });
     const outcome = await runtime.launcher();
     assert.ok('error' in outcome, 'no launcher without the copy');
     assert.match(outcome.error, /ENOTDIR|EEXIST/);
@@ -61,7 +65,11 @@ void describe('the stable copy of the guard runtime', () => {
     writeFileSync(bundled, 'y');
     const bin = path.join(root, 'storage-y', 'bin');
     const logged: string[] = [];
-    const outcome = await new StableGuardRuntime(bundled, bin, { ...silentLogger, info: (line) => logged.push(line), warn: (line) => logged.push(line) }).launcher();
+    const outcome = await new StableGuardRuntime(bundled, bin, {
+      ...silentLogger,
+      info: (line) => logged.push(line),
+      warn: (line) => logged.push(line),
+    }).launcher();
     assert.deepEqual(outcome, { launcher: { command: 'node', args: [path.join(bin, 'mcp-health-guard.js'), 'guard'] } });
     assert.equal(logged.length, 1);
   });
@@ -75,7 +83,10 @@ void describe('finding node on PATH', () => {
     chmodSync(path.join(dir, 'node'), 0o755);
     writeFileSync(path.join(dir, 'notexec'), '');
     chmodSync(path.join(dir, 'notexec'), 0o644);
-    assert.equal(await findOnPath('node', { PATH: `${path.join(root, 'nowhere')}${path.delimiter}${dir}` }, 'linux'), path.join(dir, 'node'));
+    assert.equal(
+      await findOnPath('node', { PATH: `${path.join(root, 'nowhere')}${path.delimiter}${dir}` }, 'linux'),
+      path.join(dir, 'node'),
+    );
     assert.equal(await findOnPath('node', { PATH: path.join(root, 'nowhere') }, 'linux'), undefined);
     assert.equal(await findOnPath('notexec', { PATH: dir }, 'linux'), undefined);
     assert.equal(await findOnPath('node', {}, 'linux'), undefined);

@@ -10,7 +10,21 @@ const number = fc.oneof(
   fc.nat(),
   fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
   fc.double(),
-  fc.constantFrom(0, -0, 9, 10, 99, 100, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, 1e21, 5e-324, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY),
+  fc.constantFrom(
+    0,
+    -0,
+    9,
+    10,
+    99,
+    100,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER + 2,
+    1e21,
+    5e-324,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+  ),
 );
 const step = fc.oneof(
   fc.record({ chunk: fc.string({ unit: fc.constantFrom('a', 'é', '😀', '"', '\n'), maxLength: 40 }) }),

@@ -12,16 +12,37 @@ import { serverConfig } from '../../helpers/serverConfig';
 
 function status(cfg: ServerConfig, state: ServerState, extra: Partial<ServerStatus> = {}): ServerStatus {
   return {
-    config: cfg, state, era: 'modern', protocolVersion: null, serverInfo: null, lastRttMs: null, lastError: null, lastProbeAt: null,
-    lastStateChangeAt: null, consecutiveFailures: 0, restarts: 0, flapping: false, nonConformant: false, stats: EMPTY_PROBE_STATS,
-    stderrTail: '', pid: null, ...extra,
+    config: cfg,
+    state,
+    era: 'modern',
+    protocolVersion: null,
+    serverInfo: null,
+    lastRttMs: null,
+    lastError: null,
+    lastProbeAt: null,
+    lastStateChangeAt: null,
+    consecutiveFailures: 0,
+    restarts: 0,
+    flapping: false,
+    nonConformant: false,
+    stats: EMPTY_PROBE_STATS,
+    stderrTail: '',
+    pid: null,
+    ...extra,
   };
 }
 
 class Recorder implements MetricsSink {
   readonly probes: ProbeContext[] = [];
   readonly sessions: { seconds: number; errorType: string | undefined; context: ProbeContext; labels: ServerLabels }[] = [];
-  probe(_labels: ServerLabels, _method: string, _outcome: string, _seconds: number | undefined, _errorType: string | undefined, context: ProbeContext): void {
+  probe(
+    _labels: ServerLabels,
+    _method: string,
+    _outcome: string,
+    _seconds: number | undefined,
+    _errorType: string | undefined,
+    context: ProbeContext,
+  ): void {
     this.probes.push(context);
   }
   session(labels: ServerLabels, seconds: number, errorType: string | undefined, context: ProbeContext): void {
@@ -34,7 +55,10 @@ class Recorder implements MetricsSink {
 function setup(statuses: ServerStatus[]) {
   let listener: ((event: MonitorEvent) => void) | undefined;
   let list = statuses;
-  const registry = { list: () => list, onEvent: (next: (event: MonitorEvent) => void) => ((listener = next), () => (listener = undefined)) } as unknown as MonitorRegistry;
+  const registry = {
+    list: () => list,
+    onEvent: (next: (event: MonitorEvent) => void) => ((listener = next), () => (listener = undefined)),
+  } as unknown as MonitorRegistry;
   let now = 1_700_000_000_000;
   const sink = new Recorder();
   new HealthTracker(registry, [sink], { wall: () => now, timeoutMs: 1000 });
@@ -51,11 +75,28 @@ void describe('OpenTelemetry MCP conventions', () => {
     const web = serverConfig('web', { transport: 'http', url: 'https://h/mcp' });
     const local = serverConfig('local');
     const { sink, emit } = setup([status(web, 'idle'), status(local, 'idle')]);
-    emit({ type: 'state', id: web.id, from: 'connecting', to: 'up', reason: '', status: status(web, 'up', { protocolVersion: '2025-06-18' }) });
-    emit({ type: 'state', id: local.id, from: 'connecting', to: 'up', reason: '', status: status(local, 'up', { protocolVersion: 'hostile"}\n' }) });
+    emit({
+      type: 'state',
+      id: web.id,
+      from: 'connecting',
+      to: 'up',
+      reason: '',
+      status: status(web, 'up', { protocolVersion: '2025-06-18' }),
+    });
+    emit({
+      type: 'state',
+      id: local.id,
+      from: 'connecting',
+      to: 'up',
+      reason: '',
+      status: status(local, 'up', { protocolVersion: 'hostile"}\n' }),
+    });
     emit({ type: 'probe', id: web.id, result: { method: 'ping', outcome: 'ok', rttMs: 2 }, status: status(web, 'up') });
     emit({ type: 'probe', id: local.id, result: { method: 'ping', outcome: 'ok', rttMs: 2 }, status: status(local, 'up') });
-    assert.deepEqual(sink.probes, [{ networkTransport: 'tcp', protocolVersion: '2025-06-18' }, { networkTransport: 'pipe', protocolVersion: undefined }]);
+    assert.deepEqual(sink.probes, [
+      { networkTransport: 'tcp', protocolVersion: '2025-06-18' },
+      { networkTransport: 'pipe', protocolVersion: undefined },
+    ]);
     assert.deepEqual(conventionAttributes(sink.probes[0]!), { 'network.transport': 'tcp', 'mcp.protocol.version': '2025-06-18' });
     // A version that is not a date never becomes an attribute value; the session id never is one at all.
     assert.deepEqual(conventionAttributes(sink.probes[1]!), { 'network.transport': 'pipe' });
@@ -76,14 +117,22 @@ void describe('OpenTelemetry MCP conventions', () => {
     to('up', 'suspect');
     advance(500);
     to('suspect', 'down', { lastError: { kind: 'timeout', message: 'probe timed out' } });
-    assert.deepEqual(sink.sessions.map(({ seconds, errorType }) => ({ seconds, errorType })), [{ seconds: 3.5, errorType: 'timeout' }]);
+    assert.deepEqual(
+      sink.sessions.map(({ seconds, errorType }) => ({ seconds, errorType })),
+      [{ seconds: 3.5, errorType: 'timeout' }],
+    );
     assert.deepEqual(sink.sessions[0]!.context, { networkTransport: 'pipe', protocolVersion: '2025-06-18' });
     advance(10_000);
     to('down', 'connecting');
     to('connecting', 'up');
     advance(4000);
     to('up', 'disabled');
-    assert.deepEqual(sink.sessions.at(-1), { labels: sink.sessions.at(-1)!.labels, seconds: 4, errorType: undefined, context: { networkTransport: 'pipe', protocolVersion: '2025-06-18' } });
+    assert.deepEqual(sink.sessions.at(-1), {
+      labels: sink.sessions.at(-1)!.labels,
+      seconds: 4,
+      errorType: undefined,
+      context: { networkTransport: 'pipe', protocolVersion: '2025-06-18' },
+    });
     to('disabled', 'connecting');
     to('connecting', 'up');
     advance(1000);

@@ -11,15 +11,32 @@ import { bodyText } from '../../helpers/exposition';
 import { serverConfig } from '../../helpers/serverConfig';
 
 function config(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {
-  return serverConfig(name, { source: { file: '/work/.vscode/mcp.json', line: 1, column: 1, folder: undefined }, args: undefined, ...extra });
+  return serverConfig(name, {
+    source: { file: '/work/.vscode/mcp.json', line: 1, column: 1, folder: undefined },
+    args: undefined,
+    ...extra,
+  });
 }
 
 function status(cfg: ServerConfig, state: ServerState, extra: Partial<ServerStatus> = {}): ServerStatus {
   return {
-    config: cfg, state, era: null, protocolVersion: null, serverInfo: null, lastRttMs: null, lastError: null, lastProbeAt: null,
-    lastStateChangeAt: null, consecutiveFailures: 0, restarts: 0, flapping: false, nonConformant: false,
+    config: cfg,
+    state,
+    era: null,
+    protocolVersion: null,
+    serverInfo: null,
+    lastRttMs: null,
+    lastError: null,
+    lastProbeAt: null,
+    lastStateChangeAt: null,
+    consecutiveFailures: 0,
+    restarts: 0,
+    flapping: false,
+    nonConformant: false,
     stats: EMPTY_PROBE_STATS,
-    stderrTail: '', pid: null, ...extra,
+    stderrTail: '',
+    pid: null,
+    ...extra,
   };
 }
 
@@ -45,7 +62,10 @@ class EventSource {
 function setup(servers: ServerStatus[]) {
   const source = new EventSource();
   source.statuses = servers;
-  const sink = new PromSink(lateSource(() => tracker), { version: '9.9.9', frontEnd: 'cli' });
+  const sink = new PromSink(
+    lateSource(() => tracker),
+    { version: '9.9.9', frontEnd: 'cli' },
+  );
   let now = 1_700_000_000_000;
   const tracker: HealthTracker = new HealthTracker(source.registry, [sink], { wall: () => now, timeoutMs: 2_000 });
   const text = async () => bodyText(await sink.render(undefined));
@@ -61,7 +81,14 @@ void describe('metrics tracker', () => {
     const a = config('a');
     const { source, text } = setup([status(a, 'idle')]);
     source.emit({ type: 'state', id: a.id, from: 'idle', to: 'connecting', reason: 'start', status: status(a, 'connecting') });
-    source.emit({ type: 'state', id: a.id, from: 'connecting', to: 'up', reason: 'connected', status: status(a, 'up', { era: 'handshake' }) });
+    source.emit({
+      type: 'state',
+      id: a.id,
+      from: 'connecting',
+      to: 'up',
+      reason: 'connected',
+      status: status(a, 'up', { era: 'handshake' }),
+    });
     const body = await text();
     const labels = 'server="a",transport="stdio",source_file="/work/.vscode/mcp.json",era="handshake"';
     assert.equal(line(body, `mcp_health_up{${labels}}`), `mcp_health_up{${labels}} 1`);
@@ -76,19 +103,43 @@ void describe('metrics tracker', () => {
     const a = config('a');
     const { source, text } = setup([status(a, 'idle', { era: 'handshake' })]);
     const labels = 'server="a",transport="stdio",source_file="/work/.vscode/mcp.json",era="handshake"';
-    const read = async () => ({ up: line(await text(), `mcp_health_up{${labels}}`)?.split(' ')[1], healthy: line(await text(), `mcp_health_healthy{${labels}}`)?.split(' ')[1] });
+    const read = async () => ({
+      up: line(await text(), `mcp_health_up{${labels}}`)?.split(' ')[1],
+      healthy: line(await text(), `mcp_health_healthy{${labels}}`)?.split(' ')[1],
+    });
     source.emit({ type: 'state', id: a.id, from: 'idle', to: 'up', reason: '', status: status(a, 'up', { era: 'handshake' }) });
     assert.deepEqual(await read(), { up: '1', healthy: '1' });
     // A crash loop between two crashes: up, and flapping. mcp_health_up reads 1; healthy does not.
-    source.emit({ type: 'state', id: a.id, from: 'up', to: 'starting', reason: '', status: status(a, 'starting', { era: 'handshake', flapping: true, restarts: 3 }) });
-    source.emit({ type: 'state', id: a.id, from: 'starting', to: 'up', reason: '', status: status(a, 'up', { era: 'handshake', flapping: true, restarts: 3 }) });
+    source.emit({
+      type: 'state',
+      id: a.id,
+      from: 'up',
+      to: 'starting',
+      reason: '',
+      status: status(a, 'starting', { era: 'handshake', flapping: true, restarts: 3 }),
+    });
+    source.emit({
+      type: 'state',
+      id: a.id,
+      from: 'starting',
+      to: 'up',
+      reason: '',
+      status: status(a, 'up', { era: 'handshake', flapping: true, restarts: 3 }),
+    });
     assert.deepEqual(await read(), { up: '1', healthy: '0' });
     // The flag clears without a state change: a status event.
     source.emit({ type: 'status', id: a.id, status: status(a, 'up', { era: 'handshake', restarts: 3 }) });
     assert.deepEqual(await read(), { up: '1', healthy: '1' });
     source.emit({ type: 'status', id: a.id, status: status(a, 'up', { era: 'handshake', restarts: 3, slow: true }) });
     assert.deepEqual(await read(), { up: '1', healthy: '0' });
-    source.emit({ type: 'state', id: a.id, from: 'up', to: 'gave-up', reason: '', status: status(a, 'gave-up', { era: 'handshake', restarts: 3 }) });
+    source.emit({
+      type: 'state',
+      id: a.id,
+      from: 'up',
+      to: 'gave-up',
+      reason: '',
+      status: status(a, 'gave-up', { era: 'handshake', restarts: 3 }),
+    });
     assert.deepEqual(await read(), { up: '0', healthy: '0' });
   });
 
@@ -98,7 +149,10 @@ void describe('metrics tracker', () => {
     for (const to of ['verifying', 'needs-consent'] as const) {
       source.emit({ type: 'state', id: a.id, from: 'idle', to, reason: '', status: status(a, to, { era: 'modern' }) });
       const hot = (await text()).split('\n').filter((row) => row.startsWith('mcp_health_state{') && row.endsWith(' 1'));
-      assert.deepEqual(hot.map((row) => /state="([^"]+)"/.exec(row)![1]), [to]);
+      assert.deepEqual(
+        hot.map((row) => /state="([^"]+)"/.exec(row)![1]),
+        [to],
+      );
     }
   });
 
@@ -109,17 +163,37 @@ void describe('metrics tracker', () => {
     source.emit({ type: 'probe', id: a.id, result: { method: 'server/discover', outcome: 'ok', rttMs: 15 }, status: status(a, 'up') });
     source.emit({ type: 'probe', id: a.id, result: { method: 'server/discover', outcome: 'timeout' }, status: status(a, 'up') });
     source.emit({ type: 'probe', id: a.id, result: { method: 'server/discover', outcome: 'closed' }, status: status(a, 'up') });
-    source.emit({ type: 'probe', id: a.id, result: { method: 'server/discover', outcome: 'error-reply', rttMs: 3 }, status: status(a, 'up') });
+    source.emit({
+      type: 'probe',
+      id: a.id,
+      result: { method: 'server/discover', outcome: 'error-reply', rttMs: 3 },
+      status: status(a, 'up'),
+    });
     const body = await text();
     const labels = 'server="a",transport="stdio",source_file="/work/.vscode/mcp.json",era="modern"';
-    assert.equal(line(body, `mcp_client_operation_duration_seconds_bucket{${labels},mcp_method_name="server/discover",le="0.02"}`)?.endsWith(' 1'), true, body);
-    assert.equal(line(body, `mcp_client_operation_duration_seconds_sum{${labels},mcp_method_name="server/discover",error_type="timeout"}`), `mcp_client_operation_duration_seconds_sum{${labels},mcp_method_name="server/discover",error_type="timeout"} 2`);
+    assert.equal(
+      line(body, `mcp_client_operation_duration_seconds_bucket{${labels},mcp_method_name="server/discover",le="0.02"}`)?.endsWith(' 1'),
+      true,
+      body,
+    );
+    assert.equal(
+      line(body, `mcp_client_operation_duration_seconds_sum{${labels},mcp_method_name="server/discover",error_type="timeout"}`),
+      `mcp_client_operation_duration_seconds_sum{${labels},mcp_method_name="server/discover",error_type="timeout"} 2`,
+    );
     assert.ok(!body.includes('error_type="closed"'), 'a probe without any timing is counted, not timed');
     assert.equal(line(body, `mcp_health_probes_total{${labels},result="closed"}`)?.endsWith(' 1'), true);
     assert.equal(line(body, `mcp_health_protocol_violations_total{${labels}}`), `mcp_health_protocol_violations_total{${labels}} 1`);
-    assert.equal(line(body, `mcp_health_last_probe_timestamp_seconds{${labels}}`), `mcp_health_last_probe_timestamp_seconds{${labels}} 1700000001`);
-    const buckets = body.split('\n').filter((row) => row.startsWith('mcp_client_operation_duration_seconds_bucket{') && row.includes('error_type="timeout"'));
-    assert.deepEqual(buckets.map((row) => /[{,]le="([^"]+)"/.exec(row)![1]), ['0.01', '0.02', '0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10', '30', '60', '120', '300', '+Inf']);
+    assert.equal(
+      line(body, `mcp_health_last_probe_timestamp_seconds{${labels}}`),
+      `mcp_health_last_probe_timestamp_seconds{${labels}} 1700000001`,
+    );
+    const buckets = body
+      .split('\n')
+      .filter((row) => row.startsWith('mcp_client_operation_duration_seconds_bucket{') && row.includes('error_type="timeout"'));
+    assert.deepEqual(
+      buckets.map((row) => /[{,]le="([^"]+)"/.exec(row)![1]),
+      ['0.01', '0.02', '0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10', '30', '60', '120', '300', '+Inf'],
+    );
   });
 
   void it('counts restarts by their delta and reconnects after the first connect', async () => {
@@ -143,13 +217,25 @@ void describe('metrics tracker', () => {
     const a = config('a');
     const { source, text } = setup([status(a, 'idle', { era: 'handshake' })]);
     const down = status(a, 'down', { era: 'handshake' });
-    source.emit({ type: 'state', id: a.id, from: 'idle', to: 'connecting', reason: '', status: status(a, 'connecting', { era: 'handshake' }) });
+    source.emit({
+      type: 'state',
+      id: a.id,
+      from: 'idle',
+      to: 'connecting',
+      reason: '',
+      status: status(a, 'connecting', { era: 'handshake' }),
+    });
     source.emit({ type: 'state', id: a.id, from: 'connecting', to: 'down', reason: '', status: down });
     // Scheduling a retry is not an attempt; starting one is.
     source.emit({ type: 'status', id: a.id, status: down });
     source.emit({ type: 'status', id: a.id, status: down, reconnecting: true });
     source.emit({ type: 'status', id: a.id, status: down, reconnecting: true });
-    source.emit({ type: 'tools-changed', id: a.id, status: down, drift: { added: ['x'], removed: [], changed: [], summary: 'added x', baselineHash: 'b', hash: 'h' } as never });
+    source.emit({
+      type: 'tools-changed',
+      id: a.id,
+      status: down,
+      drift: { added: ['x'], removed: [], changed: [], summary: 'added x', baselineHash: 'b', hash: 'h' } as never,
+    });
     const body = await text();
     assert.match(body, /mcp_health_reconnects_total\{[^}]*\} 2\n/);
     assert.match(body, /mcp_health_tools_changed_total\{[^}]*\} 1\n/);
@@ -159,7 +245,12 @@ void describe('metrics tracker', () => {
     const a = config('a');
     const b = config('b', { transport: 'http', url: 'https://user:hunter2@example.test/mcp?token=s3cret', command: undefined });
     const { source, tracker, text } = setup([status(a, 'up'), status(b, 'up')]);
-    source.emit({ type: 'probe', id: b.id, result: { method: 'ping', outcome: 'ok', rttMs: 1, requestId: 'req-77' }, status: status(b, 'up') });
+    source.emit({
+      type: 'probe',
+      id: b.id,
+      result: { method: 'ping', outcome: 'ok', rttMs: 1, requestId: 'req-77' },
+      status: status(b, 'up'),
+    });
     source.emit({ type: 'probe', id: b.id, result: { method: 'ping', outcome: 'timeout' }, status: status(b, 'up') });
     const before = await text();
     assert.ok(before.includes('server="b"'));

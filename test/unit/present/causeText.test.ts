@@ -28,7 +28,10 @@ const http = (error: ServerError): Case => down(error, { transport: 'http' });
 const CASES: Record<CauseId, readonly Case[]> = {
   'command-not-found': [
     down({ kind: 'unreachable', message: 'spawn npx ENOENT', code: 'ENOENT' }, { command: 'npx' }),
-    down({ kind: 'unreachable', message: 'spawn mytool ENOENT', code: 'ENOENT', searchPath: '/usr/bin:/bin' }, { command: '/opt/mytool.exe' }),
+    down(
+      { kind: 'unreachable', message: 'spawn mytool ENOENT', code: 'ENOENT', searchPath: '/usr/bin:/bin' },
+      { command: '/opt/mytool.exe' },
+    ),
   ],
   'permission-denied': [down({ kind: 'unreachable', message: 'spawn EACCES', code: 'EACCES' })],
   'exits-at-start': [
@@ -48,7 +51,10 @@ const CASES: Record<CauseId, readonly Case[]> = {
   'tls-unknown-ca': [http({ kind: 'unreachable', message: 'unknown ca', code: 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY' })],
   'tls-expired': [http({ kind: 'unreachable', message: 'expired', code: 'CERT_HAS_EXPIRED' })],
   'tls-host-mismatch': [http({ kind: 'unreachable', message: 'altname', code: 'ERR_TLS_CERT_ALTNAME_INVALID' })],
-  tls: [http({ kind: 'unreachable', message: 'wrong version', code: 'EPROTO' }), http({ kind: 'unreachable', message: 'SSL routines failed' })],
+  tls: [
+    http({ kind: 'unreachable', message: 'wrong version', code: 'EPROTO' }),
+    http({ kind: 'unreachable', message: 'SSL routines failed' }),
+  ],
   'oauth-required': [http({ kind: 'auth', message: 'unauthorized', httpStatus: 401, authenticate: 'Bearer realm="x"' })],
   unauthorized: [http({ kind: 'auth', message: 'unauthorized', httpStatus: 401 }), http({ kind: 'auth', message: 'needs a key' })],
   forbidden: [http({ kind: 'auth', message: 'forbidden', httpStatus: 403 })],
@@ -64,11 +70,25 @@ const CASES: Record<CauseId, readonly Case[]> = {
   'ignores-ping': [down({ kind: 'timeout', message: 'ping never answered' }, { nonConformant: true })],
   'protocol-violation': [down({ kind: 'protocol-violation', message: 'non-empty pong' }, { state: 'suspect' })],
   timeout: [down({ kind: 'timeout', message: 'no answer' })],
-  'needs-input': [{ state: 'needs-input', error: null }, { state: 'needs-input', error: { kind: 'input-required', message: 'input:key' } }],
+  'needs-input': [
+    { state: 'needs-input', error: null },
+    { state: 'needs-input', error: { kind: 'input-required', message: 'input:key' } },
+  ],
   config: [{ state: 'config-error', error: { kind: 'config', message: 'bad' } }],
   'sandbox-unavailable': [
-    ...['SANDBOX_UNSUPPORTED_OS', 'SANDBOX_NO_BWRAP', 'SANDBOX_BWRAP_FAILED', 'SANDBOX_NO_SOCAT', 'SANDBOX_NO_RIPGREP', 'SANDBOX_NO_SANDBOX_EXEC', 'SANDBOX_NO_RUNTIME', undefined]
-      .map((code): Case => ({ state: 'sandbox-unavailable', error: { kind: 'sandbox', message: 'no sandbox here', ...(code ? { code } : {}) } })),
+    ...[
+      'SANDBOX_UNSUPPORTED_OS',
+      'SANDBOX_NO_BWRAP',
+      'SANDBOX_BWRAP_FAILED',
+      'SANDBOX_NO_SOCAT',
+      'SANDBOX_NO_RIPGREP',
+      'SANDBOX_NO_SANDBOX_EXEC',
+      'SANDBOX_NO_RUNTIME',
+      undefined,
+    ].map((code): Case => ({
+      state: 'sandbox-unavailable',
+      error: { kind: 'sandbox', message: 'no sandbox here', ...(code ? { code } : {}) },
+    })),
   ],
   unreachable: [down({ kind: 'unreachable', message: 'socket hang up' })],
 };
@@ -83,7 +103,14 @@ void describe('causeText: the same words as the core for every cause (no bundle,
           lastError: entry.error,
           config: { transport, ...(transport === 'stdio' ? { command: entry.command ?? 'node' } : { url: 'https://h.example.test/mcp' }) },
         });
-        const cause = classifyFailure({ state: server.state, error: entry.error, transport, command: server.config.command, name: 'srv', nonConformant: entry.nonConformant });
+        const cause = classifyFailure({
+          state: server.state,
+          error: entry.error,
+          transport,
+          command: server.config.command,
+          name: 'srv',
+          nonConformant: entry.nonConformant,
+        });
         assert.ok(cause, `no cause for ${JSON.stringify(entry)}`);
         assert.equal(cause.id, id, 'the case leads to the cause it is listed under');
         assert.deepEqual(causeText(cause, server), { id, summary: cause.summary, nextStep: cause.nextStep });

@@ -36,8 +36,18 @@ void describe('certificateView', () => {
 });
 
 void describe('the certificate in the views', () => {
-  const soon = status('api', { state: 'up', lastRttMs: 12, config: { transport: 'http', url: 'https://api.example/mcp' }, certificate: { validTo: NOW + 10 * DAY - 5_000, subject: 'api.example' } });
-  const later = status('web', { state: 'up', lastRttMs: 12, config: { transport: 'http', url: 'https://web.example/mcp' }, certificate: { validTo: NOW + 200 * DAY } });
+  const soon = status('api', {
+    state: 'up',
+    lastRttMs: 12,
+    config: { transport: 'http', url: 'https://api.example/mcp' },
+    certificate: { validTo: NOW + 10 * DAY - 5_000, subject: 'api.example' },
+  });
+  const later = status('web', {
+    state: 'up',
+    lastRttMs: 12,
+    config: { transport: 'http', url: 'https://web.example/mcp' },
+    certificate: { validTo: NOW + 200 * DAY },
+  });
 
   void it('is a detail row (tree children, tooltip, Copy Details), marked as a warning under the threshold', () => {
     const row = detailRows(soon, NOW).find((candidate) => candidate.key === 'certificate');
@@ -51,11 +61,14 @@ void describe('the certificate in the views', () => {
     assert.equal(describeState(later, NOW), 'up · 12 ms');
   });
 
-  void it('is in check --json and in the table\'s DETAIL column', () => {
+  void it("is in check --json and in the table's DETAIL column", () => {
     // serverReport dates the days left by the real clock, as the CLI does.
     const validTo = Date.now() + 10 * DAY - 5_000;
     const report = serverReport({ ...soon, certificate: { validTo } });
-    assert.deepEqual({ ...report.certificate, text: undefined }, { validTo: new Date(validTo).toISOString(), daysLeft: 10, warning: true, text: undefined });
+    assert.deepEqual(
+      { ...report.certificate, text: undefined },
+      { validTo: new Date(validTo).toISOString(), daysLeft: 10, warning: true, text: undefined },
+    );
     assert.match(formatServerTable([report], { color: false }, '/', true), /api-server 1\.0\.0 · warning: certificate expires in 10 days/);
     assert.equal(serverReport({ ...soon, state: 'down' }).certificate, null);
   });

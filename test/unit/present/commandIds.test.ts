@@ -51,12 +51,16 @@ void describe('command ids', () => {
   });
 
   void it('the view commands belong to a contributed view', () => {
-    const viewIds = Object.values(manifest.contributes.views).flat().map((view) => view.id);
+    const viewIds = Object.values(manifest.contributes.views)
+      .flat()
+      .map((view) => view.id);
     for (const id of Object.values(ViewCommands)) assert.ok(viewIds.includes(id.replace(/\.focus$/, '')), id);
   });
 
   void it('every command of the table is registered exactly once in the code', () => {
-    const registered = sources.flatMap(({ text }) => [...text.matchAll(/\b(?:register|registerCommand)\(\s*Commands\.(\w+)\b/g)].map((match) => match[1]));
+    const registered = sources.flatMap(({ text }) =>
+      [...text.matchAll(/\b(?:register|registerCommand)\(\s*Commands\.(\w+)\b/g)].map((match) => match[1]),
+    );
     assert.deepEqual(sorted(registered), sorted(Object.keys(Commands)));
     assert.equal(registered.length, tableIds.length, 'no command registered twice');
   });
@@ -64,7 +68,11 @@ void describe('command ids', () => {
   void it('no source file but the table spells a command id as a string', () => {
     const spelled = sources
       .filter(({ file }) => file !== path.join('src', 'present', 'commandIds.ts'))
-      .flatMap(({ file, text }) => [...text.matchAll(/['"`](mcpHealth\.[\w.]+)['"`]/g)].filter((match) => tableIds.includes(match[1]) || Object.values<string>(ViewCommands).includes(match[1])).map((match) => `${file}: ${match[1]}`));
+      .flatMap(({ file, text }) =>
+        [...text.matchAll(/['"`](mcpHealth\.[\w.]+)['"`]/g)]
+          .filter((match) => tableIds.includes(match[1]) || Object.values<string>(ViewCommands).includes(match[1]))
+          .map((match) => `${file}: ${match[1]}`),
+      );
     assert.deepEqual(spelled, []);
   });
 });

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Inventory } from '../../../src/core/inventory/types';
 import { Commands } from '../../../src/present/commandIds';
-import { lensActions, lensCommandArgument, lensSummary, nameSpan, serverHoverMarkdown, serverLensModel } from '../../../src/present/configLens';
+import {
+  lensActions,
+  lensCommandArgument,
+  lensSummary,
+  nameSpan,
+  serverHoverMarkdown,
+  serverLensModel,
+} from '../../../src/present/configLens';
 import { describeState, stateIcon } from '../../../src/present/states';
 import { status } from './fixtures';
 
@@ -28,7 +35,9 @@ void describe('config file lens text', () => {
 
   void it('uses the same words and icon as the tree for every state', () => {
     const down = status('x', {
-      state: 'down', lastRttMs: null, nextRetryAt: NOW + 8_000,
+      state: 'down',
+      lastRttMs: null,
+      nextRetryAt: NOW + 8_000,
       lastError: { kind: 'exited', message: 'process exited', exitCode: 1 },
     });
     assert.equal(lensSummary(down, NOW), `$(${stateIcon(down).id}) ${describeState(down, NOW)}`);
@@ -51,7 +60,10 @@ void describe('config file lens text', () => {
     assert.deepEqual(commands(status('x', { state: 'needs-input' })), [Commands.supplyInput, Commands.showLog]);
     assert.deepEqual(commands(status('x', { state: 'config-error' })), [Commands.showLog]);
     assert.deepEqual(commands(status('x', { state: 'disabled' })), [Commands.showLog]);
-    assert.deepEqual(lensActions(status('x')).map((action) => action.title), ['Ping', 'Reconnect', 'Show Log']);
+    assert.deepEqual(
+      lensActions(status('x')).map((action) => action.title),
+      ['Ping', 'Reconnect', 'Show Log'],
+    );
   });
 
   void it('the model carries the id and name the adapter places and the commands act on', () => {

@@ -30,8 +30,14 @@ function setUp() {
   let gets = 0;
   let lists = 0;
   const counted = {
-    list: () => { lists++; return h.registry.list(); },
-    get: (id: string) => { gets++; return h.registry.get(id); },
+    list: () => {
+      lists++;
+      return h.registry.list();
+    },
+    get: (id: string) => {
+      gets++;
+      return h.registry.get(id);
+    },
     onEvent: h.registry.onEvent.bind(h.registry),
   };
   const index = new ConfigLensIndex({
@@ -43,7 +49,8 @@ function setUp() {
     platform: 'linux',
   });
   return {
-    h, index,
+    h,
+    index,
     counts: () => ({ locate: locateCalls, changes, gets, lists }),
   };
 }
@@ -56,15 +63,21 @@ void describe('ConfigLensIndex', () => {
   void it('puts each server of the file on its key line with its live state; other files get nothing', async () => {
     const { h, index } = setUp();
     const saved = document(TEXT, 1, false);
-    assert.deepEqual(index.lensesFor(saved).map((lens) => [lens.model.name, lens.line, lens.model.summary]), [
-      ['alpha', 3, '$(circle-large-outline) waiting'],
-      ['beta', 4, '$(circle-large-outline) waiting'],
-    ]);
+    assert.deepEqual(
+      index.lensesFor(saved).map((lens) => [lens.model.name, lens.line, lens.model.summary]),
+      [
+        ['alpha', 3, '$(circle-large-outline) waiting'],
+        ['beta', 4, '$(circle-large-outline) waiting'],
+      ],
+    );
     assert.equal(index.hasServers('/ws/app/other.json'), false);
     assert.deepEqual(index.lensesFor(document('{}', 1, false, '/ws/app/other.json')), []);
     h.registry.start();
     await h.clock.advance(0);
-    assert.deepEqual(index.lensesFor(saved).map((lens) => lens.model.summary), ['$(pass-filled) up · handshake 0 ms', '$(pass-filled) up · handshake 0 ms']);
+    assert.deepEqual(
+      index.lensesFor(saved).map((lens) => lens.model.summary),
+      ['$(pass-filled) up · handshake 0 ms', '$(pass-filled) up · handshake 0 ms'],
+    );
     await h.registry.dispose();
     index.dispose();
   });
@@ -79,7 +92,10 @@ void describe('ConfigLensIndex', () => {
     assert.ok(counts().changes > before, 'the adapter hears of the change');
     const beta = index.lensesFor(document(TEXT, 1, false)).find((lens) => lens.model.name === 'beta');
     assert.match(beta?.model.summary ?? '', /^\$\(error\) down · exited \(code 3\)/);
-    assert.deepEqual(beta?.model.actions.map((action) => action.title), ['Ping', 'Reconnect', 'Show Log']);
+    assert.deepEqual(
+      beta?.model.actions.map((action) => action.title),
+      ['Ping', 'Reconnect', 'Show Log'],
+    );
     await h.registry.dispose();
     index.dispose();
   });
@@ -112,16 +128,28 @@ void describe('ConfigLensIndex', () => {
     const { h, index, counts } = setUp();
     const edited = TEXT.replace('  "servers": {', '  "servers": {\n\n\n    // three lines added above alpha');
     const v2 = document(edited, 2, true);
-    assert.deepEqual(index.lensesFor(v2).map((lens) => [lens.model.name, lens.line]), [['alpha', 6], ['beta', 7]]);
+    assert.deepEqual(
+      index.lensesFor(v2).map((lens) => [lens.model.name, lens.line]),
+      [
+        ['alpha', 6],
+        ['beta', 7],
+      ],
+    );
     index.lensesFor(v2);
     index.lensesFor(v2);
     assert.equal(counts().locate, 1, 'same version: parsed once');
     // Beta deleted in the buffer: its lens goes; a new version is parsed again.
     const v3 = document(edited.replace(/,\n\s*"beta".*\n/, '\n'), 3, true);
-    assert.deepEqual(index.lensesFor(v3).map((lens) => [lens.model.name, lens.line]), [['alpha', 6]]);
+    assert.deepEqual(
+      index.lensesFor(v3).map((lens) => [lens.model.name, lens.line]),
+      [['alpha', 6]],
+    );
     assert.equal(counts().locate, 2);
     // Saved (no longer dirty): back to discovery's places, no parse.
-    assert.deepEqual(index.lensesFor(document(TEXT, 4, false)).map((lens) => lens.line), [3, 4]);
+    assert.deepEqual(
+      index.lensesFor(document(TEXT, 4, false)).map((lens) => lens.line),
+      [3, 4],
+    );
     assert.equal(counts().locate, 2);
     await h.registry.dispose();
     index.dispose();
@@ -134,7 +162,10 @@ void describe('ConfigLensIndex', () => {
     const before = index.lensesFor(document(TEXT, 1, false)).map((lens) => lens.line);
     h.registry.setServers(parsed.servers, parsed.diagnostics);
     assert.deepEqual(before, [3, 4]);
-    assert.deepEqual(index.lensesFor(document(moved, 2, false)).map((lens) => lens.line), [4, 5]);
+    assert.deepEqual(
+      index.lensesFor(document(moved, 2, false)).map((lens) => lens.line),
+      [4, 5],
+    );
     await h.registry.dispose();
     index.dispose();
   });

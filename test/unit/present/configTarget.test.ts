@@ -13,7 +13,13 @@ const realStderr = (name: string) => readFileSync(path.join(__dirname, '..', '..
 const keys = { env: { line: 9, column: 7 }, args: { line: 8, column: 7 } };
 
 function crashed(fixture: string, withKeys = true) {
-  const error: ServerError = { kind: 'exited', message: 'Process exited with code 1 while connecting', exitCode: 1, stderrTail: realStderr(fixture), phase: 'connect' };
+  const error: ServerError = {
+    kind: 'exited',
+    message: 'Process exited with code 1 while connecting',
+    exitCode: 1,
+    stderrTail: realStderr(fixture),
+    phase: 'connect',
+  };
   const base = status('demo', { state: 'down', lastError: error });
   const source = { ...base.config.source, line: 6, column: 5, ...(withKeys ? { keys } : {}) };
   const config = { ...base.config, source };

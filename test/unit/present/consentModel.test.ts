@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConsentPromptPolicy, consentMessage, describeChanges, describeEnv, nextMode, whatWouldRun } from '../../../src/present/consentModel';
+import {
+  ConsentPromptPolicy,
+  consentMessage,
+  describeChanges,
+  describeEnv,
+  nextMode,
+  whatWouldRun,
+} from '../../../src/present/consentModel';
 import { status, WORKSPACE } from './fixtures';
 
 const display = (file: string) => file.replace(`${WORKSPACE}/`, '');
@@ -16,7 +23,9 @@ void describe('consent wording', () => {
 
   void it('shows what would run with secrets masked', () => {
     const secret = 'ghp_0123456789abcdefABCDEF';
-    const stdio = status('gh', { config: { command: 'npx', args: ['-y', 'server-github', `--token=${secret}`, 'my dir'], secretValues: [secret] } });
+    const stdio = status('gh', {
+      config: { command: 'npx', args: ['-y', 'server-github', `--token=${secret}`, 'my dir'], secretValues: [secret] },
+    });
     const text = whatWouldRun(stdio);
     assert.match(text, /^npx -y server-github --token=\S+ "my dir"$/);
     assert.ok(!text.includes(secret));
@@ -33,8 +42,14 @@ void describe('consent wording', () => {
     assert.equal(describeEnv(status('s').config), '');
     // The single-server question carries it, and what changed since the user allowed the server.
     const one = status('s', { state: 'needs-consent', config });
-    const changed = consentMessage([one], display, () => [{ kind: 'changed', part: 'env', name: 'NODE_OPTIONS' }, { kind: 'changed', part: 'args' }]);
-    assert.equal(changed, `MCP Health found 1 server in .vscode/mcp.json. Start watching it? s: Changed since you allowed it: NODE_OPTIONS changed, arguments changed. ${text}`);
+    const changed = consentMessage([one], display, () => [
+      { kind: 'changed', part: 'env', name: 'NODE_OPTIONS' },
+      { kind: 'changed', part: 'args' },
+    ]);
+    assert.equal(
+      changed,
+      `MCP Health found 1 server in .vscode/mcp.json. Start watching it? s: Changed since you allowed it: NODE_OPTIONS changed, arguments changed. ${text}`,
+    );
     assert.ok(!changed.includes(secret));
   });
 

@@ -47,7 +47,11 @@ void describe('control sequences in the extension views', () => {
   });
 
   void it('the status report carries none, and no link or HTML', () => {
-    const report = statusReportMarkdown([status('x<img src=y>[a](command:z)`c`', { lastError: { kind: 'exited', message: `m${HOSTILE}` }, state: 'down' })], Date.UTC(2024, 0, 2), (file) => file);
+    const report = statusReportMarkdown(
+      [status('x<img src=y>[a](command:z)`c`', { lastError: { kind: 'exited', message: `m${HOSTILE}` }, state: 'down' })],
+      Date.UTC(2024, 0, 2),
+      (file) => file,
+    );
     assert.doesNotMatch(report, CONTROL);
     assert.ok(report.includes('x\\<img src=y\\>\\[a\\](command:z)\\`c\\`'), report);
   });

@@ -9,7 +9,12 @@ import * as path from 'node:path';
 const realStderr = (name: string) => readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'stderr', `${name}.txt`), 'utf8');
 
 void describe('the next step for an exited server, from its real stderr (the cause the CLI and the tree give too)', () => {
-  const exited = (fixture: string) => ({ kind: 'exited' as const, message: 'Process exited with code 1 while connecting', exitCode: 1, stderrTail: realStderr(fixture) });
+  const exited = (fixture: string) => ({
+    kind: 'exited' as const,
+    message: 'Process exited with code 1 while connecting',
+    exitCode: 1,
+    stderrTail: realStderr(fixture),
+  });
   const card = (name: string, fixture: string) => dashboardServers([status(name, { state: 'down', lastError: exited(fixture) })])[0];
 
   void it('names the environment variable and the server', () => {
@@ -23,7 +28,10 @@ void describe('the next step for an exited server, from its real stderr (the cau
   });
 
   void it('names the missing file', () => {
-    assert.equal(card('files', 'node-missing-file')?.nextStep, 'Check that ./server-config.json exists, or fix the path in the "args" or "cwd" of "files" in its config file');
+    assert.equal(
+      card('files', 'node-missing-file')?.nextStep,
+      'Check that ./server-config.json exists, or fix the path in the "args" or "cwd" of "files" in its config file',
+    );
   });
 
   void it('keeps the general advice when the stderr names nothing to set', () => {
@@ -33,11 +41,13 @@ void describe('the next step for an exited server, from its real stderr (the cau
 
 void describe('dashboardServers', () => {
   void it('gives each server its id, name, health, summary, transport, statistics and probes', () => {
-    const [server] = dashboardServers([status('files', {
-      lastRttMs: 4,
-      restarts: 1,
-      stats: { p50Ms: 4, p95Ms: 11, uptimePercent: 98.5, recent: probes(['ok', 'timeout']) },
-    })]);
+    const [server] = dashboardServers([
+      status('files', {
+        lastRttMs: 4,
+        restarts: 1,
+        stats: { p50Ms: 4, p95Ms: 11, uptimePercent: 98.5, recent: probes(['ok', 'timeout']) },
+      }),
+    ]);
     assert.deepEqual(server, {
       id: '/ws/app/.vscode/mcp.json#files',
       name: 'files',
@@ -66,14 +76,26 @@ void describe('dashboardServers', () => {
   });
 
   void it('puts restarts into the heartbeat in time order, so a crash loop that answers every probe still shows red', () => {
-    const [server] = dashboardServers([status('crashing', {
-      restarts: 2,
-      stats: { recent: probes(['ok', 'ok', 'ok']), restartTimes: [1_500, 2_500] },
-    })]);
-    assert.deepEqual(server?.beats.map((beat) => [beat.at, beat.outcome, beat.ok]), [
-      [1_000, 'ok', true], [1_500, 'restart', false], [2_000, 'ok', true], [2_500, 'restart', false], [3_000, 'ok', true],
+    const [server] = dashboardServers([
+      status('crashing', {
+        restarts: 2,
+        stats: { recent: probes(['ok', 'ok', 'ok']), restartTimes: [1_500, 2_500] },
+      }),
     ]);
-    assert.ok(server?.probes.every((probe) => probe.outcome !== 'restart'), 'the latency chart gets probes only');
+    assert.deepEqual(
+      server?.beats.map((beat) => [beat.at, beat.outcome, beat.ok]),
+      [
+        [1_000, 'ok', true],
+        [1_500, 'restart', false],
+        [2_000, 'ok', true],
+        [2_500, 'restart', false],
+        [3_000, 'ok', true],
+      ],
+    );
+    assert.ok(
+      server?.probes.every((probe) => probe.outcome !== 'restart'),
+      'the latency chart gets probes only',
+    );
   });
 
   void it('is plain data that survives the trip to the webview unchanged', () => {
@@ -85,12 +107,28 @@ void describe('dashboardServers', () => {
     const recent: ProbeRecord[] = probes(Array.from({ length: DASHBOARD_PROBES + 15 }, (_, index) => (index % 3 === 0 ? 'timeout' : 'ok')));
     const [server] = dashboardServers([status('a', { stats: { recent } })]);
     assert.equal(server?.probes.length, DASHBOARD_PROBES);
-    assert.deepEqual(server?.probes.map((probe) => probe.at), recent.slice(-DASHBOARD_PROBES).map((probe) => probe.at));
+    assert.deepEqual(
+      server?.probes.map((probe) => probe.at),
+      recent.slice(-DASHBOARD_PROBES).map((probe) => probe.at),
+    );
   });
 
   void it('offers probing only for servers that can be probed now', () => {
-    const states: ServerState[] = ['idle', 'connecting', 'up', 'down', 'suspect', 'auth-required', 'needs-input', 'config-error', 'disabled', 'untrusted'];
-    const probeable = dashboardServers(states.map((state) => status(state, { state }))).filter((server) => server.probeable).map((server) => server.name);
+    const states: ServerState[] = [
+      'idle',
+      'connecting',
+      'up',
+      'down',
+      'suspect',
+      'auth-required',
+      'needs-input',
+      'config-error',
+      'disabled',
+      'untrusted',
+    ];
+    const probeable = dashboardServers(states.map((state) => status(state, { state })))
+      .filter((server) => server.probeable)
+      .map((server) => server.name);
     assert.deepEqual(probeable, ['idle', 'connecting', 'up', 'down', 'suspect', 'auth-required']);
   });
 
@@ -101,7 +139,10 @@ void describe('dashboardServers', () => {
   });
 
   void it('keeps the order it was given and returns nothing for no servers', () => {
-    assert.deepEqual(dashboardServers([status('z'), status('a')]).map((server) => server.name), ['z', 'a']);
+    assert.deepEqual(
+      dashboardServers([status('z'), status('a')]).map((server) => server.name),
+      ['z', 'a'],
+    );
     assert.deepEqual(dashboardServers([]), []);
   });
 });

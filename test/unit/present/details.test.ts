@@ -12,12 +12,17 @@ const rowMap = (rows: ReturnType<typeof detailRows>) => new Map(rows.map((row) =
 
 void describe('detailRows', () => {
   void it('lists a healthy server with target, protocol, server, latency and uptime', () => {
-    const rows = detailRows(status('files', {
-      config: { args: ['files.js', '--root', '/tmp'] },
-      serverInfo: { name: 'files', title: 'File Server', version: '2.1.0' },
-      stats: { samples: 4, samplesOk: 3, p50Ms: 4.2, p95Ms: 120, uptimePercent: 75, totals: { sent: 140, ok: 139, failed: 1 } },
-    }));
-    assert.deepEqual(rows.map((row) => row.key), ['transport', 'protocol', 'server', 'latency', 'uptime']);
+    const rows = detailRows(
+      status('files', {
+        config: { args: ['files.js', '--root', '/tmp'] },
+        serverInfo: { name: 'files', title: 'File Server', version: '2.1.0' },
+        stats: { samples: 4, samplesOk: 3, p50Ms: 4.2, p95Ms: 120, uptimePercent: 75, totals: { sent: 140, ok: 139, failed: 1 } },
+      }),
+    );
+    assert.deepEqual(
+      rows.map((row) => row.key),
+      ['transport', 'protocol', 'server', 'latency', 'uptime'],
+    );
     const byKey = rowMap(rows);
     assert.equal(byKey.get('transport')?.label, 'stdio');
     assert.equal(byKey.get('transport')?.value, 'node files.js --root /tmp');
@@ -59,7 +64,15 @@ void describe('detailRows', () => {
   void it('adds the exit code and HTTP status to the last error', () => {
     const exited = rowMap(detailRows(status('s', { state: 'down', lastError: { kind: 'exited', message: 'process ended', exitCode: 2 } })));
     assert.equal(exited.get('lastError')?.value, 'exited: process ended (exited (code 2))');
-    const http = rowMap(detailRows(status('s', { state: 'down', config: { transport: 'http', url: 'https://h/mcp' }, lastError: { kind: 'unreachable', message: 'bad gateway', httpStatus: 502 } })));
+    const http = rowMap(
+      detailRows(
+        status('s', {
+          state: 'down',
+          config: { transport: 'http', url: 'https://h/mcp' },
+          lastError: { kind: 'unreachable', message: 'bad gateway', httpStatus: 502 },
+        }),
+      ),
+    );
     assert.equal(http.get('lastError')?.value, 'unreachable: bad gateway (HTTP 502)');
   });
 
@@ -89,16 +102,35 @@ void describe('detailRows', () => {
   });
 
   void it('falls back to the stderr kept with the last error and ignores blank stderr', () => {
-    const fromError = rowMap(detailRows(status('s', { state: 'down', lastError: { kind: 'exited', message: 'gone', exitCode: 1, stderrTail: 'Error: boom\n' } })));
+    const fromError = rowMap(
+      detailRows(status('s', { state: 'down', lastError: { kind: 'exited', message: 'gone', exitCode: 1, stderrTail: 'Error: boom\n' } })),
+    );
     assert.equal(fromError.get('stderr')?.value, 'Error: boom');
     assert.equal(rowMap(detailRows(status('s', { stderrTail: '  \n\n' }))).has('stderr'), false);
   });
 
   void it('keeps row keys unique so tree elements stay stable', () => {
-    const rows = detailRows(status('s', {
-      state: 'down', consecutiveFailures: 1, restarts: 1, nonConformant: true, pid: 1, stderrTail: 'x', lastProbeAt: 5,
-      lastError: { kind: 'exited', message: 'm', exitCode: 1 }, stats: { p50Ms: 1, p95Ms: 2, uptimePercent: 50, samples: 1, samplesOk: 1, recent: probes(['ok']), totals: { sent: 2, ok: 1, failed: 1 } },
-    }));
+    const rows = detailRows(
+      status('s', {
+        state: 'down',
+        consecutiveFailures: 1,
+        restarts: 1,
+        nonConformant: true,
+        pid: 1,
+        stderrTail: 'x',
+        lastProbeAt: 5,
+        lastError: { kind: 'exited', message: 'm', exitCode: 1 },
+        stats: {
+          p50Ms: 1,
+          p95Ms: 2,
+          uptimePercent: 50,
+          samples: 1,
+          samplesOk: 1,
+          recent: probes(['ok']),
+          totals: { sent: 2, ok: 1, failed: 1 },
+        },
+      }),
+    );
     assert.equal(new Set(rows.map((row) => row.key)).size, rows.length);
     assert.equal(rows.length, 12);
   });
@@ -135,7 +167,8 @@ void describe('formatting helpers', () => {
 
 void describe('the tools row', () => {
   void it('counts tools, prompts and resources and says when the tools changed', () => {
-    const tools = (text: string) => toolsInventory([toolDefinition({ name: 'a', description: text })!, toolDefinition({ name: 'b' })!], 1e6);
+    const tools = (text: string) =>
+      toolsInventory([toolDefinition({ name: 'a', description: text })!, toolDefinition({ name: 'b' })!], 1e6);
     const inventory = { tools: tools('new'), prompts: { count: 1 }, resources: { count: 2 }, complete: true, problems: [], listedAt: 0 };
     const plain = detailRows(status('s', { inventory })).find((row) => row.key === 'tools');
     assert.equal(plain?.value, '2 tools · 1 prompt · 2 resources');

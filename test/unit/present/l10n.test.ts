@@ -21,7 +21,9 @@ import { buildTree } from '../../../src/present/treeModel';
 import { status } from './fixtures';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const english = JSON.parse(readFileSync(path.join(ROOT, 'l10n', 'bundle.l10n.json'), 'utf8')) as Parameters<typeof getL10nPseudoLocalized>[0];
+const english = JSON.parse(readFileSync(path.join(ROOT, 'l10n', 'bundle.l10n.json'), 'utf8')) as Parameters<
+  typeof getL10nPseudoLocalized
+>[0];
 const pseudo = getL10nPseudoLocalized(english) as Record<string, string | { message: string }>;
 
 /** The pseudo-locale text of a bundle key, with `{n}` filled in as the runtime does. */
@@ -48,17 +50,27 @@ void describe('the presentation layer under a translated bundle', () => {
   });
 
   void it('asks the consent question as one translated sentence, with the count and the file filled in', () => {
-    const waiting = [status('a', { state: 'needs-consent' }), status('b', { state: 'needs-consent' }), status('c', { state: 'needs-consent' })];
-    assert.equal(consentMessage(waiting, () => '.vscode/mcp.json'),
-      translated('MCP Health found {0} servers in {1}. Start watching them?', 3, '.vscode/mcp.json'));
-    assert.equal(consentMessage(waiting.slice(0, 1), () => '.vscode/mcp.json'),
-      translated('MCP Health found 1 server in {0}. Start watching it?', '.vscode/mcp.json'));
+    const waiting = [
+      status('a', { state: 'needs-consent' }),
+      status('b', { state: 'needs-consent' }),
+      status('c', { state: 'needs-consent' }),
+    ];
+    assert.equal(
+      consentMessage(waiting, () => '.vscode/mcp.json'),
+      translated('MCP Health found {0} servers in {1}. Start watching them?', 3, '.vscode/mcp.json'),
+    );
+    assert.equal(
+      consentMessage(waiting.slice(0, 1), () => '.vscode/mcp.json'),
+      translated('MCP Health found 1 server in {0}. Start watching it?', '.vscode/mcp.json'),
+    );
   });
 
   void it('translates the state line, the detail rows, the counts, notifications, the tree and the dashboard texts', () => {
     const down = status('db', { state: 'down', lastError: { kind: 'timeout', message: 'no answer' }, nextRetryAt: 8_000 });
-    assert.equal(describeState(down, 0),
-      [translated('down/server state: not answering'), translated('timed out'), translated('retrying in {0} s', 8)].join(' · '));
+    assert.equal(
+      describeState(down, 0),
+      [translated('down/server state: not answering'), translated('timed out'), translated('retrying in {0} s', 8)].join(' · '),
+    );
     const labels = detailRows(down).map((row) => row.label);
     assert.ok(labels.includes(translated('last error')), labels.join(', '));
     assert.equal(healthSentence(summarize([status('a'), down])), translated('{0} of {1} monitored servers healthy', 1, 2));
@@ -71,14 +83,23 @@ void describe('the presentation layer under a translated bundle', () => {
     assert.equal(group?.message, translated('{0} MCP servers are down: {1}', 2, '"a", "b"'));
     const user = status('u', { config: { source: { file: '/home/me/.cursor/mcp.json', folder: undefined, scope: 'user' } } });
     const tree = buildTree([status('w'), user], [], [{ path: '/ws/app', name: 'app' }], (file) => file);
-    const labels2 = tree.roots.map((id) => { const node = tree.get(id); return node?.kind === 'group' ? node.label : ''; });
+    const labels2 = tree.roots.map((id) => {
+      const node = tree.get(id);
+      return node?.kind === 'group' ? node.label : '';
+    });
     assert.deepEqual(labels2, ['app', translated('User/tree group of the servers from user-level configuration files')]);
     const auth = serverView(status('auth', { state: 'auth-required', lastError: { kind: 'auth', message: 'no' } }));
     assert.equal(auth.nextStep, translated('Add the credentials it expects to the server\'s "headers"'));
     assert.equal(auth.causeLine, translated('{0}. Next: {1}', translated('The server asks for credentials'), auth.nextStep));
     // The core's English never reaches a translated view: not in the cause, not in a row that quotes it.
     const sandbox = { filesystem: { allowWrite: [], denyRead: [], denyWrite: [] }, network: { allowedDomains: [], deniedDomains: [] } };
-    const unsandboxed = serverView(status('s', { state: 'sandbox-unavailable', config: { sandbox }, lastError: { kind: 'sandbox', message: 'no bwrap', code: 'SANDBOX_NO_BWRAP' } }));
+    const unsandboxed = serverView(
+      status('s', {
+        state: 'sandbox-unavailable',
+        config: { sandbox },
+        lastError: { kind: 'sandbox', message: 'no bwrap', code: 'SANDBOX_NO_BWRAP' },
+      }),
+    );
     const bwrap = translated('Install bubblewrap (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)');
     assert.equal(unsandboxed.nextStep, bwrap);
     assert.equal(unsandboxed.details.find((row) => row.key === 'sandbox')?.value, translated('sandboxed: not started: {0}', bwrap));
@@ -97,7 +118,10 @@ void describe('the presentation layer under a translated bundle', () => {
       status('restricted', { state: 'untrusted' }),
     ];
     const reports = statuses.map(serverReport);
-    assert.deepEqual(reports.map((report) => report.state), ['up', 'down', 'needs-consent', 'untrusted']);
+    assert.deepEqual(
+      reports.map((report) => report.state),
+      ['up', 'down', 'needs-consent', 'untrusted'],
+    );
     assert.equal(reports[1]?.error?.kind, 'exited');
     const document = JSON.stringify({
       servers: reports,

@@ -26,11 +26,17 @@ const isPlaceholder = (value: string) => /^%[\w.-]+%$/.test(value);
 void describe('package.nls.json', () => {
   void it('every %key% of package.json has a string in package.nls.json', () => {
     assert.ok(placeholders.size > 0);
-    assert.deepEqual([...placeholders].filter((key) => !(key in nls)), []);
+    assert.deepEqual(
+      [...placeholders].filter((key) => !(key in nls)),
+      [],
+    );
   });
 
   void it('every key of package.nls.json is used in package.json', () => {
-    assert.deepEqual(Object.keys(nls).filter((key) => !placeholders.has(key)), []);
+    assert.deepEqual(
+      Object.keys(nls).filter((key) => !placeholders.has(key)),
+      [],
+    );
   });
 
   void it('every value is a non-empty string', () => {
@@ -54,19 +60,28 @@ void describe('l10n/bundle.l10n.json', () => {
   // What `npm run l10n:export` would write, by the exporter itself: every l10n.t (src/present, through @vscode/l10n) and
   // vscode.l10n.t (the adapters) with a literal message, keyed as the runtime looks them up (`message/comment`).
   const exported = (async () => {
-    const files = sourceFiles(path.join(ROOT, 'src')).map((file) => ({ contents: readFileSync(file, 'utf8'), extension: path.extname(file) }));
+    const files = sourceFiles(path.join(ROOT, 'src')).map((file) => ({
+      contents: readFileSync(file, 'utf8'),
+      extension: path.extname(file),
+    }));
     return Object.keys(await getL10nJson(files));
   })();
 
   void it('holds every message src passes to l10n.t or vscode.l10n.t (run npm run l10n:export after changing one)', async () => {
     const keys = await exported;
     assert.ok(keys.length > 100, `only ${keys.length} messages found: the exporter did not see the sources`);
-    assert.deepEqual(keys.filter((key) => !(key in bundle)), []);
+    assert.deepEqual(
+      keys.filter((key) => !(key in bundle)),
+      [],
+    );
   });
 
   void it('holds no message src no longer uses', async () => {
     const keys = new Set(await exported);
-    assert.deepEqual(Object.keys(bundle).filter((key) => !keys.has(key)), []);
+    assert.deepEqual(
+      Object.keys(bundle).filter((key) => !keys.has(key)),
+      [],
+    );
   });
 });
 

@@ -1,7 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerState } from '../../../src/core/model';
-import { DEFAULT_QUIET_MS, groupNotices, NotificationPolicy, type PendingNotice, type StateChange } from '../../../src/present/notificationPolicy';
+import {
+  DEFAULT_QUIET_MS,
+  groupNotices,
+  NotificationPolicy,
+  type PendingNotice,
+  type StateChange,
+} from '../../../src/present/notificationPolicy';
 import { status } from './fixtures';
 
 const QUIET_MS = 60_000;
@@ -20,7 +26,11 @@ void describe('NotificationPolicy', () => {
   void it('announces protocol violations and auth failures as warnings', () => {
     const policy = new NotificationPolicy(QUIET_MS);
     const suspect = policy.decide(change('a', 'up', 'suspect', 'ping answered with an error'), 'errors', 0);
-    assert.deepEqual(suspect, { severity: 'warning', message: 'MCP server "a" answered against the protocol: ping answered with an error', recovery: false });
+    assert.deepEqual(suspect, {
+      severity: 'warning',
+      message: 'MCP server "a" answered against the protocol: ping answered with an error',
+      recovery: false,
+    });
     const auth = policy.decide(change('b', 'up', 'auth-required'), 'errors', 0);
     assert.deepEqual(auth, { severity: 'warning', message: 'MCP server "b" needs authentication', recovery: false });
   });
@@ -29,7 +39,11 @@ void describe('NotificationPolicy', () => {
     const policy = new NotificationPolicy(QUIET_MS);
     assert.ok(policy.decide(change('loop', 'up', 'down', 'exited (code 1)'), 'errors', 0));
     const notice = policy.decide(change('loop', 'down', 'gave-up', 'gave up after 5 crashes in 3 min'), 'errors', 1_000);
-    assert.deepEqual(notice, { severity: 'error', message: 'MCP server "loop" keeps crashing: gave up after 5 crashes in 3 min; it is not restarted until you reconnect it', recovery: false });
+    assert.deepEqual(notice, {
+      severity: 'error',
+      message: 'MCP server "loop" keeps crashing: gave up after 5 crashes in 3 min; it is not restarted until you reconnect it',
+      recovery: false,
+    });
   });
 
   void it('stays silent for states that are not failures', () => {
@@ -78,7 +92,11 @@ void describe('NotificationPolicy', () => {
     const policy = new NotificationPolicy(QUIET_MS);
     assert.equal(policy.decide(change('a', 'connecting', 'down'), 'all', 0)?.severity, 'error');
     assert.ok(policy.decide(change('b', 'idle', 'auth-required'), 'all', 0));
-    assert.deepEqual(policy.decide(change('a', 'down', 'up'), 'all', 1_000), { severity: 'info', message: 'MCP server "a" is up again.', recovery: true });
+    assert.deepEqual(policy.decide(change('a', 'down', 'up'), 'all', 1_000), {
+      severity: 'info',
+      message: 'MCP server "a" is up again.',
+      recovery: true,
+    });
     assert.equal(policy.decide(change('a', 'connecting', 'up'), 'all', 2_000), undefined, 'recovery is announced once');
   });
 
@@ -162,7 +180,10 @@ void describe('a grouped notice of servers that recovered meanwhile', () => {
 
   void it('says they are up again, so it never contradicts the status bar', () => {
     const [a, b] = [pending('a'), pending('b')];
-    assert.deepEqual(groupNotices([a!], () => true), { severity: 'warning', message: 'MCP server "a" is down: exited (code 3) (up again)', ids: [a!.id] });
+    assert.deepEqual(
+      groupNotices([a!], () => true),
+      { severity: 'warning', message: 'MCP server "a" is down: exited (code 3) (up again)', ids: [a!.id] },
+    );
     assert.equal(groupNotices([a!, b!], () => true)?.message, '2 MCP servers failed and are up again: "a", "b"');
     assert.equal(groupNotices([a!, b!], (id) => id === b!.id)?.message, '2 MCP servers went down: "a", "b" (up again)');
   });
@@ -171,7 +192,11 @@ void describe('a grouped notice of servers that recovered meanwhile', () => {
 void describe('NotificationPolicy reminders', () => {
   const MINUTE = 60_000;
   const REMIND = 30 * MINUTE;
-  const down = (name: string) => status(name, { state: 'down', cause: { id: 'connection-refused', summary: 'Nothing is listening at that host and port', nextStep: 'Start the server' } });
+  const down = (name: string) =>
+    status(name, {
+      state: 'down',
+      cause: { id: 'connection-refused', summary: 'Nothing is listening at that host and port', nextStep: 'Start the server' },
+    });
 
   void it('tells again about a server still down once the interval has passed since its last notice, and again after another', () => {
     const policy = new NotificationPolicy(QUIET_MS);
@@ -180,7 +205,11 @@ void describe('NotificationPolicy reminders', () => {
     const [first, ...rest] = policy.remind([down('a')], 'errors', REMIND, REMIND);
     assert.equal(rest.length, 0);
     assert.equal(first.to, 'down');
-    assert.deepEqual(first.notice, { severity: 'error', message: 'MCP server "a" is still down (for 30 min): Nothing is listening at that host and port', recovery: false });
+    assert.deepEqual(first.notice, {
+      severity: 'error',
+      message: 'MCP server "a" is still down (for 30 min): Nothing is listening at that host and port',
+      recovery: false,
+    });
     assert.deepEqual(policy.remind([down('a')], 'errors', REMIND, REMIND + 10 * MINUTE), [], 'the reminder restarted the interval');
     assert.match(policy.remind([down('a')], 'errors', REMIND, 2 * REMIND)[0]?.notice.message ?? '', /still down \(for 60 min\)/);
   });
@@ -212,7 +241,10 @@ void describe('NotificationPolicy reminders', () => {
     const policy = new NotificationPolicy(QUIET_MS);
     for (const name of ['a', 'b', 'c']) policy.decide(change(name, 'up', 'down'), 'errors', 0);
     const due = policy.remind([down('a'), down('b'), down('c')], 'errors', REMIND, REMIND);
-    assert.deepEqual(due.map((entry) => entry.name), ['a', 'b', 'c']);
+    assert.deepEqual(
+      due.map((entry) => entry.name),
+      ['a', 'b', 'c'],
+    );
     assert.match(groupNotices(due)?.message ?? '', /^3 MCP servers are down: "a", "b", "c"$/);
   });
 });

@@ -23,7 +23,10 @@ describe('workspaceFolderRefs', () => {
       { uri: { scheme: 'vscode-remote', fsPath: '/ws/remote' }, name: 'remote' },
       { uri: { scheme: 'file', fsPath: '/ws/lib' }, name: 'lib' },
     ];
-    assert.deepEqual(workspaceFolderRefs(folders), [{ path: '/ws/app', name: 'app' }, { path: '/ws/lib', name: 'lib' }]);
+    assert.deepEqual(workspaceFolderRefs(folders), [
+      { path: '/ws/app', name: 'app' },
+      { path: '/ws/lib', name: 'lib' },
+    ]);
   });
 
   it('is empty without an open folder', () => {

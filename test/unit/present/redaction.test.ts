@@ -29,7 +29,17 @@ const QUERY_SECRET = 'QueryTok0006';
 const UNLISTED_ENV_SECRET = 'unlisted-EnvOnly0007';
 const UNLISTED_HEADER_SECRET = 'unlisted-HdrOnly0008';
 
-const allSecrets = [ENV_SECRET, INPUT_SECRET, HEADER_SECRET, ARG_SECRET, INLINE_ARG_SECRET, URL_PASSWORD, QUERY_SECRET, UNLISTED_ENV_SECRET, UNLISTED_HEADER_SECRET];
+const allSecrets = [
+  ENV_SECRET,
+  INPUT_SECRET,
+  HEADER_SECRET,
+  ARG_SECRET,
+  INLINE_ARG_SECRET,
+  URL_PASSWORD,
+  QUERY_SECRET,
+  UNLISTED_ENV_SECRET,
+  UNLISTED_HEADER_SECRET,
+];
 // A server echoes its own secrets into stderr and error messages, sometimes URL-encoded.
 const echoed = `token=${ENV_SECRET} input=${INPUT_SECRET} encoded=${encodeURIComponent(INPUT_SECRET)}`;
 
@@ -38,7 +48,14 @@ function stdioWithSecrets(): ServerStatus {
     state: 'down',
     config: {
       command: 'npx',
-      args: ['-y', 'server-github', '--api-key', ARG_SECRET, `--token=${INLINE_ARG_SECRET}`, `https://bot:${URL_PASSWORD}@example.test/x?access_token=${QUERY_SECRET}`],
+      args: [
+        '-y',
+        'server-github',
+        '--api-key',
+        ARG_SECRET,
+        `--token=${INLINE_ARG_SECRET}`,
+        `https://bot:${URL_PASSWORD}@example.test/x?access_token=${QUERY_SECRET}`,
+      ],
       env: { GITHUB_TOKEN: ENV_SECRET, PASSWORD: INPUT_SECRET, SERVICE_KEY: UNLISTED_ENV_SECRET, PORT: '3000' },
       // Discovery records here every value it judged secret (secret-named env, args, URL credentials, inputs).
       secretValues: [ENV_SECRET, INPUT_SECRET, ARG_SECRET, INLINE_ARG_SECRET, URL_PASSWORD, QUERY_SECRET],
@@ -50,7 +67,15 @@ function stdioWithSecrets(): ServerStatus {
     restarts: 2,
     flapping: true,
     lastProbeAt: 10_000,
-    stats: { samples: 3, samplesOk: 1, p50Ms: 5, p95Ms: 9, uptimePercent: 33.3, recent: probes(['ok', 'closed', 'timeout']), totals: { sent: 3, ok: 1, failed: 2 } },
+    stats: {
+      samples: 3,
+      samplesOk: 1,
+      p50Ms: 5,
+      p95Ms: 9,
+      uptimePercent: 33.3,
+      recent: probes(['ok', 'closed', 'timeout']),
+      totals: { sent: 3, ok: 1, failed: 2 },
+    },
   });
 }
 
@@ -65,7 +90,11 @@ function httpWithSecrets(): ServerStatus {
       headers: { Authorization: `Bearer ${HEADER_SECRET}`, 'X-Session': UNLISTED_HEADER_SECRET, Accept: 'application/json' },
       secretValues: [HEADER_SECRET, URL_PASSWORD, QUERY_SECRET],
     },
-    lastError: { kind: 'auth', message: `401 for Authorization: Bearer ${HEADER_SECRET} at ${encodeURIComponent(URL_PASSWORD)}`, httpStatus: 401 },
+    lastError: {
+      kind: 'auth',
+      message: `401 for Authorization: Bearer ${HEADER_SECRET} at ${encodeURIComponent(URL_PASSWORD)}`,
+      httpStatus: 401,
+    },
     stderrTail: `rejected ${QUERY_SECRET}`,
   });
 }
@@ -99,7 +128,12 @@ async function throughMonitor(raw: ServerStatus): Promise<ServerStatus> {
   if (raw.config.transport === 'stdio') {
     h.connector.queue(raw.config.id, raw.serverInfo ? { serverInfo: raw.serverInfo } : {});
   } else if (error) {
-    h.connector.queue(raw.config.id, { fail: new ConnectError(error.kind, error.message, { ...(error.httpStatus ? { httpStatus: error.httpStatus } : {}), stderrTail: raw.stderrTail }) });
+    h.connector.queue(raw.config.id, {
+      fail: new ConnectError(error.kind, error.message, {
+        ...(error.httpStatus ? { httpStatus: error.httpStatus } : {}),
+        stderrTail: raw.stderrTail,
+      }),
+    });
   }
   h.registry.setServers([raw.config], []);
   const pinged = h.registry.pingNow(raw.config.id);
@@ -109,7 +143,14 @@ async function throughMonitor(raw: ServerStatus): Promise<ServerStatus> {
     const connection = h.connector.latest(raw.config.id);
     connection.writeStderr(raw.stderrTail);
     // A real close reports the process's stderr tail: everything it wrote.
-    if (error) connection.die({ kind: error.kind, message: error.message, exitCode: error.exitCode ?? null, signal: null, stderrTail: raw.stderrTail });
+    if (error)
+      connection.die({
+        kind: error.kind,
+        message: error.message,
+        exitCode: error.exitCode ?? null,
+        signal: null,
+        stderrTail: raw.stderrTail,
+      });
   }
   const said = h.registry.get(raw.config.id);
   await h.registry.dispose();
@@ -142,7 +183,12 @@ void describe('secrets in every view', () => {
     assert.match(statuses[1]?.lastError?.message ?? '', /^401 for Authorization: Bearer \*\*\* at \*\*\*$/);
   });
 
-  for (const [index, { config: { name } }] of raw.entries()) {
+  for (const [
+    index,
+    {
+      config: { name },
+    },
+  ] of raw.entries()) {
     const target = () => statuses[index]!;
     void it(`detail rows of ${name} mask every secret, in value and full text`, () => {
       const rows = detailRows(target());
@@ -160,7 +206,11 @@ void describe('secrets in every view', () => {
     const [stdio, http] = statuses.map((target) => detailRows(target).find((row) => row.key === 'transport')?.value ?? '');
     assert.match(stdio, /^npx -y server-github --api-key \*\*\* --token=\*\*\* /);
     assert.match(http, /api\.example\.test\/mcp\?api_key=\*\*\*&region=eu/);
-    assert.ok(detailRows(statuses[1]!).find((row) => row.key === 'lastError')?.value.includes('Bearer ***'));
+    assert.ok(
+      detailRows(statuses[1]!)
+        .find((row) => row.key === 'lastError')
+        ?.value.includes('Bearer ***'),
+    );
   });
 
   void it('the Markdown status report masks every secret', () => {
@@ -184,12 +234,19 @@ void describe('configured values under names no filter knows, in every view', ()
     const base = status('anyname', {
       state: 'down',
       config: { env: { GITHUB_PAT: PAT, DATABASE_URL: DB_URL, LOG_LEVEL: 'debug' }, headers: { 'X-Tenant': HEADER } },
-      lastError: { kind: 'exited', message: `env GITHUB_PAT=${PAT} DATABASE_URL=${DB_URL}`, exitCode: 3, stderrTail: `pw=DbPw0AnyName02 tenant=${encodeURIComponent(HEADER)}` },
+      lastError: {
+        kind: 'exited',
+        message: `env GITHUB_PAT=${PAT} DATABASE_URL=${DB_URL}`,
+        exitCode: 3,
+        stderrTail: `pw=DbPw0AnyName02 tenant=${encodeURIComponent(HEADER)}`,
+      },
       stderrTail: `GITHUB_PAT=${PAT}\nDATABASE_URL=${DB_URL}\nLOG_LEVEL=debug\n`,
     });
     const target = await throughMonitor({ ...base, config: await withConfiguredSecrets(base.config) });
     const views = [
-      JSON.stringify(detailRows(target)), detailsText(target), tooltipMarkdown(target),
+      JSON.stringify(detailRows(target)),
+      detailsText(target),
+      tooltipMarkdown(target),
       statusReportMarkdown([target], Date.UTC(2024, 0, 2, 12), (file) => file),
       JSON.stringify(dashboardServers([target])),
       treeText(buildTree([target], [], [{ path: WORKSPACE, name: 'app' }], (file) => file)),

@@ -24,29 +24,64 @@ void describe('statusReportMarkdown', () => {
   });
 
   void it('has one row per server with eleven cells in header order, the last the same why and next step as the views', () => {
-    const report = statusReportMarkdown([
-      status('files', { lastRttMs: 2.5, stats: { p50Ms: 3, p95Ms: 12.5, uptimePercent: 99.5 } }),
-      status('remote', {
-        state: 'down', restarts: 2, lastRttMs: null,
-        config: { transport: 'http', url: 'https://api.example.test/mcp', source: { line: 9 } },
-        lastError: { kind: 'unreachable', message: 'connection refused' },
-      }),
-      status('off', { state: 'disabled' }),
-    ], noon, displayPath);
+    const report = statusReportMarkdown(
+      [
+        status('files', { lastRttMs: 2.5, stats: { p50Ms: 3, p95Ms: 12.5, uptimePercent: 99.5 } }),
+        status('remote', {
+          state: 'down',
+          restarts: 2,
+          lastRttMs: null,
+          config: { transport: 'http', url: 'https://api.example.test/mcp', source: { line: 9 } },
+          lastError: { kind: 'unreachable', message: 'connection refused' },
+        }),
+        status('off', { state: 'disabled' }),
+      ],
+      noon,
+      displayPath,
+    );
     assert.ok(report.includes('1/2 monitored servers healthy; 3 configured.'));
-    assert.ok(report.includes('| Server | State | Transport | Target | RTT | p50 / p95 | Uptime | Restarts | Source | Last error | Why / next step |'));
+    assert.ok(
+      report.includes(
+        '| Server | State | Transport | Target | RTT | p50 / p95 | Uptime | Restarts | Source | Last error | Why / next step |',
+      ),
+    );
     const rows = tableRows(report);
     assert.equal(rows.length, 3);
-    assert.deepEqual(cells(rows[0]!), ['files', 'up · 2.5 ms', 'stdio', 'node files.js', '2.5 ms', '3 ms / 13 ms', '99.5 %', '0', '.vscode/mcp.json:3', '', '']);
-    assert.deepEqual(cells(rows[1]!), ['remote', 'down · unreachable', 'http', 'https://api.example.test/mcp', '–', '–', '–', '2', '.vscode/mcp.json:9', 'unreachable: connection refused',
-      'Nothing is listening at that host and port. Next: Start the server, or fix the port in the url']);
+    assert.deepEqual(cells(rows[0]!), [
+      'files',
+      'up · 2.5 ms',
+      'stdio',
+      'node files.js',
+      '2.5 ms',
+      '3 ms / 13 ms',
+      '99.5 %',
+      '0',
+      '.vscode/mcp.json:3',
+      '',
+      '',
+    ]);
+    assert.deepEqual(cells(rows[1]!), [
+      'remote',
+      'down · unreachable',
+      'http',
+      'https://api.example.test/mcp',
+      '–',
+      '–',
+      '–',
+      '2',
+      '.vscode/mcp.json:9',
+      'unreachable: connection refused',
+      'Nothing is listening at that host and port. Next: Start the server, or fix the port in the url',
+    ]);
     assert.ok(report.endsWith('\n'));
   });
 
   void it('escapes pipes, backslashes and newlines so a cell cannot break the table', () => {
-    const report = statusReportMarkdown([
-      status('a|b', { state: 'down', lastError: { kind: 'exited', message: 'line one\nC:\\path | x', exitCode: 1 } }),
-    ], noon, displayPath);
+    const report = statusReportMarkdown(
+      [status('a|b', { state: 'down', lastError: { kind: 'exited', message: 'line one\nC:\\path | x', exitCode: 1 } })],
+      noon,
+      displayPath,
+    );
     const rows = tableRows(report);
     assert.equal(rows.length, 1);
     const row = cells(rows[0]!);

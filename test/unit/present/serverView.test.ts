@@ -20,7 +20,14 @@ import { status } from './fixtures';
 /** A status as the monitor hands it over: its cause decided by the core. */
 function monitored(name: string, overrides: Parameters<typeof status>[1]): ServerStatus {
   const base = status(name, overrides);
-  const cause = classifyFailure({ state: base.state, error: base.lastError, transport: base.config.transport, command: base.config.command, name, nonConformant: base.nonConformant });
+  const cause = classifyFailure({
+    state: base.state,
+    error: base.lastError,
+    transport: base.config.transport,
+    command: base.config.command,
+    name,
+    nonConformant: base.nonConformant,
+  });
   return { ...base, cause };
 }
 
@@ -52,7 +59,11 @@ function renderAll(server: ServerStatus, contextOf: ViewContextOf): Rendered {
   const node = tree.get(serverElementId(server.config.id));
   assert.ok(node?.kind === 'server');
   const card = dashboardServers([server], contextOf)[0]!;
-  const notice = new NotificationPolicy().decide({ id: server.config.id, from: 'up', to: server.state, reason: server.lastError?.message ?? '', status: server }, 'errors', 0);
+  const notice = new NotificationPolicy().decide(
+    { id: server.config.id, from: 'up', to: server.state, reason: server.lastError?.message ?? '', status: server },
+    'errors',
+    0,
+  );
   assert.ok(notice, 'a failure from up is announced');
   return {
     treeDescription: node.view.description,
@@ -68,7 +79,11 @@ function renderAll(server: ServerStatus, contextOf: ViewContextOf): Rendered {
 }
 
 void describe('one status, every front end', () => {
-  const down = monitored('db', { state: 'down', lastError: { kind: 'timeout', message: 'no answer within 5000 ms' }, nextRetryAt: Date.now() + 8_000 });
+  const down = monitored('db', {
+    state: 'down',
+    lastError: { kind: 'timeout', message: 'no answer within 5000 ms' },
+    nextRetryAt: Date.now() + 8_000,
+  });
   const contextOf: ViewContextOf = () => ({ vscodeWontStart: BLOCK });
   const view = serverView(down, contextOf(down));
   const rendered = renderAll(down, contextOf);
@@ -87,14 +102,28 @@ void describe('one status, every front end', () => {
       assert.ok(text.includes(next), `${where} gives the next step: ${text}`);
     }
     // The one sentence: the same words in the same order wherever both are shown together.
-    for (const text of [rendered.treeTooltip, rendered.statusTooltip, rendered.notification, rendered.cli, rendered.report, rendered.details]) {
+    for (const text of [
+      rendered.treeTooltip,
+      rendered.statusTooltip,
+      rendered.notification,
+      rendered.cli,
+      rendered.report,
+      rendered.details,
+    ]) {
       assert.ok(text.includes(`${why}. Next: ${next}`), text);
     }
   });
 
   void it("says VS Code won't start it in every editor view, and the CLI (which has no VS Code) keeps its raw state", () => {
     assert.match(rendered.treeDescription, /VS Code won't start it/);
-    for (const [where, text] of Object.entries({ treeTooltip: rendered.treeTooltip, statusTooltip: rendered.statusTooltip, dashboard: rendered.dashboard, notification: rendered.notification, report: rendered.report, details: rendered.details })) {
+    for (const [where, text] of Object.entries({
+      treeTooltip: rendered.treeTooltip,
+      statusTooltip: rendered.statusTooltip,
+      dashboard: rendered.dashboard,
+      notification: rendered.notification,
+      report: rendered.report,
+      details: rendered.details,
+    })) {
       assert.ok(text.includes(BLOCK.summary), `${where} carries the VS Code note: ${text}`);
     }
     assert.ok(rendered.dashboard.includes(BLOCK.nextStep) && rendered.treeTooltip.includes(BLOCK.nextStep));
@@ -131,7 +160,17 @@ void describe('decorations, applied once', () => {
     const guarded = monitored('g', {
       state: 'up',
       config: { command: 'mcp-health', args: ['guard', '--', 'node', 'g.js'] },
-      guarded: { guardName: 'g', running: true, guards: 1, guardPid: 41, upstreamPid: 42, restarts: 1, probeRttMs: 2, requests: 12, errors: 0 },
+      guarded: {
+        guardName: 'g',
+        running: true,
+        guards: 1,
+        guardPid: 41,
+        upstreamPid: 42,
+        restarts: 1,
+        probeRttMs: 2,
+        requests: 12,
+        errors: 0,
+      },
     });
     const view = serverView(guarded);
     assert.deepEqual(view.decorations, ['guarded']);
@@ -153,7 +192,11 @@ void describe('decorations, applied once', () => {
     assert.match(view.description, / · sandboxed/);
     assert.ok(!view.menuFlags.includes('guardable'), 'a sandboxed server is not offered Guard This Server');
     assert.match(formatServerTable([serverReport(running)], { color: false }, '/', true), /^s\s+up \(sandboxed\)/m);
-    const missing = monitored('s', { state: 'sandbox-unavailable', config: { sandbox }, lastError: { kind: 'sandbox', message: 'bubblewrap is not installed', code: 'SANDBOX_NO_BWRAP' } });
+    const missing = monitored('s', {
+      state: 'sandbox-unavailable',
+      config: { sandbox },
+      lastError: { kind: 'sandbox', message: 'bubblewrap is not installed', code: 'SANDBOX_NO_BWRAP' },
+    });
     const missingView = serverView(missing);
     assert.deepEqual(missingView.decorations, []);
     assert.equal(missingView.cause?.id, 'sandbox-unavailable');
@@ -163,7 +206,11 @@ void describe('decorations, applied once', () => {
   });
 
   void it('starting: the spinner, the seconds since the start and the latest stderr line, with no cause to tell yet', () => {
-    const starting = monitored('npx-server', { state: 'starting', startup: { since: 10_000, budgetMs: 60_000 }, stderrTail: 'npm warn exec\rnpm http fetch 50%\rnpm http fetch 90%\n' });
+    const starting = monitored('npx-server', {
+      state: 'starting',
+      startup: { since: 10_000, budgetMs: 60_000 },
+      stderrTail: 'npm warn exec\rnpm http fetch 50%\rnpm http fetch 90%\n',
+    });
     const view = serverView(starting, { nowMs: 22_500 });
     assert.deepEqual(view.decorations, ['starting']);
     assert.equal(view.icon.id, 'loading~spin');
@@ -174,15 +221,24 @@ void describe('decorations, applied once', () => {
   });
 
   void it('gave up: the crash-loop rule and the last exit in the state line, the cause and next step beside it', () => {
-    const gaveUp = monitored('loop', { state: 'gave-up', gaveUp: { crashes: 5, windowMs: 180_000 }, lastError: { kind: 'exited', message: 'exited', exitCode: 1 }, restarts: 5 });
+    const gaveUp = monitored('loop', {
+      state: 'gave-up',
+      gaveUp: { crashes: 5, windowMs: 180_000 },
+      lastError: { kind: 'exited', message: 'exited', exitCode: 1 },
+      restarts: 5,
+    });
     const view = serverView(gaveUp);
     assert.deepEqual(view.decorations, ['gave-up']);
     assert.equal(view.description, 'gave up after 5 crashes in 3 min · exited (code 1)');
     assert.equal(view.icon.id, 'debug-stop');
     assert.equal(view.cause?.id, 'crashed');
-    assert.equal(view.causeLine, "The server exited with code 1. Next: Look at the server's stderr in the log; it is restarted with backoff");
+    assert.equal(
+      view.causeLine,
+      "The server exited with code 1. Next: Look at the server's stderr in the log; it is restarted with backoff",
+    );
     const rendered = renderAll(gaveUp, () => ({}));
-    for (const text of [rendered.treeTooltip, rendered.statusTooltip, rendered.notification, rendered.cli]) assert.ok(text.includes(view.causeLine!), text);
+    for (const text of [rendered.treeTooltip, rendered.statusTooltip, rendered.notification, rendered.cli])
+      assert.ok(text.includes(view.causeLine!), text);
     assert.match(rendered.notification, /keeps crashing/);
   });
 });
@@ -193,13 +249,27 @@ void describe('menu flags and actions', () => {
       [status('a'), 'server monitored vscodeSource up guardable', ['mcpHealth.pingNow', 'mcpHealth.reconnect']],
       [status('b', { state: 'needs-consent' }), 'server untrusted needsConsent vscodeSource needs-consent guardable', ['mcpHealth.allow']],
       [status('c', { state: 'disabled' }), 'server disabled vscodeSource disabled guardable', []],
-      [status('d', { state: 'needs-input' }), 'server monitored needsInput vscodeSource needs-input guardable', ['mcpHealth.pingNow', 'mcpHealth.reconnect']],
-      [status('e', { watchedElsewhere: 'another window', config: { transport: 'http', url: 'https://x.test/mcp', source: { format: 'cursor' } } }), 'server monitored elsewhere up', ['mcpHealth.pingNow', 'mcpHealth.reconnect']],
+      [
+        status('d', { state: 'needs-input' }),
+        'server monitored needsInput vscodeSource needs-input guardable',
+        ['mcpHealth.pingNow', 'mcpHealth.reconnect'],
+      ],
+      [
+        status('e', {
+          watchedElsewhere: 'another window',
+          config: { transport: 'http', url: 'https://x.test/mcp', source: { format: 'cursor' } },
+        }),
+        'server monitored elsewhere up',
+        ['mcpHealth.pingNow', 'mcpHealth.reconnect'],
+      ],
     ];
     for (const [server, contextValue, actions] of cases) {
       const view = serverView(server);
       assert.equal(view.contextValue, contextValue);
-      assert.deepEqual(view.actions.map((action) => action.command), actions);
+      assert.deepEqual(
+        view.actions.map((action) => action.command),
+        actions,
+      );
     }
     assert.match(serverView(cases[4]![0]).connectionsNote, /connection in another window/);
   });
@@ -220,6 +290,12 @@ void describe('the tree builds from one snapshot', () => {
     assert.match(a.view.description, /100 % \(24 h\)$/);
     assert.equal(b.view.cause?.id, 'timeout');
     // The detail children are the view's own rows, in order.
-    assert.deepEqual(a.children.map((id) => { const row = tree.get(id); return row?.kind === 'detail' ? row.row.key : ''; }), a.view.details.map((row) => row.key));
+    assert.deepEqual(
+      a.children.map((id) => {
+        const row = tree.get(id);
+        return row?.kind === 'detail' ? row.row.key : '';
+      }),
+      a.view.details.map((row) => row.key),
+    );
   });
 });

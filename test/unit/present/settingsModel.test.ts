@@ -1,9 +1,19 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultMonitorSettings } from '../../../src/core/monitorTypes';
-import { compareSettings, INTERVAL_BOUNDS, isExcluded, parseSettings, TIMEOUT_BOUNDS, type SettingReader } from '../../../src/present/settingsModel';
+import {
+  compareSettings,
+  INTERVAL_BOUNDS,
+  isExcluded,
+  parseSettings,
+  TIMEOUT_BOUNDS,
+  type SettingReader,
+} from '../../../src/present/settingsModel';
 
-const reader = (values: Record<string, unknown>): SettingReader => (key) => values[key];
+const reader =
+  (values: Record<string, unknown>): SettingReader =>
+  (key) =>
+    values[key];
 const parse = (values: Record<string, unknown> = {}) => parseSettings(reader(values));
 
 void describe('parseSettings', () => {
@@ -42,11 +52,19 @@ void describe('parseSettings', () => {
     assert.deepEqual(settings.monitor.serverStartupTimeoutMs, { npx: 300_000, tiny: 5_000 });
     assert.deepEqual(settings.monitor.crashLoop, { crashes: 7, windowMs: 600_000 });
     assert.equal(parse({ startupTimeoutSeconds: 100_000 }).monitor.startupTimeoutMs, 600_000);
-    assert.deepEqual(parse({ 'crashLoop.maxCrashes': 1, 'crashLoop.windowMinutes': 0 }).monitor.crashLoop, { crashes: 2, windowMs: 60_000 });
+    assert.deepEqual(parse({ 'crashLoop.maxCrashes': 1, 'crashLoop.windowMinutes': 0 }).monitor.crashLoop, {
+      crashes: 2,
+      windowMs: 60_000,
+    });
   });
 
   void it('converts seconds to milliseconds per transport', () => {
-    const settings = parse({ 'pingIntervalSeconds.stdio': 12, 'pingIntervalSeconds.http': 45, 'pingIntervalSeconds.sse': 7.5, timeoutSeconds: 3 });
+    const settings = parse({
+      'pingIntervalSeconds.stdio': 12,
+      'pingIntervalSeconds.http': 45,
+      'pingIntervalSeconds.sse': 7.5,
+      timeoutSeconds: 3,
+    });
     assert.deepEqual(settings.monitor.intervalMs, { stdio: 12_000, http: 45_000, sse: 7_500 });
     assert.equal(settings.monitor.timeoutMs, 3_000);
   });
@@ -75,7 +93,15 @@ void describe('parseSettings', () => {
   });
 
   void it('reads per-server interval overrides, clamped, and skips malformed ones', () => {
-    const settings = parse({ serverOverrides: { fast: { intervalSeconds: 1 }, slow: { intervalSeconds: 120 }, text: { intervalSeconds: '60' }, bare: 60, nan: { intervalSeconds: Number.NaN } } });
+    const settings = parse({
+      serverOverrides: {
+        fast: { intervalSeconds: 1 },
+        slow: { intervalSeconds: 120 },
+        text: { intervalSeconds: '60' },
+        bare: 60,
+        nan: { intervalSeconds: Number.NaN },
+      },
+    });
     assert.deepEqual(settings.monitor.serverIntervalMs, { fast: 5_000, slow: 120_000 });
     assert.deepEqual(parse({ serverOverrides: ['fast'] }).monitor.serverIntervalMs, {});
   });
@@ -113,7 +139,12 @@ void describe('compareSettings', () => {
   const none = { retime: false, rediscover: false, rerender: false, notifications: false, metrics: false };
 
   void it('reports nothing for equal settings read twice', () => {
-    const values = { 'pingIntervalSeconds.http': 30, serverOverrides: { a: { intervalSeconds: 9 } }, 'discovery.sources': { cursor: false }, excludedServers: ['x'] };
+    const values = {
+      'pingIntervalSeconds.http': 30,
+      serverOverrides: { a: { intervalSeconds: 9 } },
+      'discovery.sources': { cursor: false },
+      excludedServers: ['x'],
+    };
     assert.deepEqual(compareSettings(parse(values), parse(values)), none);
   });
 
@@ -160,7 +191,11 @@ void describe('compareSettings', () => {
     assert.equal(parse({ 'metrics.listen': 9464 }).metricsListen, '');
     assert.deepEqual(compareSettings(base, parse({ 'metrics.listen': ':9464' })), { ...none, metrics: true });
     const serving = parse({ 'metrics.listen': ':9464' });
-    assert.deepEqual(compareSettings(serving, parse({ 'metrics.listen': ':9464', timeoutSeconds: 10 })), { ...none, retime: true, metrics: true });
+    assert.deepEqual(compareSettings(serving, parse({ 'metrics.listen': ':9464', timeoutSeconds: 10 })), {
+      ...none,
+      retime: true,
+      metrics: true,
+    });
     assert.deepEqual(compareSettings(base, parse({ timeoutSeconds: 10 })), { ...none, retime: true });
   });
 });
@@ -178,7 +213,8 @@ void describe('isExcluded', () => {
 void describe('notificationReminderMinutes', () => {
   void it('is off by default and for anything but a positive number; whole minutes within bounds; a change re-reads notifications', () => {
     assert.equal(parse().notificationReminderMs, 0);
-    for (const bad of [-5, 0, 'ten', Number.NaN, null]) assert.equal(parse({ notificationReminderMinutes: bad }).notificationReminderMs, 0, String(bad));
+    for (const bad of [-5, 0, 'ten', Number.NaN, null])
+      assert.equal(parse({ notificationReminderMinutes: bad }).notificationReminderMs, 0, String(bad));
     assert.equal(parse({ notificationReminderMinutes: 30 }).notificationReminderMs, 30 * 60_000);
     assert.equal(parse({ notificationReminderMinutes: 0.2 }).notificationReminderMs, 60_000);
     assert.equal(parse({ notificationReminderMinutes: 1e9 }).notificationReminderMs, 10_080 * 60_000);

@@ -1,17 +1,54 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerState } from '../../../src/core/model';
-import { describeState, exitSummary, formatMs, healthOf, isMonitored, isSlow, plural, stateIcon, stateLabels, type Health } from '../../../src/present/states';
+import {
+  describeState,
+  exitSummary,
+  formatMs,
+  healthOf,
+  isMonitored,
+  isSlow,
+  plural,
+  stateIcon,
+  stateLabels,
+  type Health,
+} from '../../../src/present/states';
 import { status } from './fixtures';
 
-const allStates: readonly ServerState[] = ['idle', 'starting', 'connecting', 'verifying', 'up', 'down', 'gave-up', 'suspect', 'auth-required', 'needs-input', 'config-error', 'disabled', 'untrusted', 'needs-consent'];
+const allStates: readonly ServerState[] = [
+  'idle',
+  'starting',
+  'connecting',
+  'verifying',
+  'up',
+  'down',
+  'gave-up',
+  'suspect',
+  'auth-required',
+  'needs-input',
+  'config-error',
+  'disabled',
+  'untrusted',
+  'needs-consent',
+];
 
 void describe('healthOf', () => {
   void it('maps every state to its health', () => {
     const expected: Record<ServerState, Health> = {
-      up: 'ok', idle: 'pending', starting: 'pending', connecting: 'pending', 'gave-up': 'error',
-      verifying: 'pending', suspect: 'warning', 'auth-required': 'warning', 'needs-input': 'warning',
-      down: 'error', 'config-error': 'error', disabled: 'inactive', untrusted: 'inactive', 'needs-consent': 'inactive',
+      up: 'ok',
+      idle: 'pending',
+      starting: 'pending',
+      connecting: 'pending',
+      'gave-up': 'error',
+      verifying: 'pending',
+      suspect: 'warning',
+      'auth-required': 'warning',
+      'needs-input': 'warning',
+      down: 'error',
+      'config-error': 'error',
+      disabled: 'inactive',
+      untrusted: 'inactive',
+      'needs-consent': 'inactive',
       'sandbox-unavailable': 'warning',
     };
     for (const state of allStates) {
@@ -74,25 +111,48 @@ void describe('describeState', () => {
   });
 
   void it('summarises the failure of a down server', () => {
-    assert.equal(describeState(status('s', { state: 'down', lastError: { kind: 'exited', message: 'bye', exitCode: 1 } })), 'down · exited (code 1)');
-    assert.equal(describeState(status('s', { state: 'down', lastError: { kind: 'exited', message: 'bye', exitCode: null, signal: 'SIGKILL' } })), 'down · killed by SIGKILL');
+    assert.equal(
+      describeState(status('s', { state: 'down', lastError: { kind: 'exited', message: 'bye', exitCode: 1 } })),
+      'down · exited (code 1)',
+    );
+    assert.equal(
+      describeState(status('s', { state: 'down', lastError: { kind: 'exited', message: 'bye', exitCode: null, signal: 'SIGKILL' } })),
+      'down · killed by SIGKILL',
+    );
     assert.equal(describeState(status('s', { state: 'down', lastError: { kind: 'timeout', message: 'no answer' } })), 'down · timed out');
-    assert.equal(describeState(status('s', { state: 'down', lastError: { kind: 'unreachable', message: 'refused', httpStatus: 502 } })), 'down · HTTP 502');
-    assert.equal(describeState(status('s', { state: 'auth-required', lastError: { kind: 'auth', message: 'no', httpStatus: 401 } })), 'needs auth · HTTP 401');
-    assert.equal(describeState(status('s', { state: 'suspect', lastError: { kind: 'protocol-violation', message: 'non-empty' } })), 'suspect · protocol violation');
+    assert.equal(
+      describeState(status('s', { state: 'down', lastError: { kind: 'unreachable', message: 'refused', httpStatus: 502 } })),
+      'down · HTTP 502',
+    );
+    assert.equal(
+      describeState(status('s', { state: 'auth-required', lastError: { kind: 'auth', message: 'no', httpStatus: 401 } })),
+      'needs auth · HTTP 401',
+    );
+    assert.equal(
+      describeState(status('s', { state: 'suspect', lastError: { kind: 'protocol-violation', message: 'non-empty' } })),
+      'suspect · protocol violation',
+    );
   });
 
   void it('never copies the error message itself into the short line', () => {
-    const line = describeState(status('s', { state: 'down', lastError: { kind: 'unreachable', message: 'connect https://u:pw-secret@host failed' } }));
+    const line = describeState(
+      status('s', { state: 'down', lastError: { kind: 'unreachable', message: 'connect https://u:pw-secret@host failed' } }),
+    );
     assert.equal(line, 'down · unreachable');
   });
 
   void it('names the missing inputs of a server waiting for input', () => {
-    assert.equal(describeState(status('s', { state: 'needs-input', config: { missingInputs: ['api-key', 'region'] } })), 'needs input · api-key, region');
+    assert.equal(
+      describeState(status('s', { state: 'needs-input', config: { missingInputs: ['api-key', 'region'] } })),
+      'needs input · api-key, region',
+    );
   });
 
   void it('says flapping with the restart count, ahead of non-conformance', () => {
-    assert.equal(describeState(status('s', { state: 'up', lastRttMs: null, flapping: true, restarts: 1, nonConformant: true })), 'up · flapping, 1 restart');
+    assert.equal(
+      describeState(status('s', { state: 'up', lastRttMs: null, flapping: true, restarts: 1, nonConformant: true })),
+      'up · flapping, 1 restart',
+    );
     assert.equal(describeState(status('s', { state: 'up', lastRttMs: null, flapping: true, restarts: 3 })), 'up · flapping, 3 restarts');
     assert.equal(describeState(status('s', { state: 'up', lastRttMs: null, nonConformant: true })), 'up · non-conformant');
   });

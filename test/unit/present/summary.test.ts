@@ -9,14 +9,28 @@ import { status } from './fixtures';
 
 void describe('summarize', () => {
   void it('reports nothing configured as worst none', () => {
-    assert.deepEqual(summarize([]), { healthy: 0, monitored: 0, total: 0, starting: 0, waitingForConsent: 0, problems: 0, slow: 0, worst: 'none' });
+    assert.deepEqual(summarize([]), {
+      healthy: 0,
+      monitored: 0,
+      total: 0,
+      starting: 0,
+      waitingForConsent: 0,
+      problems: 0,
+      slow: 0,
+      worst: 'none',
+    });
   });
 
   void it('takes the worst condition regardless of order', () => {
     const up = status('a', { state: 'up' });
     const suspect = status('b', { state: 'suspect' });
     const down = status('c', { state: 'down' });
-    for (const order of [[up, suspect, down], [down, suspect, up], [suspect, down, up], [up, down, suspect]]) {
+    for (const order of [
+      [up, suspect, down],
+      [down, suspect, up],
+      [suspect, down, up],
+      [up, down, suspect],
+    ]) {
       assert.equal(summarize(order).worst, 'error');
     }
     assert.equal(summarize([up, suspect]).worst, 'warning');
@@ -26,26 +40,49 @@ void describe('summarize', () => {
 
   void it('does not count a flapping up server as healthy: its health is warning', () => {
     const summary = summarize([status('a', { state: 'up' }), status('b', { state: 'up', flapping: true, restarts: 3 })]);
-    assert.deepEqual(summary, { healthy: 1, monitored: 2, total: 2, starting: 0, waitingForConsent: 0, problems: 1, slow: 0, worst: 'warning' });
+    assert.deepEqual(summary, {
+      healthy: 1,
+      monitored: 2,
+      total: 2,
+      starting: 0,
+      waitingForConsent: 0,
+      problems: 1,
+      slow: 0,
+      worst: 'warning',
+    });
   });
 
   void it('leaves disabled and Restricted-Mode servers out of monitored and worst', () => {
-    const summary = summarize([
-      status('a', { state: 'up' }),
-      status('b', { state: 'disabled' }),
-      status('c', { state: 'untrusted' }),
-    ]);
+    const summary = summarize([status('a', { state: 'up' }), status('b', { state: 'disabled' }), status('c', { state: 'untrusted' })]);
     assert.deepEqual(summary, { healthy: 1, monitored: 1, total: 3, starting: 0, waitingForConsent: 0, problems: 0, slow: 0, worst: 'ok' });
     assert.equal(summarize([status('b', { state: 'disabled' })]).worst, 'none');
   });
 
   void it('counts config errors and missing inputs as monitored problems', () => {
-    assert.deepEqual(summarize([status('a', { state: 'config-error' }), status('b', { state: 'up' })]), { healthy: 1, monitored: 2, total: 2, starting: 0, waitingForConsent: 0, problems: 1, slow: 0, worst: 'error' });
+    assert.deepEqual(summarize([status('a', { state: 'config-error' }), status('b', { state: 'up' })]), {
+      healthy: 1,
+      monitored: 2,
+      total: 2,
+      starting: 0,
+      waitingForConsent: 0,
+      problems: 1,
+      slow: 0,
+      worst: 'error',
+    });
     assert.equal(summarize([status('a', { state: 'needs-input' }), status('b', { state: 'up' })]).worst, 'warning');
   });
 
   void it('does not count servers still connecting as a problem', () => {
-    assert.deepEqual(summarize([status('a', { state: 'connecting' }), status('b', { state: 'idle' })]), { healthy: 0, monitored: 2, total: 2, starting: 2, waitingForConsent: 0, problems: 0, slow: 0, worst: 'ok' });
+    assert.deepEqual(summarize([status('a', { state: 'connecting' }), status('b', { state: 'idle' })]), {
+      healthy: 0,
+      monitored: 2,
+      total: 2,
+      starting: 2,
+      waitingForConsent: 0,
+      problems: 0,
+      slow: 0,
+      worst: 'ok',
+    });
   });
 });
 
@@ -58,7 +95,11 @@ void describe('statusBarText', () => {
   });
 
   void it('shows how many servers wait for consent, outside the up/monitored count', () => {
-    const summary = summarize([status('a', { state: 'needs-consent' }), status('b', { state: 'needs-consent' }), status('c', { state: 'up' })]);
+    const summary = summarize([
+      status('a', { state: 'needs-consent' }),
+      status('b', { state: 'needs-consent' }),
+      status('c', { state: 'up' }),
+    ]);
     assert.deepEqual(summary, { healthy: 1, monitored: 1, total: 3, starting: 0, waitingForConsent: 2, problems: 0, slow: 0, worst: 'ok' });
     assert.equal(statusBarText(summary, false), '$(pulse) MCP 1/1 $(shield) 2');
   });
@@ -68,13 +109,31 @@ void describe('statusBarText', () => {
   });
 
   void it('spins while servers start, so 0/2 does not read as two servers down; not while one reconnects after a failure', () => {
-    assert.equal(statusBarText(summarize([status('a', { state: 'connecting' }), status('b', { state: 'up' })]), false), '$(loading~spin) MCP 1/2');
-    assert.equal(statusBarText(summarize([status('a', { state: 'down' }), status('b', { state: 'up' })]), false), '$(pulse) MCP 1/2 $(error)');
-    const crashed = status('a', { state: 'connecting', restarts: 2, lastError: { kind: 'exited', message: 'exited with code 3', exitCode: 3 } });
+    assert.equal(
+      statusBarText(summarize([status('a', { state: 'connecting' }), status('b', { state: 'up' })]), false),
+      '$(loading~spin) MCP 1/2',
+    );
+    assert.equal(
+      statusBarText(summarize([status('a', { state: 'down' }), status('b', { state: 'up' })]), false),
+      '$(pulse) MCP 1/2 $(error)',
+    );
+    const crashed = status('a', {
+      state: 'connecting',
+      restarts: 2,
+      lastError: { kind: 'exited', message: 'exited with code 3', exitCode: 3 },
+    });
     assert.equal(summarize([crashed]).starting, 0);
     assert.equal(statusBarText(summarize([crashed, status('b', { state: 'up' })]), false), '$(pulse) MCP 1/2');
-    const verifying = status('a', { state: 'verifying', restarts: 1, lastError: { kind: 'exited', message: 'exited with code 3', exitCode: 3 } });
-    assert.equal(statusBarText(summarize([verifying, status('b', { state: 'up' })]), false), '$(pulse) MCP 1/2', 'verifying is not healthy, nor a problem');
+    const verifying = status('a', {
+      state: 'verifying',
+      restarts: 1,
+      lastError: { kind: 'exited', message: 'exited with code 3', exitCode: 3 },
+    });
+    assert.equal(
+      statusBarText(summarize([verifying, status('b', { state: 'up' })]), false),
+      '$(pulse) MCP 1/2',
+      'verifying is not healthy, nor a problem',
+    );
   });
 
   void it('drops the count when nothing is configured', () => {
@@ -85,7 +144,13 @@ void describe('statusBarText', () => {
 void describe('pingOutcomeText', () => {
   const result = (outcome: ProbeResult['outcome']): ProbeResult => ({ method: 'ping', outcome });
   void it('counts each outcome: "5 pinged: 4 ok, 1 timed out"', () => {
-    assert.equal(pingOutcomeText(['ok', 'ok', 'timeout', 'ok', 'ok'].map((o) => result(o as ProbeResult['outcome'])), 5), '5 pinged: 4 ok, 1 timed out');
+    assert.equal(
+      pingOutcomeText(
+        ['ok', 'ok', 'timeout', 'ok', 'ok'].map((o) => result(o as ProbeResult['outcome'])),
+        5,
+      ),
+      '5 pinged: 4 ok, 1 timed out',
+    );
     assert.equal(pingOutcomeText([result('failed'), result('ok')], 2), '2 pinged: 1 ok, 1 failed');
     assert.equal(pingOutcomeText([result('ok')], 2), '2 pinged: 1 ok, 1 not probed');
     assert.equal(pingOutcomeText([], 0), 'nothing to ping');
@@ -114,9 +179,14 @@ void describe('one model in every view', () => {
     assert.equal(dashboardView(statuses).summary, '2 of 5 monitored servers healthy');
     assert.equal(summaryLine(statuses.map(serverReport), { color: false }), '2/5 healthy');
     // Each view's own per-server health agrees with the count.
-    const dashboardHealthy = dashboardView(statuses).servers.filter((server) => server.health === 'ok').map((server) => server.name);
+    const dashboardHealthy = dashboardView(statuses)
+      .servers.filter((server) => server.health === 'ok')
+      .map((server) => server.name);
     assert.deepEqual(dashboardHealthy, ['alpha', 'beta']);
-    assert.deepEqual(statuses.filter(isHealthy).map((s) => s.config.name), ['alpha', 'beta']);
+    assert.deepEqual(
+      statuses.filter(isHealthy).map((s) => s.config.name),
+      ['alpha', 'beta'],
+    );
   });
 
   void it('shows no badge when every monitored server is healthy', () => {
@@ -130,7 +200,16 @@ void describe('slow servers, counted apart in every view', () => {
 
   void it('is up but not healthy: warning colour, a problem for the badge, and a count of its own', () => {
     const summary = summarize(all);
-    assert.deepEqual(summary, { healthy: 4, monitored: 5, total: 5, starting: 0, waitingForConsent: 0, problems: 1, slow: 1, worst: 'warning' });
+    assert.deepEqual(summary, {
+      healthy: 4,
+      monitored: 5,
+      total: 5,
+      starting: 0,
+      waitingForConsent: 0,
+      problems: 1,
+      slow: 1,
+      worst: 'warning',
+    });
     assert.equal(isHealthy(slowOne), false);
     assert.equal(isHealthy(status('x', { state: 'down', slow: true })), false);
     assert.equal(summarize([status('x', { state: 'down', slow: true })]).slow, 0, 'only an up server is slow; a down one is down');

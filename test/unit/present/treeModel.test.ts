@@ -1,19 +1,31 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConfigDiagnostic } from '../../../src/core/model';
-import { buildTree, fileDescription, serverElementId, serverIdFromElement, type TreeModel, type TreeNode, type WorkspaceFolderRef } from '../../../src/present/treeModel';
+import {
+  buildTree,
+  fileDescription,
+  serverElementId,
+  serverIdFromElement,
+  type TreeModel,
+  type TreeNode,
+  type WorkspaceFolderRef,
+} from '../../../src/present/treeModel';
 import { status } from './fixtures';
 
 const APP = '/ws/app';
 const LIB = '/ws/lib';
 const USER_FILE = '/home/u/.cursor/mcp.json';
-const folders: WorkspaceFolderRef[] = [{ path: APP, name: 'app' }, { path: LIB, name: 'lib' }];
+const folders: WorkspaceFolderRef[] = [
+  { path: APP, name: 'app' },
+  { path: LIB, name: 'lib' },
+];
 const displayPath = (file: string) => file.replace('/home/u', '~');
 
 const inApp = (name: string, line: number, file = `${APP}/.vscode/mcp.json`) =>
   status(name, { config: { source: { file, line, folder: APP, scope: 'workspace' } } });
 const inLib = (name: string) => status(name, { config: { source: { file: `${LIB}/.vscode/mcp.json`, folder: LIB } } });
-const inUser = (name: string, line = 2) => status(name, { config: { source: { file: USER_FILE, line, format: 'cursor', scope: 'user', folder: undefined } } });
+const inUser = (name: string, line = 2) =>
+  status(name, { config: { source: { file: USER_FILE, line, format: 'cursor', scope: 'user', folder: undefined } } });
 
 function diagnostic(file: string, overrides: Partial<ConfigDiagnostic> = {}): ConfigDiagnostic {
   return { file, line: 1, column: 1, severity: 'error', message: 'unexpected token', ...overrides };
@@ -55,7 +67,10 @@ void describe('buildTree', () => {
   void it('orders servers by their line in the file, then name', () => {
     const tree = buildTree([inApp('zeta', 9), inApp('beta', 3), inApp('alpha', 3)], [], folders, displayPath);
     const file = node(tree, `file:${APP}/.vscode/mcp.json`);
-    assert.deepEqual(file.children, ['alpha', 'beta', 'zeta'].map((name) => serverElementId(`${APP}/.vscode/mcp.json#${name}`)));
+    assert.deepEqual(
+      file.children,
+      ['alpha', 'beta', 'zeta'].map((name) => serverElementId(`${APP}/.vscode/mcp.json#${name}`)),
+    );
   });
 
   void it('links every node to its parent and hangs detail rows under their server', () => {
@@ -64,12 +79,15 @@ void describe('buildTree', () => {
     const serverNode = node(tree, serverElementId(server.config.id));
     assert.equal(serverNode.parent, `file:${server.config.source.file}`);
     assert.ok(serverNode.children.length > 0);
-    assert.deepEqual(serverNode.children, serverNode.children.map((id) => {
-      const detail = node(tree, id);
-      assert.equal(detail.kind, 'detail');
-      assert.equal(detail.parent, serverNode.id);
-      return `detail:${server.config.id}:${detail.kind === 'detail' ? detail.row.key : ''}`;
-    }));
+    assert.deepEqual(
+      serverNode.children,
+      serverNode.children.map((id) => {
+        const detail = node(tree, id);
+        assert.equal(detail.kind, 'detail');
+        assert.equal(detail.parent, serverNode.id);
+        return `detail:${server.config.id}:${detail.kind === 'detail' ? detail.row.key : ''}`;
+      }),
+    );
     const visit = (id: string, parent: string | undefined): number => {
       const current = node(tree, id);
       assert.equal(current.parent, parent, id);
@@ -90,11 +108,16 @@ void describe('buildTree', () => {
   void it('shows file-level problems under their file and leaves server problems to the server', () => {
     const appFile = `${APP}/.vscode/mcp.json`;
     const broken = `${LIB}/.cursor/mcp.json`;
-    const tree = buildTree([inApp('a1', 3)], [
-      diagnostic(broken),
-      diagnostic(appFile, { serverName: 'a1', message: 'command must be a string' }),
-      diagnostic(appFile, { serverName: 'ghost', severity: 'warning', message: 'unknown key' }),
-    ], folders, displayPath);
+    const tree = buildTree(
+      [inApp('a1', 3)],
+      [
+        diagnostic(broken),
+        diagnostic(appFile, { serverName: 'a1', message: 'command must be a string' }),
+        diagnostic(appFile, { serverName: 'ghost', severity: 'warning', message: 'unknown key' }),
+      ],
+      folders,
+      displayPath,
+    );
     const brokenFile = node(tree, `file:${broken}`);
     assert.equal(brokenFile.parent, `group:folder:${LIB}`, 'a problem file is placed by the folder that contains it');
     assert.equal(brokenFile.kind === 'file' && brokenFile.errorCount, 1);

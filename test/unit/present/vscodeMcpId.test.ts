@@ -13,11 +13,17 @@ void describe("VS Code's own server ids", () => {
 
   void it('workspace folder N: mcp.config.wsN.<name>, from .vscode/mcp.json and .vscode/settings.json', () => {
     assert.equal(vscodeMcpServerId(config('fs', { file: '/work/b/.vscode/mcp.json', folder: '/work/b' }), folders), 'mcp.config.ws1.fs');
-    assert.equal(vscodeMcpServerId(config('git', { file: '/work/a/.vscode/settings.json', format: 'vscode-settings' }), folders), 'mcp.config.ws0.git');
+    assert.equal(
+      vscodeMcpServerId(config('git', { file: '/work/a/.vscode/settings.json', format: 'vscode-settings' }), folders),
+      'mcp.config.ws0.git',
+    );
   });
 
   void it('user profile: mcp.config.usrlocal.<name>', () => {
-    assert.equal(vscodeMcpServerId(config('memory', { file: '/home/u/.config/Code/User/mcp.json', scope: 'user' }), folders), 'mcp.config.usrlocal.memory');
+    assert.equal(
+      vscodeMcpServerId(config('memory', { file: '/home/u/.config/Code/User/mcp.json', scope: 'user' }), folders),
+      'mcp.config.usrlocal.memory',
+    );
   });
 
   void it('none for files VS Code does not run itself', () => {

@@ -4,7 +4,12 @@ import type { PendingNotice } from '../../../src/present/notificationPolicy';
 import { WAKE_GRACE_MS, WakeGrace } from '../../../src/present/wakeGrace';
 
 function failure(name: string): PendingNotice {
-  return { id: `id-${name}`, name, to: 'down', notice: { severity: 'error', message: `MCP server "${name}" is down: fetch failed`, recovery: false } };
+  return {
+    id: `id-${name}`,
+    name,
+    to: 'down',
+    notice: { severity: 'error', message: `MCP server "${name}" is down: fetch failed`, recovery: false },
+  };
 }
 
 void describe('notifications after a wake', () => {
@@ -14,7 +19,11 @@ void describe('notifications after a wake', () => {
     for (const name of ['a', 'b', 'c', 'd']) assert.equal(grace.hold(failure(name), 2_000), true, `${name} is held, not shown`);
     const stillFailing = new Set(['id-a', 'id-c', 'id-d']);
     const { notice, recovered } = grace.end((id) => stillFailing.has(id));
-    assert.deepEqual(notice, { severity: 'error', message: '3 MCP servers did not recover after sleep: "a", "c", "d"', ids: ['id-a', 'id-c', 'id-d'] });
+    assert.deepEqual(notice, {
+      severity: 'error',
+      message: '3 MCP servers did not recover after sleep: "a", "c", "d"',
+      ids: ['id-a', 'id-c', 'id-d'],
+    });
     assert.deepEqual(recovered, ['id-b']);
     // Told once: the grace is over and nothing is held any more.
     assert.equal(grace.end(() => true).notice, undefined);
@@ -26,7 +35,10 @@ void describe('notifications after a wake', () => {
     grace.begin(0);
     grace.hold(failure('a'), 10);
     assert.equal(grace.wasHeld('id-a'), true, 'its recovery is logged only');
-    assert.deepEqual(grace.end(() => false), { notice: undefined, recovered: ['id-a'] });
+    assert.deepEqual(
+      grace.end(() => false),
+      { notice: undefined, recovered: ['id-a'] },
+    );
   });
 
   void it('ends the grace after WAKE_GRACE_MS, and keeps one failure in its own words', () => {

@@ -23,7 +23,8 @@ const bundle: Record<string, string> = {
 const fakeVscode = {
   l10n: {
     bundle: undefined,
-    t: (message: string, ...args: unknown[]) => (bundle[message] ?? message).replace(/\{(\d+)\}/g, (match, index: string) => String(args[Number(index)] ?? match)),
+    t: (message: string, ...args: unknown[]) =>
+      (bundle[message] ?? message).replace(/\{(\d+)\}/g, (match, index: string) => String(args[Number(index)] ?? match)),
   },
   window: {
     showErrorMessage: (message: string, ...items: string[]) => {
@@ -102,8 +103,11 @@ void describe('activation failure shown to the user', () => {
     behaviour.failConstruction = new Error('no output channel');
     assert.throws(() => extension.activate(context() as never), /no output channel/);
     await settle();
-    assert.deepEqual(shown, [{ message: '[xx] MCP Health n\u2019a pas d\u00e9marr\u00e9 : no output channel', items: [] }],
-      'an error notification, translated, without Show Log (there is no log yet)');
+    assert.deepEqual(
+      shown,
+      [{ message: '[xx] MCP Health n\u2019a pas d\u00e9marr\u00e9 : no output channel', items: [] }],
+      'an error notification, translated, without Show Log (there is no log yet)',
+    );
   });
 
   void it('shows the failure of start() after activate() returned, with Show Log opening the log', async () => {

@@ -3,16 +3,19 @@
 import { listenChannel } from '../../../../src/mcp/localChannel';
 
 const [path, startAt] = process.argv.slice(2);
-setTimeout(() => {
-  listenChannel(path!).then(
-    (server) => {
-      process.stdout.write(server ? 'bound\n' : 'held\n');
-      process.stdin.resume();
-      process.stdin.once('end', () => void server?.dispose().then(() => process.exit(0)));
-    },
-    (error: unknown) => {
-      process.stdout.write(`error ${String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}, Math.max(0, Number(startAt) - Date.now()));
+setTimeout(
+  () => {
+    listenChannel(path!).then(
+      (server) => {
+        process.stdout.write(server ? 'bound\n' : 'held\n');
+        process.stdin.resume();
+        process.stdin.once('end', () => void server?.dispose().then(() => process.exit(0)));
+      },
+      (error: unknown) => {
+        process.stdout.write(`error ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  },
+  Math.max(0, Number(startAt) - Date.now()),
+);

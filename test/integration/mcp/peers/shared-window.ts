@@ -20,7 +20,12 @@ const logger = {
   warn: (message: string) => process.stderr.write(`[${process.pid}] WARN ${message}\n`),
   error: (message: string) => process.stderr.write(`[${process.pid}] ERROR ${message}\n`),
 };
-const registry = createRegistry({ connector: createNodeConnector({ logger }), clock: systemClock, logger, settings: defaultMonitorSettings });
+const registry = createRegistry({
+  connector: createNodeConnector({ logger }),
+  clock: systemClock,
+  logger,
+  settings: defaultMonitorSettings,
+});
 registry.setServers(servers, []);
 const shared = new SharedServers({
   path: channelPath!,

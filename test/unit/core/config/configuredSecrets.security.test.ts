@@ -53,21 +53,35 @@ void describe('which configured values can be secrets', () => {
 
 function stdio(env: Record<string, string>, headers?: Record<string, string>): ServerConfig {
   return {
-    id: 'f#s', name: 's', transport: headers ? 'http' : 'stdio',
+    id: 'f#s',
+    name: 's',
+    transport: headers ? 'http' : 'stdio',
     source: { file: '/w/.vscode/mcp.json', line: 1, column: 1, format: 'vscode', scope: 'workspace' },
-    env, ...(headers ? { headers } : {}),
+    env,
+    ...(headers ? { headers } : {}),
   };
 }
 
 void describe('withConfiguredSecrets', () => {
   void it('adds every env value the name filter misses, and what it carries inside', async () => {
-    const server = await withConfiguredSecrets(stdio({ GITHUB_PAT: 'ghp_abcdef123456', DATABASE_URL: 'postgres://user:pw0rd1@host/db', PORT: '8080', MODE: 'production', HOME_DIR: '/usr/bin' }), pathExists);
+    const server = await withConfiguredSecrets(
+      stdio({
+        GITHUB_PAT: 'ghp_abcdef123456',
+        DATABASE_URL: 'postgres://user:pw0rd1@host/db',
+        PORT: '8080',
+        MODE: 'production',
+        HOME_DIR: '/usr/bin',
+      }),
+      pathExists,
+    );
     assert.deepEqual(new Set(server.secretValues), new Set(['ghp_abcdef123456', 'postgres://user:pw0rd1@host/db', 'pw0rd1']));
   });
 
   void it('adds every header value, the credential after its scheme and the password of Basic credentials', async () => {
     const basic = Buffer.from('bot:b4sic-pass').toString('base64');
-    const server = await withConfiguredSecrets(stdio({}, { 'X-Org': 'org_42abc', Authorization: `Basic ${basic}`, Accept: 'application/json' }));
+    const server = await withConfiguredSecrets(
+      stdio({}, { 'X-Org': 'org_42abc', Authorization: `Basic ${basic}`, Accept: 'application/json' }),
+    );
     assert.deepEqual(new Set(server.secretValues), new Set(['org_42abc', `Basic ${basic}`, basic, 'bot:b4sic-pass', 'b4sic-pass']));
   });
 
@@ -81,7 +95,11 @@ void describe('discovery marks configured values secret', () => {
   void it('GITHUB_PAT, DATABASE_URL, a URL password with a raw @ and any header', async () => {
     const config = JSON.stringify({
       servers: {
-        local: { command: 'node', args: ['s.js'], env: { GITHUB_PAT: 'ghp_PatValue0001', DATABASE_URL: 'postgres://user:DbPass0002@host/db', LOG: 'debug' } },
+        local: {
+          command: 'node',
+          args: ['s.js'],
+          env: { GITHUB_PAT: 'ghp_PatValue0001', DATABASE_URL: 'postgres://user:DbPass0002@host/db', LOG: 'debug' },
+        },
         remote: { type: 'http', url: 'https://user:p@ss@w0rd@example.invalid/mcp', headers: { 'X-Custom': 'custom-Header-0003' } },
       },
     });
@@ -91,7 +109,10 @@ void describe('discovery marks configured values secret', () => {
     assert.ok(secrets.get('local')?.has('postgres://user:DbPass0002@host/db'));
     assert.ok(secrets.get('local')?.has('DbPass0002'));
     assert.ok(!secrets.get('local')?.has('debug'));
-    assert.ok(secrets.get('remote')?.has('p@ss@w0rd'), `the whole password, raw @ included: ${[...secrets.get('remote') ?? []].join(', ')}`);
+    assert.ok(
+      secrets.get('remote')?.has('p@ss@w0rd'),
+      `the whole password, raw @ included: ${[...(secrets.get('remote') ?? [])].join(', ')}`,
+    );
     assert.ok(secrets.get('remote')?.has('custom-Header-0003'));
   });
 });

@@ -19,8 +19,20 @@ function pathsOf(candidate: CandidateFile): string[] {
 const randomContent = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 300 }),
   fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? ''),
-  fc.dictionary(fc.constantFrom('servers', 'mcpServers', 'context_servers', 'mcp', 'inputs', 'projects', 'mcp_servers'), fc.jsonValue({ maxDepth: 3 })).map((v) => JSON.stringify(v)),
-  fc.constantFrom('', '\uFEFF', '{', '[mcp_servers.x]\ncommand = 1', 'mcpServers:\n  - name: a\n    url: 5', '{"servers":{"x":{"envFile":"${workspaceFolder}/missing.env","command":"x"}}}'),
+  fc
+    .dictionary(
+      fc.constantFrom('servers', 'mcpServers', 'context_servers', 'mcp', 'inputs', 'projects', 'mcp_servers'),
+      fc.jsonValue({ maxDepth: 3 }),
+    )
+    .map((v) => JSON.stringify(v)),
+  fc.constantFrom(
+    '',
+    '\uFEFF',
+    '{',
+    '[mcp_servers.x]\ncommand = 1',
+    'mcpServers:\n  - name: a\n    url: 5',
+    '{"servers":{"x":{"envFile":"${workspaceFolder}/missing.env","command":"x"}}}',
+  ),
 );
 
 void describe('fuzz: discover over every candidate file', () => {
@@ -28,33 +40,56 @@ void describe('fuzz: discover over every candidate file', () => {
   const allPaths = candidates.flatMap(pathsOf).filter((file) => file !== GOOD_FILE);
 
   void it(`random content in ${allPaths.length} files never throws, places every problem and keeps the good file's servers`, async () => {
-    await fc.assert(fc.asyncProperty(fc.array(randomContent, { minLength: allPaths.length, maxLength: allPaths.length }), async (contents) => {
-      const files: Record<string, string> = { [GOOD_FILE]: GOOD_TEXT };
-      allPaths.forEach((file, i) => (files[file] = contents[i]));
-      const fs = readOnlyFs(files);
-      const result = await discover(discoveryOptions(), fs);
-      assertPlaced(result.diagnostics);
-      assertServersWellFormed(result.servers);
-      assert.ok(result.servers.some((s) => s.name === 'survivor' && s.source.file === GOOD_FILE), 'the good file\'s server is still listed');
-      fs.assertUntouched();
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(randomContent, { minLength: allPaths.length, maxLength: allPaths.length }), async (contents) => {
+        const files: Record<string, string> = { [GOOD_FILE]: GOOD_TEXT };
+        allPaths.forEach((file, i) => (files[file] = contents[i]));
+        const fs = readOnlyFs(files);
+        const result = await discover(discoveryOptions(), fs);
+        assertPlaced(result.diagnostics);
+        assertServersWellFormed(result.servers);
+        assert.ok(
+          result.servers.some((s) => s.name === 'survivor' && s.source.file === GOOD_FILE),
+          "the good file's server is still listed",
+        );
+        fs.assertUntouched();
+      }),
+      { numRuns: 60 },
+    );
   });
 
   void it('every format through --config style explicit files, with random content', async () => {
-    const names = ['mcp.json', 'settings.json', '.mcp.json', 'config.toml', 'servers.yaml', 'claude_desktop_config.json', 'x.yml', 'unknown.txt'];
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...names), randomContent, async (name, content) => {
-      const file = `/cfg/${name}`;
-      const fs = readOnlyFs({ [file]: content, [GOOD_FILE]: GOOD_TEXT });
-      const result = await discover(discoveryOptions({ configFiles: [file, GOOD_FILE] }), fs);
-      assertPlaced(result.diagnostics);
-      assert.ok(result.servers.some((s) => s.name === 'survivor'));
-      fs.assertUntouched();
-    }), { numRuns: 150 });
+    const names = [
+      'mcp.json',
+      'settings.json',
+      '.mcp.json',
+      'config.toml',
+      'servers.yaml',
+      'claude_desktop_config.json',
+      'x.yml',
+      'unknown.txt',
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...names), randomContent, async (name, content) => {
+        const file = `/cfg/${name}`;
+        const fs = readOnlyFs({ [file]: content, [GOOD_FILE]: GOOD_TEXT });
+        const result = await discover(discoveryOptions({ configFiles: [file, GOOD_FILE] }), fs);
+        assertPlaced(result.diagnostics);
+        assert.ok(result.servers.some((s) => s.name === 'survivor'));
+        fs.assertUntouched();
+      }),
+      { numRuns: 150 },
+    );
   });
 
   void it('a file system that throws on some reads: a diagnostic with its place, the rest still read', async () => {
     const files: Record<string, string> = { [GOOD_FILE]: GOOD_TEXT };
-    const failing = new Set(candidates.map((c) => c.file).filter((f) => f !== GOOD_FILE).slice(0, 5));
+    const failing = new Set(
+      candidates
+        .map((c) => c.file)
+        .filter((f) => f !== GOOD_FILE)
+        .slice(0, 5),
+    );
     const base = readOnlyFs(files);
     const result = await discover(discoveryOptions(), {
       readFile: (path) => (failing.has(path) ? Promise.reject(new Error('EACCES: permission denied')) : base.readFile(path)),

@@ -48,17 +48,26 @@ void describe('candidateFiles', () => {
   });
 
   void it('follows COPILOT_HOME, OPENCODE_CONFIG, XDG_CONFIG_HOME for opencode and VS Code portable mode', () => {
-    const files = candidateFiles(discoveryOptions({
-      workspaceFolders: [],
-      env: { COPILOT_HOME: '/cp', OPENCODE_CONFIG: '/team/opencode.json', XDG_CONFIG_HOME: '/xdg', VSCODE_PORTABLE: '/opt/VSCode/data' },
-    })).map((c) => `${c.format} ${c.file}`);
+    const files = candidateFiles(
+      discoveryOptions({
+        workspaceFolders: [],
+        env: { COPILOT_HOME: '/cp', OPENCODE_CONFIG: '/team/opencode.json', XDG_CONFIG_HOME: '/xdg', VSCODE_PORTABLE: '/opt/VSCode/data' },
+      }),
+    ).map((c) => `${c.format} ${c.file}`);
     assert.ok(files.includes('copilot-cli /cp/mcp-config.json'), 'COPILOT_HOME replaces ~/.copilot');
     assert.ok(!files.includes(`copilot-cli ${HOME}/.copilot/mcp-config.json`));
     assert.ok(files.includes('opencode /xdg/opencode/opencode.json'));
     assert.ok(files.includes('opencode /team/opencode.json'), 'the file OPENCODE_CONFIG names');
-    assert.ok(files.includes('vscode /opt/VSCode/data/user-data/User/mcp.json'), 'a portable VS Code keeps its user folder in data/user-data/User');
-    assert.ok(files.includes('cline /opt/VSCode/data/user-data/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json'));
-    const win = candidateFiles(discoveryOptions({ platform: 'win32', userHome: 'C:\\Users\\u', workspaceFolders: ['C:\\src\\app'], env: {} })).map((c) => c.file);
+    assert.ok(
+      files.includes('vscode /opt/VSCode/data/user-data/User/mcp.json'),
+      'a portable VS Code keeps its user folder in data/user-data/User',
+    );
+    assert.ok(
+      files.includes('cline /opt/VSCode/data/user-data/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json'),
+    );
+    const win = candidateFiles(
+      discoveryOptions({ platform: 'win32', userHome: 'C:\\Users\\u', workspaceFolders: ['C:\\src\\app'], env: {} }),
+    ).map((c) => c.file);
     assert.ok(win.includes('C:\\src\\app\\.kiro\\settings\\mcp.json'));
     assert.ok(win.includes('C:\\Users\\u\\.copilot\\mcp-config.json'));
     assert.ok(win.includes('C:\\Users\\u\\.config\\opencode\\opencode.json'), 'opencode uses ~/.config on Windows too');
@@ -69,9 +78,14 @@ void describe('candidateFiles', () => {
     const mac = candidateFiles(discoveryOptions({ platform: 'darwin', userHome: '/Users/u', workspaceFolders: [] }));
     assert.ok(mac.some((c) => c.file === '/Users/u/Library/Application Support/Code/User/mcp.json'));
     assert.ok(mac.some((c) => c.file === '/Users/u/Library/Application Support/Claude/claude_desktop_config.json'));
-    const win = candidateFiles(discoveryOptions({
-      platform: 'win32', userHome: 'C:\\Users\\u', workspaceFolders: ['C:\\src\\app'], env: { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' },
-    }));
+    const win = candidateFiles(
+      discoveryOptions({
+        platform: 'win32',
+        userHome: 'C:\\Users\\u',
+        workspaceFolders: ['C:\\src\\app'],
+        env: { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' },
+      }),
+    );
     const files = win.map((c) => c.file);
     assert.ok(files.includes('C:\\src\\app\\.vscode\\mcp.json'));
     assert.ok(files.includes('C:\\Users\\u\\AppData\\Roaming\\Code\\User\\mcp.json'));
@@ -84,7 +98,7 @@ void describe('candidateFiles', () => {
     assert.ok(custom.some((c) => c.file === '/vs/mcp.json'));
     assert.ok(custom.some((c) => c.file === '/gs/saoudrizwan.claude-dev/settings/cline_mcp_settings.json'));
     assert.ok(candidateFiles(discoveryOptions({ includeUser: false })).every((c) => c.scope === 'workspace'));
-    const noCursor = candidateFiles(discoveryOptions({ sources: { 'cursor': false, 'vscode-settings': false } }));
+    const noCursor = candidateFiles(discoveryOptions({ sources: { cursor: false, 'vscode-settings': false } }));
     assert.ok(noCursor.every((c) => c.format !== 'cursor' && c.format !== 'vscode-settings'));
     assert.ok(noCursor.some((c) => c.format === 'vscode'));
   });
@@ -166,15 +180,38 @@ void describe('discover', () => {
     });
     const result = await discover(discoveryOptions(), fs);
     const formats = new Set(result.servers.map((s) => s.source.format));
-    assert.deepEqual([...formats].sort(), ['claude-code', 'claude-desktop', 'cline', 'codex', 'continue', 'cursor', 'gemini', 'mcp-json', 'roo', 'vscode', 'vscode-settings', 'windsurf', 'zed']);
+    assert.deepEqual([...formats].sort(), [
+      'claude-code',
+      'claude-desktop',
+      'cline',
+      'codex',
+      'continue',
+      'cursor',
+      'gemini',
+      'mcp-json',
+      'roo',
+      'vscode',
+      'vscode-settings',
+      'windsurf',
+      'zed',
+    ]);
     assert.equal(result.servers.length, 32);
     assert.equal(new Set(result.servers.map((s) => s.id)).size, result.servers.length, 'ids are unique');
-    assert.deepEqual(result.diagnostics.filter((d) => d.severity === 'error'), []);
+    assert.deepEqual(
+      result.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
     const existing = result.sources.filter((s) => s.exists);
-    assert.equal(existing.length, 15, "every config file written above, notes.txt aside");
-    assert.equal(existing.reduce((sum, s) => sum + s.serverCount, 0), result.servers.length);
+    assert.equal(existing.length, 15, 'every config file written above, notes.txt aside');
+    assert.equal(
+      existing.reduce((sum, s) => sum + s.serverCount, 0),
+      result.servers.length,
+    );
     assert.ok(result.sources.some((s) => !s.exists && s.file === `${HOME}/.cursor/mcp.json`));
-    assert.deepEqual(result.inputs.map((i) => i.id), ['api-key']);
+    assert.deepEqual(
+      result.inputs.map((i) => i.id),
+      ['api-key'],
+    );
     assert.ok(!fs.reads.includes(`${PROJ}/.continue/mcpServers/notes.txt`));
   });
 
@@ -189,15 +226,28 @@ void describe('discover', () => {
       [`${HOME}/.gemini/antigravity-cli/mcp_config.json`]: '{"mcpServers": {"user-agy": {"serverUrl": "https://agy.example.test/mcp"}}}',
     });
     const result = await discover(discoveryOptions(), fs);
-    assert.deepEqual(result.diagnostics.filter((d) => d.severity === 'error'), []);
+    assert.deepEqual(
+      result.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
     const found = result.servers.map((s) => `${s.source.scope} ${s.source.format} ${s.name}:${s.source.line}`);
     assert.deepEqual(found, [
-      'workspace kiro web-search:3', 'workspace kiro api-server:10', 'workspace kiro resting:14',
-      'workspace opencode everything:5', 'workspace opencode jira:11', 'workspace opencode parked:17',
-      'workspace antigravity firebase:3', 'workspace antigravity google-developer-knowledge:7',
+      'workspace kiro web-search:3',
+      'workspace kiro api-server:10',
+      'workspace kiro resting:14',
+      'workspace opencode everything:5',
+      'workspace opencode jira:11',
+      'workspace opencode parked:17',
+      'workspace antigravity firebase:3',
+      'workspace antigravity google-developer-knowledge:7',
       'user kiro user-kiro:1',
-      'user opencode my-server:5', 'user opencode off:9', 'user opencode context7:10',
-      'user copilot-cli playwright:3', 'user copilot-cli azure:10', 'user copilot-cli github:11', 'user copilot-cli docs:17',
+      'user opencode my-server:5',
+      'user opencode off:9',
+      'user opencode context7:10',
+      'user copilot-cli playwright:3',
+      'user copilot-cli azure:10',
+      'user copilot-cli github:11',
+      'user copilot-cli docs:17',
       'user antigravity user-agy:1',
     ]);
     assert.ok(result.servers.filter((s) => s.source.scope === 'workspace').every((s) => s.source.folder === PROJ));
@@ -210,14 +260,22 @@ void describe('discover', () => {
       '/other/c/.agents/mcp_config.json': '{"mcpServers": {"g": {"command": "g"}}}',
       '/other/d/.opencode/opencode.jsonc': '{"mcp": {"p": {"type": "local", "command": ["p"]}}}',
     });
-    const files = ['/other/a/.kiro/settings/mcp.json', '/other/b/opencode.json', '/other/c/.agents/mcp_config.json', '/other/d/.opencode/opencode.jsonc'];
+    const files = [
+      '/other/a/.kiro/settings/mcp.json',
+      '/other/b/opencode.json',
+      '/other/c/.agents/mcp_config.json',
+      '/other/d/.opencode/opencode.jsonc',
+    ];
     const { servers } = await discover(discoveryOptions({ workspaceFolders: [], configFiles: files }), fs);
-    assert.deepEqual(servers.map((s) => [s.name, s.source.format, s.source.scope, s.source.folder]), [
-      ['k', 'kiro', 'workspace', '/other/a'],
-      ['o', 'opencode', 'workspace', '/other/b'],
-      ['g', 'antigravity', 'workspace', '/other/c'],
-      ['p', 'opencode', 'workspace', '/other/d'],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.source.format, s.source.scope, s.source.folder]),
+      [
+        ['k', 'kiro', 'workspace', '/other/a'],
+        ['o', 'opencode', 'workspace', '/other/b'],
+        ['g', 'antigravity', 'workspace', '/other/c'],
+        ['p', 'opencode', 'workspace', '/other/d'],
+      ],
+    );
   });
 
   void it('keeps the same name in two files as two servers, and numbers repeats within one file', async () => {
@@ -226,11 +284,14 @@ void describe('discover', () => {
       [`${PROJ}/.cursor/mcp.json`]: '{"mcpServers": {"dup": {"command": "c"}}}',
     });
     const { servers } = await discover(discoveryOptions({ includeUser: false }), fs);
-    assert.deepEqual(servers.map((s) => [s.id, s.command]), [
-      [`${PROJ}/.mcp.json#dup`, 'a'],
-      [`${PROJ}/.mcp.json#dup#2`, 'b'],
-      [`${PROJ}/.cursor/mcp.json#dup`, 'c'],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.id, s.command]),
+      [
+        [`${PROJ}/.mcp.json#dup`, 'a'],
+        [`${PROJ}/.mcp.json#dup#2`, 'b'],
+        [`${PROJ}/.cursor/mcp.json#dup`, 'c'],
+      ],
+    );
   });
 
   void it('reads only the explicit files when configFiles is given, telling the format by content', async () => {
@@ -240,7 +301,13 @@ void describe('discover', () => {
       [`${PROJ}/.vscode/mcp.json`]: '{"servers": {"never": {"command": "x"}}}',
     });
     const result = await discover(discoveryOptions({ configFiles: ['/cfg/team-servers.json', '/cfg/servers.toml'] }), fs);
-    assert.deepEqual(result.servers.map((s) => [s.name, s.source.format, s.source.scope]), [['w', 'windsurf', 'user'], ['t', 'codex', 'user']]);
+    assert.deepEqual(
+      result.servers.map((s) => [s.name, s.source.format, s.source.scope]),
+      [
+        ['w', 'windsurf', 'user'],
+        ['t', 'codex', 'user'],
+      ],
+    );
     assert.deepEqual(fs.reads, ['/cfg/team-servers.json', '/cfg/servers.toml']);
   });
 
@@ -257,7 +324,10 @@ void describe('discover', () => {
       [`${PROJ}/.mcp.json`]: '{"mcpServers": {"m": {"command": "m"}}}',
     });
     const result = await discover(discoveryOptions({ includeUser: false, sources: { cursor: false } }), fs);
-    assert.deepEqual(result.servers.map((s) => s.name), ['m']);
+    assert.deepEqual(
+      result.servers.map((s) => s.name),
+      ['m'],
+    );
     assert.ok(fs.reads.every((path) => !path.startsWith(HOME) && !path.includes('.cursor')));
   });
 
@@ -269,11 +339,14 @@ void describe('discover', () => {
     });
     const { servers, diagnostics } = await discover(discoveryOptions({ workspaceFolders: ['/ws/a', '/ws/b'] }), fs);
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.id, s.command, s.cwd, s.source.folder]), [
-      ['/ws/a/.vscode/mcp.json#s', '/ws/a/run', '/ws/a', '/ws/a'],
-      ['/ws/b/.vscode/mcp.json#s', 'b', '/ws/b', '/ws/b'],
-      [`${HOME}/.claude.json#p`, 'p', '/ws/b', '/ws/b'],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.id, s.command, s.cwd, s.source.folder]),
+      [
+        ['/ws/a/.vscode/mcp.json#s', '/ws/a/run', '/ws/a', '/ws/a'],
+        ['/ws/b/.vscode/mcp.json#s', 'b', '/ws/b', '/ws/b'],
+        [`${HOME}/.claude.json#p`, 'p', '/ws/b', '/ws/b'],
+      ],
+    );
   });
 
   void it('turns read failures into diagnostics at line 1 and carries on', async () => {
@@ -283,19 +356,29 @@ void describe('discover', () => {
     });
     const failingDir = { ...fs, readDir: () => Promise.reject(new Error('EIO')) };
     const result = await discover(discoveryOptions({ includeUser: false }), failingDir);
-    assert.deepEqual(result.servers.map((s) => s.name), ['ok']);
-    assert.deepEqual(result.diagnostics.map((d) => [d.file, d.line, d.column, d.message]), [
-      [`${PROJ}/.vscode/mcp.json`, 1, 1, 'cannot read: EACCES: permission denied'],
-      [`${PROJ}/.continue/mcpServers`, 1, 1, 'cannot read folder: EIO'],
-    ]);
+    assert.deepEqual(
+      result.servers.map((s) => s.name),
+      ['ok'],
+    );
+    assert.deepEqual(
+      result.diagnostics.map((d) => [d.file, d.line, d.column, d.message]),
+      [
+        [`${PROJ}/.vscode/mcp.json`, 1, 1, 'cannot read: EACCES: permission denied'],
+        [`${PROJ}/.continue/mcpServers`, 1, 1, 'cannot read folder: EIO'],
+      ],
+    );
     const unreadable = result.sources.find((s) => s.file === `${PROJ}/.vscode/mcp.json`);
     assert.deepEqual([unreadable?.exists, unreadable?.serverCount], [true, 0]);
   });
 
   void it('never throws, even when the file system misbehaves synchronously', async () => {
     const hostile = {
-      readFile: (): Promise<string | undefined> => { throw new TypeError('boom'); },
-      readDir: (): Promise<string[] | undefined> => { throw new TypeError('boom'); },
+      readFile: (): Promise<string | undefined> => {
+        throw new TypeError('boom');
+      },
+      readDir: (): Promise<string[] | undefined> => {
+        throw new TypeError('boom');
+      },
     };
     const result = await discover(discoveryOptions(), hostile);
     assert.equal(result.servers.length, 0);

@@ -6,18 +6,20 @@ import { brief, discoveryOptions, memoryFs } from './helpers';
 
 void describe('parseEnvFile', () => {
   void it('reads KEY=VALUE lines with comments, export and quotes', () => {
-    const parsed = parseEnvFile([
-      '# a comment',
-      '',
-      'PLAIN=value',
-      'export EXPORTED=yes',
-      'SPACED = padded value   # trailing comment',
-      'DOUBLE="two\\nlines \\"quoted\\""',
-      "SINGLE='keep $literal # not a comment'",
-      'EMPTY=',
-      'HASH=a#b',
-      'not a line',
-    ].join('\n'));
+    const parsed = parseEnvFile(
+      [
+        '# a comment',
+        '',
+        'PLAIN=value',
+        'export EXPORTED=yes',
+        'SPACED = padded value   # trailing comment',
+        'DOUBLE="two\\nlines \\"quoted\\""',
+        "SINGLE='keep $literal # not a comment'",
+        'EMPTY=',
+        'HASH=a#b',
+        'not a line',
+      ].join('\n'),
+    );
     assert.deepEqual(parsed.values, {
       PLAIN: 'value',
       EXPORTED: 'yes',
@@ -51,7 +53,10 @@ void describe('envFile in discovery', () => {
       '/work/proj/conf/dev.env': 'MODE=dev\n',
     });
     const result = await discover(discoveryOptions({ includeUser: false }), fs);
-    assert.deepEqual(result.servers.map((s) => s.name), ['with-file', 'relative']);
+    assert.deepEqual(
+      result.servers.map((s) => s.name),
+      ['with-file', 'relative'],
+    );
     const withFile = result.servers[0];
     assert.equal(withFile.envFile, '/work/proj/.env');
     assert.deepEqual(withFile.env, { OVERRIDE: 'from-env', API_TOKEN: 'tok-from-file' });

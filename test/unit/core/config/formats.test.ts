@@ -21,11 +21,14 @@ void describe('VS Code mcp.json', () => {
   void it('reads JSONC with comments, trailing commas, inputs and type defaults', () => {
     const { servers, diagnostics, inputs } = parse('vscode/good.json', 'vscode');
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.source.line, s.source.column]), [
-      ['everything', 'stdio', 7, 5],
-      ['remote', 'http', 13, 5],
-      ['legacy', 'sse', 14, 5],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport, s.source.line, s.source.column]),
+      [
+        ['everything', 'stdio', 7, 5],
+        ['remote', 'http', 13, 5],
+        ['legacy', 'sse', 14, 5],
+      ],
+    );
     const everything = byName(servers, 'everything');
     assert.equal(everything.id, `${FILE}#everything`);
     assert.equal(everything.command, 'npx');
@@ -35,7 +38,12 @@ void describe('VS Code mcp.json', () => {
     assert.deepEqual(everything.missingInputs, ['api-key']);
     assert.equal(everything.secretValues, undefined, 'an unfilled input placeholder is not a secret');
     assert.deepEqual(everything.source, {
-      file: FILE, line: 7, column: 5, format: 'vscode', scope: 'workspace', folder: '/work/proj',
+      file: FILE,
+      line: 7,
+      column: 5,
+      format: 'vscode',
+      scope: 'workspace',
+      folder: '/work/proj',
       keys: { args: { line: 10, column: 7 }, env: { line: 11, column: 7 } },
     });
     assert.equal(byName(servers, 'remote').url, 'https://example.test/mcp');
@@ -44,7 +52,10 @@ void describe('VS Code mcp.json', () => {
 
   void it('reports every problem at its place and keeps the sound server', () => {
     const { servers, diagnostics } = parse('vscode/broken.json', 'vscode');
-    assert.deepEqual(servers.map((s) => s.name), ['ok']);
+    assert.deepEqual(
+      servers.map((s) => s.name),
+      ['ok'],
+    );
     assert.deepEqual(brief(diagnostics), [
       '10:3 error JSON syntax error: comma expected',
       '3:5 error [no-command] stdio server "no-command" has no "command"',
@@ -60,13 +71,18 @@ void describe('VS Code settings.json "mcp"', () => {
   void it('reads mcp.servers among other settings', () => {
     const { servers, diagnostics } = parse('vscode-settings/good.json', 'vscode-settings');
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.command, s.source.line, s.source.column]), [['memory', 'npx', 5, 7]]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.command, s.source.line, s.source.column]),
+      [['memory', 'npx', 5, 7]],
+    );
   });
 
   void it('rejects a servers list where a map is required', () => {
     const { servers, diagnostics } = parse('vscode-settings/broken.json', 'vscode-settings');
     assert.equal(servers.length, 0);
-    assert.deepEqual(brief(diagnostics), ['3:16 error "mcp.servers" must be an object mapping server names to definitions, found an array']);
+    assert.deepEqual(brief(diagnostics), [
+      '3:16 error "mcp.servers" must be an object mapping server names to definitions, found an array',
+    ]);
   });
 });
 
@@ -74,7 +90,10 @@ void describe('devcontainer.json customizations.vscode.mcp', () => {
   void it('reads servers nested in customizations', () => {
     const { servers, diagnostics } = parse('devcontainer/good.json', 'vscode');
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.url, s.source.line, s.source.column]), [['fetch', 'http', 'http://localhost:3000/mcp', 8, 11]]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport, s.url, s.source.line, s.source.column]),
+      [['fetch', 'http', 'http://localhost:3000/mcp', 8, 11]],
+    );
   });
 
   void it('names a remote server without a URL', () => {
@@ -98,7 +117,10 @@ void describe('.mcp.json', () => {
 
   void it('reports a truncated file and bad entries, keeping the good one', () => {
     const { servers, diagnostics } = parse('mcp-json/broken.json', 'mcp-json');
-    assert.deepEqual(servers.map((s) => s.name), ['a']);
+    assert.deepEqual(
+      servers.map((s) => s.name),
+      ['a'],
+    );
     assert.deepEqual(brief(diagnostics), [
       '7:1 error JSON syntax error: property name expected',
       '7:1 error JSON syntax error: value expected',
@@ -115,10 +137,13 @@ void describe('~/.claude.json', () => {
   void it('reads the top level and the projects of open folders only', () => {
     const { servers, diagnostics } = parse('claude-code/good.json', 'claude-code', {}, 'user');
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.source.scope, s.source.folder, s.cwd, s.source.line]), [
-      ['global-tool', 'user', undefined, undefined, 4],
-      ['local-db', 'user', '/work/proj', '/work/proj', 10],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.source.scope, s.source.folder, s.cwd, s.source.line]),
+      [
+        ['global-tool', 'user', undefined, undefined, 4],
+        ['local-db', 'user', '/work/proj', '/work/proj', 10],
+      ],
+    );
   });
 
   void it('reports wrong types in both places', () => {
@@ -162,7 +187,10 @@ void describe('Claude Desktop', () => {
 
   void it('reports a double comma and still reads the server before it', () => {
     const { servers, diagnostics } = parse('claude-desktop/broken.json', 'claude-desktop', {}, 'user');
-    assert.deepEqual(servers.map((s) => s.name), ['filesystem']);
+    assert.deepEqual(
+      servers.map((s) => s.name),
+      ['filesystem'],
+    );
     assert.deepEqual(brief(diagnostics), [
       '7:5 error JSON syntax error: property name expected',
       '7:5 error JSON syntax error: value expected',
@@ -190,16 +218,21 @@ void describe('Cline', () => {
   void it('maps streamableHttp, an untyped URL to SSE, and disabled', () => {
     const { servers, diagnostics } = parse('cline/good.json', 'cline', {}, 'user');
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.disabled ?? false]), [
-      ['weather', 'stdio', false],
-      ['stream', 'http', true],
-      ['old-sse', 'sse', false],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport, s.disabled ?? false]),
+      [
+        ['weather', 'stdio', false],
+        ['stream', 'http', true],
+        ['old-sse', 'sse', false],
+      ],
+    );
   });
 
   void it("rejects Roo's spelling of the type", () => {
     const { diagnostics } = parse('cline/broken.json', 'cline', {}, 'user');
-    assert.deepEqual(brief(diagnostics), ['3:25 error [stream] server "stream" has unknown type "streamable-http"; expected "stdio", "streamableHttp", "sse"']);
+    assert.deepEqual(brief(diagnostics), [
+      '3:25 error [stream] server "stream" has unknown type "streamable-http"; expected "stdio", "streamableHttp", "sse"',
+    ]);
   });
 });
 
@@ -218,7 +251,9 @@ void describe('Roo Code', () => {
 
   void it("rejects Cline's spelling of the type", () => {
     const { diagnostics } = parse('roo/broken.json', 'roo');
-    assert.deepEqual(brief(diagnostics), ['3:23 error [docs] server "docs" has unknown type "streamableHttp"; expected "stdio", "streamable-http", "sse"']);
+    assert.deepEqual(brief(diagnostics), [
+      '3:23 error [docs] server "docs" has unknown type "streamableHttp"; expected "stdio", "streamable-http", "sse"',
+    ]);
   });
 });
 
@@ -226,7 +261,14 @@ void describe('Gemini CLI', () => {
   void it('tells SSE (url) from Streamable HTTP (httpUrl) and substitutes $VAR and ${VAR}', () => {
     const { servers, diagnostics } = parse('gemini/good.json', 'gemini', { GEMINI_TOKEN: 'gem-tok', GEMINI_URL: 'https://g' });
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.transport]), [['stdio-one', 'stdio'], ['sse-one', 'sse'], ['http-one', 'http']]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport]),
+      [
+        ['stdio-one', 'stdio'],
+        ['sse-one', 'sse'],
+        ['http-one', 'http'],
+      ],
+    );
     const stdio = byName(servers, 'stdio-one');
     assert.deepEqual(stdio.env, { TOKEN: 'gem-tok', URL: 'https://g' });
     assert.equal(stdio.cwd, '/work/proj/srv');
@@ -236,7 +278,9 @@ void describe('Gemini CLI', () => {
   void it('warns about an unset variable and leaves it literal', () => {
     const { servers, diagnostics } = parse('gemini/good.json', 'gemini', { GEMINI_TOKEN: 'gem-tok' });
     assert.equal(byName(servers, 'stdio-one').env?.URL, '${GEMINI_URL}');
-    assert.deepEqual(brief(diagnostics), ['4:125 warning [stdio-one] server "stdio-one": environment variable GEMINI_URL is not set; left as written']);
+    assert.deepEqual(brief(diagnostics), [
+      '4:125 warning [stdio-one] server "stdio-one": environment variable GEMINI_URL is not set; left as written',
+    ]);
   });
 
   void it('names a server with neither command nor URL', () => {
@@ -251,16 +295,19 @@ void describe('Codex config.toml', () => {
   void it('reads tables, env_vars, bearer_token_env_var, http_headers, env_http_headers and enabled', () => {
     const { servers, diagnostics } = parse('codex/good.toml', 'codex', env, 'user');
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.source.line, s.source.column, s.disabled ?? false]), [
-      ['docs', 'stdio', 4, 1, false],
-      ['remote api', 'http', 11, 1, false],
-      ['off', 'stdio', 17, 1, true],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport, s.source.line, s.source.column, s.disabled ?? false]),
+      [
+        ['docs', 'stdio', 4, 1, false],
+        ['remote api', 'http', 11, 1, false],
+        ['off', 'stdio', 17, 1, true],
+      ],
+    );
     const docs = byName(servers, 'docs');
     assert.deepEqual(docs.env, { LOG_LEVEL: 'info', CODEX_PASSTHROUGH: 'through' });
     assert.equal(docs.cwd, '/srv/docs');
     const remote = byName(servers, 'remote api');
-    assert.deepEqual(remote.headers, { 'X-Team': 'core', 'Authorization': 'Bearer codex-tok', 'X-Api-Key': 'codex-key' });
+    assert.deepEqual(remote.headers, { 'X-Team': 'core', Authorization: 'Bearer codex-tok', 'X-Api-Key': 'codex-key' });
     assert.ok(remote.secretValues?.includes('codex-tok'));
     assert.ok(remote.secretValues?.includes('codex-key'));
   });
@@ -292,23 +339,44 @@ void describe('Codex config.toml', () => {
 
 void describe('Continue mcpServers blocks', () => {
   void it('reads a YAML block with a server list', () => {
-    const { servers, diagnostics } = parseConfigText(fixture('continue/good.yaml'), '/work/proj/.continue/mcpServers/good.yaml', 'continue', parseContext());
+    const { servers, diagnostics } = parseConfigText(
+      fixture('continue/good.yaml'),
+      '/work/proj/.continue/mcpServers/good.yaml',
+      'continue',
+      parseContext(),
+    );
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.source.line, s.source.column]), [['SQLite', 'stdio', 5, 5], ['Remote', 'http', 13, 5]]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport, s.source.line, s.source.column]),
+      [
+        ['SQLite', 'stdio', 5, 5],
+        ['Remote', 'http', 13, 5],
+      ],
+    );
     assert.deepEqual(byName(servers, 'SQLite').args, ['-y', 'mcp-sqlite', '/tmp/db.sqlite']);
     assert.deepEqual(byName(servers, 'SQLite').env, { RETRIES: '3' });
   });
 
   void it('reads a JSON file holding one server object', () => {
-    const { servers, diagnostics } = parseConfigText(fixture('continue/single.json'), '/work/proj/.continue/mcpServers/single.json', 'continue', parseContext());
+    const { servers, diagnostics } = parseConfigText(
+      fixture('continue/single.json'),
+      '/work/proj/.continue/mcpServers/single.json',
+      'continue',
+      parseContext(),
+    );
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.url]), [['Browser', 'sse', 'https://continue.example.test/sse']]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport, s.url]),
+      [['Browser', 'sse', 'https://continue.example.test/sse']],
+    );
   });
 
   void it('gives a YAML syntax error its position', () => {
     const { servers, diagnostics } = parseConfigText(fixture('continue/broken.yaml'), '/x/broken.yaml', 'continue', parseContext());
     assert.equal(servers.length, 0);
-    assert.deepEqual(brief(diagnostics), ['5:3 error YAML error: Flow sequence in block collection must be sufficiently indented and end with a ]']);
+    assert.deepEqual(brief(diagnostics), [
+      '5:3 error YAML error: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    ]);
   });
 
   void it('names an entry without a name and an unknown type', () => {
@@ -323,14 +391,19 @@ void describe('Continue mcpServers blocks', () => {
 void describe('Zed context_servers', () => {
   void it('reads the current and the older command shape, and skips extension-provided servers', () => {
     const { servers, diagnostics } = parse('zed/good.json', 'zed', {}, 'user');
-    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.command ?? s.url]), [
-      ['new-shape', 'stdio', 'npx'],
-      ['old-shape', 'stdio', '/usr/bin/old-mcp'],
-      ['remote', 'http', 'https://zed.example.test/mcp'],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport, s.command ?? s.url]),
+      [
+        ['new-shape', 'stdio', 'npx'],
+        ['old-shape', 'stdio', '/usr/bin/old-mcp'],
+        ['remote', 'http', 'https://zed.example.test/mcp'],
+      ],
+    );
     assert.deepEqual(byName(servers, 'old-shape').args, ['--stdio']);
     assert.deepEqual(byName(servers, 'old-shape').env, { A: '1' });
-    assert.deepEqual(brief(diagnostics), ['7:5 warning context server "from-extension" is provided by a Zed extension and is not monitored']);
+    assert.deepEqual(brief(diagnostics), [
+      '7:5 warning context server "from-extension" is provided by a Zed extension and is not monitored',
+    ]);
   });
 
   void it('names a nested command without a path', () => {
@@ -343,11 +416,14 @@ void describe('Kiro .kiro/settings/mcp.json', () => {
   void it('reads stdio and remote servers, ${VAR} and disabled', () => {
     const { servers, diagnostics } = parse('kiro/good.json', 'kiro', { KIRO_BRAVE_KEY: 'brave-secret', KIRO_API_TOKEN: 'kiro-tok' });
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.source.line, s.source.column, s.disabled ?? false]), [
-      ['web-search', 'stdio', 3, 5, false],
-      ['api-server', 'http', 10, 5, false],
-      ['resting', 'stdio', 14, 5, true],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport, s.source.line, s.source.column, s.disabled ?? false]),
+      [
+        ['web-search', 'stdio', 3, 5, false],
+        ['api-server', 'http', 10, 5, false],
+        ['resting', 'stdio', 14, 5, true],
+      ],
+    );
     const search = byName(servers, 'web-search');
     assert.deepEqual(search.args, ['-y', '@modelcontextprotocol/server-brave-search']);
     assert.deepEqual(search.env, { BRAVE_API_KEY: 'brave-secret' });
@@ -371,11 +447,14 @@ void describe('opencode.json "mcp"', () => {
   void it('v1: local servers with a command array and "environment", remote with headers, {env:X}, enabled', () => {
     const { servers, diagnostics } = parse('opencode/v1.jsonc', 'opencode', { OPENCODE_API_KEY: 'oc-key', JIRA_TOKEN: 'jira-tok' });
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.source.line, s.source.column, s.disabled ?? false]), [
-      ['everything', 'stdio', 5, 5, false],
-      ['jira', 'http', 11, 5, false],
-      ['parked', 'stdio', 17, 5, true],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport, s.source.line, s.source.column, s.disabled ?? false]),
+      [
+        ['everything', 'stdio', 5, 5, false],
+        ['jira', 'http', 11, 5, false],
+        ['parked', 'stdio', 17, 5, true],
+      ],
+    );
     const everything = byName(servers, 'everything');
     assert.equal(everything.command, 'npx');
     assert.deepEqual(everything.args, ['-y', '@modelcontextprotocol/server-everything']);
@@ -397,11 +476,14 @@ void describe('opencode.json "mcp"', () => {
   void it('v2: servers under "mcp.servers", "disabled"', () => {
     const { servers, diagnostics } = parse('opencode/v2.jsonc', 'opencode');
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.command ?? s.url, s.source.line, s.disabled ?? false]), [
-      ['my-server', 'stdio', 'npx', 5, false],
-      ['off', 'stdio', 'npx', 9, true],
-      ['context7', 'http', 'https://context7.example.test/mcp', 10, false],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport, s.command ?? s.url, s.source.line, s.disabled ?? false]),
+      [
+        ['my-server', 'stdio', 'npx', 5, false],
+        ['off', 'stdio', 'npx', 9, true],
+        ['context7', 'http', 'https://context7.example.test/mcp', 10, false],
+      ],
+    );
   });
 
   void it('refuses an empty command, a type it does not know and a remote server without url', () => {
@@ -419,19 +501,24 @@ void describe('Copilot CLI mcp-config.json', () => {
   void it('reads type local, stdio, http and sse', () => {
     const { servers, diagnostics } = parse('copilot-cli/good.json', 'copilot-cli', { COPILOT_TEST_TOKEN: 'cp-tok' }, 'user');
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.source.line, s.source.column]), [
-      ['playwright', 'stdio', 3, 5],
-      ['azure', 'stdio', 10, 5],
-      ['github', 'http', 11, 5],
-      ['docs', 'sse', 17, 5],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport, s.source.line, s.source.column]),
+      [
+        ['playwright', 'stdio', 3, 5],
+        ['azure', 'stdio', 10, 5],
+        ['github', 'http', 11, 5],
+        ['docs', 'sse', 17, 5],
+      ],
+    );
     assert.deepEqual(byName(servers, 'playwright').env, { TOKEN: 'cp-tok' });
     assert.equal(byName(servers, 'github').headers?.Authorization, 'Bearer cp-tok');
   });
 
   void it('refuses a type it does not know', () => {
     const { diagnostics } = parse('copilot-cli/broken.json', 'copilot-cli', {}, 'user');
-    assert.deepEqual(brief(diagnostics), ['3:22 error [odd] server "odd" has unknown type "streamable"; expected "local", "stdio", "http", "sse"']);
+    assert.deepEqual(brief(diagnostics), [
+      '3:22 error [odd] server "odd" has unknown type "streamable"; expected "local", "stdio", "http", "sse"',
+    ]);
   });
 });
 
@@ -439,10 +526,13 @@ void describe('Antigravity CLI mcp_config.json', () => {
   void it('reads command servers and serverUrl servers, $VAR in headers', () => {
     const { servers, diagnostics } = parse('antigravity/good.json', 'antigravity', { GOOGLE_CLOUD_PROJECT: 'my-project' });
     assert.deepEqual(brief(diagnostics), []);
-    assert.deepEqual(servers.map((s) => [s.name, s.transport, s.command ?? s.url, s.source.line]), [
-      ['firebase', 'stdio', 'npx', 3],
-      ['google-developer-knowledge', 'http', 'https://knowledge.example.test/mcp', 7],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.name, s.transport, s.command ?? s.url, s.source.line]),
+      [
+        ['firebase', 'stdio', 'npx', 3],
+        ['google-developer-knowledge', 'http', 'https://knowledge.example.test/mcp', 7],
+      ],
+    );
     assert.equal(byName(servers, 'google-developer-knowledge').headers?.['X-goog-user-project'], 'my-project');
   });
 

@@ -6,7 +6,19 @@ import type { ConfigFormat } from '../../../../src/core/model';
 import { parseContext } from './helpers';
 
 const FORMATS: ConfigFormat[] = [
-  'vscode', 'vscode-settings', 'mcp-json', 'claude-code', 'cursor', 'claude-desktop', 'windsurf', 'cline', 'roo', 'gemini', 'codex', 'continue', 'zed',
+  'vscode',
+  'vscode-settings',
+  'mcp-json',
+  'claude-code',
+  'cursor',
+  'claude-desktop',
+  'windsurf',
+  'cline',
+  'roo',
+  'gemini',
+  'codex',
+  'continue',
+  'zed',
 ];
 const FILE_FOR: Partial<Record<ConfigFormat, string>> = { codex: '/w/.codex/config.toml', continue: '/w/.continue/mcpServers/x.yaml' };
 
@@ -24,20 +36,26 @@ function assertWellFormed(text: string, format: ConfigFormat): void {
 }
 
 /** Server-shaped values with wrong types sprinkled in, so the checks past the parser get exercised too. */
-const serverLike = fc.record({
-  type: fc.oneof(fc.constantFrom('stdio', 'http', 'sse', 'streamableHttp', 'streamable-http', 'ws'), fc.anything()),
-  command: fc.oneof(fc.string(), fc.constant('${input:i}'), fc.anything()),
-  args: fc.oneof(fc.array(fc.string()), fc.array(fc.jsonValue()), fc.anything()),
-  env: fc.oneof(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.constant(null))), fc.anything()),
-  url: fc.oneof(fc.webUrl(), fc.string(), fc.constant('https://${env:A}/x'), fc.anything()),
-  headers: fc.oneof(fc.dictionary(fc.string(), fc.string()), fc.anything()),
-}, { requiredKeys: [] });
+const serverLike = fc.record(
+  {
+    type: fc.oneof(fc.constantFrom('stdio', 'http', 'sse', 'streamableHttp', 'streamable-http', 'ws'), fc.anything()),
+    command: fc.oneof(fc.string(), fc.constant('${input:i}'), fc.anything()),
+    args: fc.oneof(fc.array(fc.string()), fc.array(fc.jsonValue()), fc.anything()),
+    env: fc.oneof(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.constant(null))), fc.anything()),
+    url: fc.oneof(fc.webUrl(), fc.string(), fc.constant('https://${env:A}/x'), fc.anything()),
+    headers: fc.oneof(fc.dictionary(fc.string(), fc.string()), fc.anything()),
+  },
+  { requiredKeys: [] },
+);
 
 void describe('parseConfigText under random input', () => {
   void it('never throws on random text, and every diagnostic has a place', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 400 }), fc.constantFrom(...FORMATS), (text, format) => {
-      assertWellFormed(text, format);
-    }), { numRuns: 600 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 400 }), fc.constantFrom(...FORMATS), (text, format) => {
+        assertWellFormed(text, format);
+      }),
+      { numRuns: 600 },
+    );
   });
 
   void it('never throws on random JSON values in every root key', () => {
@@ -45,20 +63,26 @@ void describe('parseConfigText under random input', () => {
       fc.jsonValue(),
       fc.dictionary(fc.constantFrom('servers', 'mcpServers', 'context_servers', 'mcp', 'inputs', 'projects'), fc.jsonValue()),
     );
-    fc.assert(fc.property(root, fc.constantFrom(...FORMATS.filter((f) => f !== 'codex')), (value, format) => {
-      assertWellFormed(JSON.stringify(value, null, 1) ?? '', format);
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(root, fc.constantFrom(...FORMATS.filter((f) => f !== 'codex')), (value, format) => {
+        assertWellFormed(JSON.stringify(value, null, 1) ?? '', format);
+      }),
+      { numRuns: 400 },
+    );
   });
 
   void it('never throws on server maps with wrong types, and drops only the broken servers', () => {
-    fc.assert(fc.property(fc.dictionary(fc.string({ minLength: 1 }), serverLike, { maxKeys: 5 }), (servers) => {
-      const text = JSON.stringify({ servers, mcpServers: servers });
-      assertWellFormed(text, 'vscode');
-      assertWellFormed(text, 'cline');
-      const output = parseConfigText(text, '/w/.mcp.json', 'mcp-json', parseContext());
-      const failed = new Set(output.diagnostics.filter((d) => d.severity === 'error').map((d) => d.serverName));
-      for (const server of output.servers) assert.ok(!failed.has(server.name), `server ${server.name} returned despite an error`);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ minLength: 1 }), serverLike, { maxKeys: 5 }), (servers) => {
+        const text = JSON.stringify({ servers, mcpServers: servers });
+        assertWellFormed(text, 'vscode');
+        assertWellFormed(text, 'cline');
+        const output = parseConfigText(text, '/w/.mcp.json', 'mcp-json', parseContext());
+        const failed = new Set(output.diagnostics.filter((d) => d.severity === 'error').map((d) => d.serverName));
+        for (const server of output.servers) assert.ok(!failed.has(server.name), `server ${server.name} returned despite an error`);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   void it('survives hostile nesting in every syntax', () => {

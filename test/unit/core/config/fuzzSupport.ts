@@ -7,8 +7,23 @@ import type { ConfigFileSystem, DiscoveryOptions, ParseContext } from '../../../
 import type { ConfigDiagnostic, ConfigFormat, ServerConfig } from '../../../../src/core/model';
 
 export const FORMATS: readonly ConfigFormat[] = [
-  'vscode', 'vscode-settings', 'mcp-json', 'claude-code', 'cursor', 'claude-desktop', 'windsurf', 'cline', 'roo', 'gemini', 'codex', 'continue', 'zed',
-  'kiro', 'opencode', 'copilot-cli', 'antigravity',
+  'vscode',
+  'vscode-settings',
+  'mcp-json',
+  'claude-code',
+  'cursor',
+  'claude-desktop',
+  'windsurf',
+  'cline',
+  'roo',
+  'gemini',
+  'codex',
+  'continue',
+  'zed',
+  'kiro',
+  'opencode',
+  'copilot-cli',
+  'antigravity',
 ];
 
 export const FOLDER = '/work/proj';
@@ -22,7 +37,15 @@ export function fileFor(format: ConfigFormat): string {
 }
 
 export function context(overrides: Partial<ParseContext> = {}): ParseContext {
-  return { scope: 'workspace', folder: FOLDER, workspaceFolders: [FOLDER], userHome: HOME, platform: 'linux', env: { HOME, A: '1' }, ...overrides };
+  return {
+    scope: 'workspace',
+    folder: FOLDER,
+    workspaceFolders: [FOLDER],
+    userHome: HOME,
+    platform: 'linux',
+    env: { HOME, A: '1' },
+    ...overrides,
+  };
 }
 
 export function discoveryOptions(overrides: Partial<DiscoveryOptions> = {}): DiscoveryOptions {
@@ -45,7 +68,10 @@ export function readOnlyFs(files: Record<string, string>): ReadOnlyFs {
     readFile: (path) => Promise.resolve(Object.prototype.hasOwnProperty.call(frozen, path) ? frozen[path] : undefined),
     readDir: (path) => {
       const prefix = path.endsWith('/') ? path : `${path}/`;
-      const names = Object.keys(frozen).filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length)).filter((rest) => rest.length > 0 && !rest.includes('/'));
+      const names = Object.keys(frozen)
+        .filter((f) => f.startsWith(prefix))
+        .map((f) => f.slice(prefix.length))
+        .filter((rest) => rest.length > 0 && !rest.includes('/'));
       return Promise.resolve(names.length > 0 ? names : undefined);
     },
   };
@@ -73,7 +99,10 @@ export function assertPlaced(diagnostics: readonly ConfigDiagnostic[], knownFile
 export function assertServersWellFormed(servers: readonly ServerConfig[]): void {
   for (const server of servers) {
     assert.ok(server.source.line >= 1 && server.source.column >= 1, `server place: ${server.id}`);
-    assert.ok(server.transport === 'stdio' ? typeof server.command === 'string' : typeof server.url === 'string', `server target: ${server.id}`);
+    assert.ok(
+      server.transport === 'stdio' ? typeof server.command === 'string' : typeof server.url === 'string',
+      `server target: ${server.id}`,
+    );
     assert.ok(server.id.startsWith(server.source.file), `server id: ${server.id}`);
   }
 }

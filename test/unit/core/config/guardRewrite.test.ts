@@ -18,7 +18,11 @@ interface Spec {
 
 function parsed(text: string, file: string, format: ConfigFormat): ServerConfig[] {
   const output = parseConfigText(text, file, format, parseContext());
-  assert.deepEqual(output.diagnostics.filter((d) => d.severity === 'error'), [], text);
+  assert.deepEqual(
+    output.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+    text,
+  );
   return output.servers;
 }
 
@@ -49,12 +53,22 @@ function roundTrip(request: RewriteRequest): string {
 // ----------------------------------------------------------------------------------------------- generated configs
 
 const word = fc.stringMatching(/^[a-z][a-z0-9_-]{0,7}$/);
-const anyText = fc.string({ minLength: 1, maxLength: 12, unit: fc.constantFrom('a', ' ', '"', "'", '\\', '$', '{', '}', ',', '#', '-', 'é', '\t', ':', '[', '/') });
+const anyText = fc.string({
+  minLength: 1,
+  maxLength: 12,
+  unit: fc.constantFrom('a', ' ', '"', "'", '\\', '$', '{', '}', ',', '#', '-', 'é', '\t', ':', '[', '/'),
+});
 const commandText = anyText.filter((value) => value.trim().length > 0);
 const spec = (name: fc.Arbitrary<string>): fc.Arbitrary<Spec> =>
-  fc.record({ name, command: commandText, args: fc.option(fc.array(anyText, { maxLength: 3 }), { nil: undefined }) })
+  fc
+    .record({ name, command: commandText, args: fc.option(fc.array(anyText, { maxLength: 3 }), { nil: undefined }) })
     .filter((server) => guardedUpstreamAt([server.command, ...(server.args ?? [])]) === null);
-const specs = (name: fc.Arbitrary<string>) => fc.uniqueArray(spec(name.filter((value) => !value.includes('$') && value !== '--')), { minLength: 1, maxLength: 4, selector: (server) => server.name });
+const specs = (name: fc.Arbitrary<string>) =>
+  fc.uniqueArray(spec(name.filter((value) => !value.includes('$') && value !== '--')), {
+    minLength: 1,
+    maxLength: 4,
+    selector: (server) => server.name,
+  });
 
 interface Style {
   readonly indent: string;
@@ -97,16 +111,23 @@ function tomlConfig(servers: readonly Spec[], s: Style, literal: boolean): strin
   const list = (items: readonly string[]): string =>
     s.inlineArgs ? `[${items.map(quote).join(', ')}]` : `[\n${items.map((item) => `  ${quote(item)},${comment('arg')}`).join('\n')}\n]`;
   // Odd servers as inline tables in one [mcp_servers] table (which must come before its sub-tables), the rest as tables.
-  const inline = servers.filter((_, index) => index % 2 === 1 && s.inlineArgs).map((server) => {
-    const parts = [`command = ${quote(server.command)}`, ...(server.args ? [`args = ${list(server.args)}`] : [])];
-    return `${server.name} = { ${parts.join(', ')} }${comment('inline')}`;
-  });
-  const tables = servers.filter((_, index) => !(index % 2 === 1 && s.inlineArgs)).map((server) => {
-    const lines = [`[mcp_servers.${server.name}]${comment('server')}`, `${s.indent}command = ${quote(server.command)}${comment('program')}`];
-    if (server.args) lines.push(`args = ${list(server.args)}`);
-    lines.push(`startup_timeout_sec = 10`);
-    return lines.join('\n');
-  });
+  const inline = servers
+    .filter((_, index) => index % 2 === 1 && s.inlineArgs)
+    .map((server) => {
+      const parts = [`command = ${quote(server.command)}`, ...(server.args ? [`args = ${list(server.args)}`] : [])];
+      return `${server.name} = { ${parts.join(', ')} }${comment('inline')}`;
+    });
+  const tables = servers
+    .filter((_, index) => !(index % 2 === 1 && s.inlineArgs))
+    .map((server) => {
+      const lines = [
+        `[mcp_servers.${server.name}]${comment('server')}`,
+        `${s.indent}command = ${quote(server.command)}${comment('program')}`,
+      ];
+      if (server.args) lines.push(`args = ${list(server.args)}`);
+      lines.push(`startup_timeout_sec = 10`);
+      return lines.join('\n');
+    });
   if (inline.length > 0) tables.unshift(`[mcp_servers]\n${inline.join('\n')}`);
   return `# Codex\nmodel = "o"\n\n${tables.join('\n\n')}\n`;
 }
@@ -120,7 +141,8 @@ function yamlConfig(servers: readonly Spec[], s: Style, asMap: boolean): string 
     const inner = asMap ? pad + pad : `${pad}  `;
     lines.push(`${inner}command: ${scalar(server.command)}${comment('program')}`);
     if (server.args && s.inlineArgs) lines.push(`${inner}args: [${server.args.map(scalar).join(', ')}]`);
-    else if (server.args && server.args.length > 0) lines.push(`${inner}args:${comment('list')}`, ...server.args.map((arg) => `${inner}${pad}- ${scalar(arg)}`));
+    else if (server.args && server.args.length > 0)
+      lines.push(`${inner}args:${comment('list')}`, ...server.args.map((arg) => `${inner}${pad}- ${scalar(arg)}`));
     else if (server.args) lines.push(`${inner}args: []`);
     return lines.join('\n');
   });
@@ -130,11 +152,14 @@ function yamlConfig(servers: readonly Spec[], s: Style, asMap: boolean): string 
 describe('Guard This Server / Unguard rewrite: generated configs', () => {
   const pick = fc.nat();
   it('VS Code mcp.json (JSONC): only the entry changes, and Unguard restores the text exactly', () => {
-    fc.assert(fc.property(specs(anyText), style, pick, (servers, s, index) => {
-      const comment = s.comments ? '// workspace servers\n' : '';
-      const text = `${comment}{\n${s.indent}"inputs": [],\n${s.indent}"servers": {\n${jsonServers(servers, s, 2)}\n${s.indent}}\n}\n`;
-      roundTrip({ text, file: '/work/proj/.vscode/mcp.json', format: 'vscode', name: servers[index % servers.length]!.name });
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(specs(anyText), style, pick, (servers, s, index) => {
+        const comment = s.comments ? '// workspace servers\n' : '';
+        const text = `${comment}{\n${s.indent}"inputs": [],\n${s.indent}"servers": {\n${jsonServers(servers, s, 2)}\n${s.indent}}\n}\n`;
+        roundTrip({ text, file: '/work/proj/.vscode/mcp.json', format: 'vscode', name: servers[index % servers.length]!.name });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('mcpServers JSON (.mcp.json, Cursor, Claude Desktop, Windsurf, Gemini, Roo, Cline), VS Code settings and Zed', () => {
@@ -148,28 +173,43 @@ describe('Guard This Server / Unguard rewrite: generated configs', () => {
       ['/home/u/.copilot/mcp-config.json', 'copilot-cli', ['mcpServers']],
       ['/work/proj/.agents/mcp_config.json', 'antigravity', ['mcpServers']],
     ) as fc.Arbitrary<[string, ConfigFormat, string[]]>;
-    fc.assert(fc.property(specs(anyText), style, pick, formats, fc.boolean(), (servers, s, index, [file, format, path], nested) => {
-      const plain = { ...s, comments: s.comments && format !== 'mcp-json' };
-      const zedNested = format === 'zed' && nested;
-      let body = jsonServers(servers, plain, path.length + 1, zedNested);
-      for (let depth = path.length; depth >= 1; depth--) body = `${plain.indent.repeat(depth)}"${path[depth - 1]}": {\n${body}\n${plain.indent.repeat(depth)}}`;
-      const text = `{\n${plain.indent}"theme": "dark",\n${body}\n}`;
-      roundTrip({ text, file, format, name: servers[index % servers.length]!.name });
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(specs(anyText), style, pick, formats, fc.boolean(), (servers, s, index, [file, format, path], nested) => {
+        const plain = { ...s, comments: s.comments && format !== 'mcp-json' };
+        const zedNested = format === 'zed' && nested;
+        let body = jsonServers(servers, plain, path.length + 1, zedNested);
+        for (let depth = path.length; depth >= 1; depth--)
+          body = `${plain.indent.repeat(depth)}"${path[depth - 1]}": {\n${body}\n${plain.indent.repeat(depth)}}`;
+        const text = `{\n${plain.indent}"theme": "dark",\n${body}\n}`;
+        roundTrip({ text, file, format, name: servers[index % servers.length]!.name });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('Codex config.toml: tables, inline tables, literal and basic strings, comments', () => {
-    fc.assert(fc.property(specs(word), style, pick, fc.boolean(), (servers, s, index, literal) => {
-      const text = tomlConfig(servers, s, literal);
-      roundTrip({ text, file: '/home/u/.codex/config.toml', format: 'codex', name: servers[index % servers.length]!.name });
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(specs(word), style, pick, fc.boolean(), (servers, s, index, literal) => {
+        const text = tomlConfig(servers, s, literal);
+        roundTrip({ text, file: '/home/u/.codex/config.toml', format: 'codex', name: servers[index % servers.length]!.name });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('Continue YAML: list and map forms, block and flow args, comments', () => {
-    fc.assert(fc.property(specs(word), style, pick, fc.boolean(), (servers, s, index, asMap) => {
-      const text = yamlConfig(servers, s, asMap);
-      roundTrip({ text, file: '/work/proj/.continue/mcpServers/tools.yaml', format: 'continue', name: servers[index % servers.length]!.name });
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(specs(word), style, pick, fc.boolean(), (servers, s, index, asMap) => {
+        const text = yamlConfig(servers, s, asMap);
+        roundTrip({
+          text,
+          file: '/work/proj/.continue/mcpServers/tools.yaml',
+          format: 'continue',
+          name: servers[index % servers.length]!.name,
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -199,13 +239,20 @@ describe('Guard This Server / Unguard rewrite: fixtures', () => {
   it('keeps comments and trailing commas, and puts the old command behind --', () => {
     const guarded = roundTrip({ text: vscodeText, file: vscodeFile, format: 'vscode', name: 'everything' });
     assert.ok(guarded.includes('"command": "npx", // pinned below'));
-    assert.ok(guarded.includes('"-y", "mcp-health", "guard", "--name", "everything", "--", "npx", "-y",\n        "@modelcontextprotocol/server-everything", // stdio'));
+    assert.ok(
+      guarded.includes(
+        '"-y", "mcp-health", "guard", "--name", "everything", "--", "npx", "-y",\n        "@modelcontextprotocol/server-everything", // stdio',
+      ),
+    );
     const files = roundTrip({ text: vscodeText, file: vscodeFile, format: 'vscode', name: 'files' });
     assert.ok(files.includes('"files": { "command": "npx", "args": ["-y", "mcp-health", "guard", "--name", "files", "--", "node"] },'));
   });
 
   it('uses the launcher it is given (the CLI path in tests, npx by default)', () => {
-    const guarded = guardEntry({ text: vscodeText, file: vscodeFile, format: 'vscode', name: 'files' }, { command: 'node', args: ['/opt/mcp-health/dist/cli.js', 'guard'] });
+    const guarded = guardEntry(
+      { text: vscodeText, file: vscodeFile, format: 'vscode', name: 'files' },
+      { command: 'node', args: ['/opt/mcp-health/dist/cli.js', 'guard'] },
+    );
     assert.ok(guarded.includes('"command": "node", "args": ["/opt/mcp-health/dist/cli.js", "guard", "--name", "files", "--", "node"]'));
     assert.equal(unguardEntry({ text: guarded, file: vscodeFile, format: 'vscode', name: 'files' }), vscodeText);
     assert.deepEqual(GUARD_LAUNCHER, { command: 'npx', args: ['-y', 'mcp-health', 'guard'] });
@@ -213,25 +260,70 @@ describe('Guard This Server / Unguard rewrite: fixtures', () => {
 
   it('refuses, naming the place: remote entries, guarded entries, missing names, broken files', () => {
     const request = { text: vscodeText, file: vscodeFile, format: 'vscode' as const };
-    assert.throws(() => guardEntry({ ...request, name: 'remote' }), (error: unknown) =>
-      error instanceof GuardRewriteError && /^\/work\/proj\/\.vscode\/mcp\.json:13:\d+: server "remote" is a remote \(HTTP\/SSE\) server/.test(error.message) && !error.message.includes('Bearer'));
+    assert.throws(
+      () => guardEntry({ ...request, name: 'remote' }),
+      (error: unknown) =>
+        error instanceof GuardRewriteError &&
+        /^\/work\/proj\/\.vscode\/mcp\.json:13:\d+: server "remote" is a remote \(HTTP\/SSE\) server/.test(error.message) &&
+        !error.message.includes('Bearer'),
+    );
     const guarded = guardEntry({ ...request, name: 'files' });
-    assert.throws(() => guardEntry({ ...request, text: guarded, name: 'files' }), /mcp\.json:12:\d+: server "files" already runs through mcp-health guard/);
-    assert.throws(() => unguardEntry({ ...request, name: 'files' }), /mcp\.json:12:\d+: server "files" does not run through mcp-health guard/);
+    assert.throws(
+      () => guardEntry({ ...request, text: guarded, name: 'files' }),
+      /mcp\.json:12:\d+: server "files" already runs through mcp-health guard/,
+    );
+    assert.throws(
+      () => unguardEntry({ ...request, name: 'files' }),
+      /mcp\.json:12:\d+: server "files" does not run through mcp-health guard/,
+    );
     assert.throws(() => guardEntry({ ...request, name: 'nope' }), /no server named "nope"/);
-    assert.throws(() => guardEntry({ ...request, text: '{ "servers": { "${x}": { "command": "node" } } }', name: '${x}' }), /mcp\.json:1:\d+: server "\$\{x\}" has a "\$" in its name/);
+    assert.throws(
+      () => guardEntry({ ...request, text: '{ "servers": { "${x}": { "command": "node" } } }', name: '${x}' }),
+      /mcp\.json:1:\d+: server "\$\{x\}" has a "\$" in its name/,
+    );
     assert.throws(() => guardEntry({ ...request, text: '{ "servers": { "a": { "command": "x" }', name: 'a' }), /JSON error/);
-    assert.throws(() => guardEntry({ text: '[mcp_servers.r]\nurl = "https://example.invalid/mcp"\n', file: '/c.toml', format: 'codex', name: 'r' }), /\/c\.toml:2:7: server "r" is a remote/);
-    assert.throws(() => guardEntry({ text: 'mcpServers:\n  - name: y\n    command: |\n      node\n', file: '/c.yaml', format: 'continue', name: 'y' }), /\/c\.yaml:3:14: "command" of server "y" is not a one-line value/);
-    assert.throws(() => guardEntry({ text: '{ "mcp": { "o": { "type": "local", "command": ["node", "s.js"] } } }', file: '/p/opencode.json', format: 'opencode', name: 'o' }), /\/p\/opencode\.json:1:\d+: server "o" is an opencode entry; guard it by hand/);
-    assert.throws(() => guardEntry({ text: '{ "mcpServers": { "s": { "serverUrl": "https://example.invalid/mcp" } } }', file: '/p/.agents/mcp_config.json', format: 'antigravity', name: 's' }), /server "s" is a remote/);
+    assert.throws(
+      () => guardEntry({ text: '[mcp_servers.r]\nurl = "https://example.invalid/mcp"\n', file: '/c.toml', format: 'codex', name: 'r' }),
+      /\/c\.toml:2:7: server "r" is a remote/,
+    );
+    assert.throws(
+      () => guardEntry({ text: 'mcpServers:\n  - name: y\n    command: |\n      node\n', file: '/c.yaml', format: 'continue', name: 'y' }),
+      /\/c\.yaml:3:14: "command" of server "y" is not a one-line value/,
+    );
+    assert.throws(
+      () =>
+        guardEntry({
+          text: '{ "mcp": { "o": { "type": "local", "command": ["node", "s.js"] } } }',
+          file: '/p/opencode.json',
+          format: 'opencode',
+          name: 'o',
+        }),
+      /\/p\/opencode\.json:1:\d+: server "o" is an opencode entry; guard it by hand/,
+    );
+    assert.throws(
+      () =>
+        guardEntry({
+          text: '{ "mcpServers": { "s": { "serverUrl": "https://example.invalid/mcp" } } }',
+          file: '/p/.agents/mcp_config.json',
+          format: 'antigravity',
+          name: 's',
+        }),
+      /server "s" is a remote/,
+    );
   });
 
   it('unguards an entry written by guard --print-config (npx launcher) and a global mcp-health', () => {
-    const printed = '{ "mcpServers": { "gh": { "command": "npx", "args": ["-y", "mcp-health", "guard", "--name", "gh", "--", "node", "s.js"] } } }';
-    assert.equal(unguardEntry({ text: printed, file: '/p/.mcp.json', format: 'mcp-json', name: 'gh' }), '{ "mcpServers": { "gh": { "command": "node", "args": ["s.js"] } } }');
+    const printed =
+      '{ "mcpServers": { "gh": { "command": "npx", "args": ["-y", "mcp-health", "guard", "--name", "gh", "--", "node", "s.js"] } } }';
+    assert.equal(
+      unguardEntry({ text: printed, file: '/p/.mcp.json', format: 'mcp-json', name: 'gh' }),
+      '{ "mcpServers": { "gh": { "command": "node", "args": ["s.js"] } } }',
+    );
     const global = '{ "mcpServers": { "gh": { "command": "mcp-health", "args": ["guard", "--", "uvx", "tool"] } } }';
-    assert.equal(unguardEntry({ text: global, file: '/p/.mcp.json', format: 'mcp-json', name: 'gh' }), '{ "mcpServers": { "gh": { "command": "uvx", "args": ["tool"] } } }');
+    assert.equal(
+      unguardEntry({ text: global, file: '/p/.mcp.json', format: 'mcp-json', name: 'gh' }),
+      '{ "mcpServers": { "gh": { "command": "uvx", "args": ["tool"] } } }',
+    );
   });
 
   it('writes the same command line as guard --print-config prints for that server', () => {
@@ -242,21 +334,28 @@ describe('Guard This Server / Unguard rewrite: fixtures', () => {
   });
 
   it('Zed: the nested { "path", "args" } shape and the flat one', () => {
-    const text = '{\n  "context_servers": {\n    "old": { "command": { "path": "node", "args": ["a.js"], "env": {} } },\n    "new": { "command": "uvx", "args": ["b"] }\n  }\n}\n';
+    const text =
+      '{\n  "context_servers": {\n    "old": { "command": { "path": "node", "args": ["a.js"], "env": {} } },\n    "new": { "command": "uvx", "args": ["b"] }\n  }\n}\n';
     const old = roundTrip({ text, file: '/w/.zed/settings.json', format: 'zed', name: 'old' });
-    assert.ok(old.includes('"command": { "path": "npx", "args": ["-y", "mcp-health", "guard", "--name", "old", "--", "node", "a.js"], "env": {} }'));
+    assert.ok(
+      old.includes('"command": { "path": "npx", "args": ["-y", "mcp-health", "guard", "--name", "old", "--", "node", "a.js"], "env": {} }'),
+    );
     roundTrip({ text, file: '/w/.zed/settings.json', format: 'zed', name: 'new' });
   });
 
   it('YAML: a plain command with a flow indicator is not moved into a flow list unquoted', () => {
     const text = 'mcpServers:\n  - name: a\n    command: run,now\n';
-    assert.throws(() => guardEntry({ text, file: '/c.yaml', format: 'continue', name: 'a' }), /\/c\.yaml:3:14: "command" of server "a" needs quotes/);
+    assert.throws(
+      () => guardEntry({ text, file: '/c.yaml', format: 'continue', name: 'a' }),
+      /\/c\.yaml:3:14: "command" of server "a" needs quotes/,
+    );
     const block = 'mcpServers:\n  - name: a\n    command: run,now\n    args:\n      - x\n';
     roundTrip({ text: block, file: '/c.yaml', format: 'continue', name: 'a' });
   });
 
   it('Codex TOML keeps comments, literal strings and the dotted form', () => {
-    const text = "# mine\n[mcp_servers]\ndocs.command = 'uvx' # fetch\ndocs.env = { A = \"1\" }\n\n[mcp_servers.git]\ncommand = \"git-mcp\"\nargs = [\n  '--repo', # here\n  \".\",\n]\n";
+    const text =
+      '# mine\n[mcp_servers]\ndocs.command = \'uvx\' # fetch\ndocs.env = { A = "1" }\n\n[mcp_servers.git]\ncommand = "git-mcp"\nargs = [\n  \'--repo\', # here\n  ".",\n]\n';
     const docs = roundTrip({ text, file: '/home/u/.codex/config.toml', format: 'codex', name: 'docs' });
     assert.ok(docs.includes(`docs.command = "npx"\ndocs.args = [ "-y", "mcp-health", "guard", "--name", "docs", "--", 'uvx' ] # fetch`));
     roundTrip({ text, file: '/home/u/.codex/config.toml', format: 'codex', name: 'git' });
@@ -280,7 +379,10 @@ describe('changedSpan', () => {
     assert.equal(unguardEntry({ text: guarded, file: '/p/.mcp.json', format: 'mcp-json', name: 's' }), text);
     // Two list items of one name (Continue): which one runs is the client's business, so both lines are named.
     const list = 'mcpServers:\n  - name: d\n    command: a\n  - name: d\n    command: b\n';
-    assert.throws(() => guardEntry({ text: list, file: '/c.yaml', format: 'continue', name: 'd' }), /\/c\.yaml:2:\d+: 2 servers are named "d" in this file \(lines 2 and 4\)/);
+    assert.throws(
+      () => guardEntry({ text: list, file: '/c.yaml', format: 'continue', name: 'd' }),
+      /\/c\.yaml:2:\d+: 2 servers are named "d" in this file \(lines 2 and 4\)/,
+    );
   });
 
   it('a name that starts with a dash is written --name=-x, which the guard parses back as its name', () => {
@@ -316,11 +418,13 @@ describe('changedSpan', () => {
   });
 
   it('replacing the span it names turns the old text into the new one', () => {
-    fc.assert(fc.property(fc.string(), fc.string(), (before, after) => {
-      const span = changedSpan(before, after);
-      assert.equal(before.slice(0, span.start) + span.text + before.slice(span.end), after);
-      assert.ok(span.start <= span.end);
-    }));
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (before, after) => {
+        const span = changedSpan(before, after);
+        assert.equal(before.slice(0, span.start) + span.text + before.slice(span.end), after);
+        assert.ok(span.start <= span.end);
+      }),
+    );
     assert.deepEqual(changedSpan('{ "a": "node" }', '{ "a": "npx" }'), { start: 9, end: 12, text: 'px' });
   });
 });

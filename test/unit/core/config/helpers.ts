@@ -64,5 +64,7 @@ export function discoveryOptions(overrides: Partial<DiscoveryOptions> = {}): Dis
 
 /** `line:column severity [server] message` — compact enough to compare whole lists at once. */
 export function brief(diagnostics: readonly ConfigDiagnostic[]): string[] {
-  return diagnostics.map((d) => `${d.line}:${d.column} ${d.severity}${d.serverName !== undefined ? ` [${d.serverName}]` : ''} ${d.message}`);
+  return diagnostics.map(
+    (d) => `${d.line}:${d.column} ${d.severity}${d.serverName !== undefined ? ` [${d.serverName}]` : ''} ${d.message}`,
+  );
 }

@@ -39,7 +39,12 @@ void describe('inputs', () => {
   });
 
   void it('fills supplied inputs and treats every input value as a secret', () => {
-    const { servers, diagnostics } = parseConfigText(TEXT, FILE, 'vscode', parseContext({ inputs: { token: 's3cr3t-token', region: 'eu', undeclared: 'zzzz' } }));
+    const { servers, diagnostics } = parseConfigText(
+      TEXT,
+      FILE,
+      'vscode',
+      parseContext({ inputs: { token: 's3cr3t-token', region: 'eu', undeclared: 'zzzz' } }),
+    );
     const api = servers.find((server) => server.name === 'api');
     assert.equal(api?.url, 'https://eu.example.test/mcp');
     assert.deepEqual(api?.headers, { 'X-Token': 's3cr3t-token' });

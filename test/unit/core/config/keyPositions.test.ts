@@ -8,7 +8,10 @@ import { parseContext } from './helpers';
 
 function keysOf(text: string, file: string, format: ConfigFormat) {
   const { servers, diagnostics } = parseConfigText(text, file, format, parseContext());
-  assert.deepEqual(diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   return servers.map((server) => [server.name, server.source.keys]);
 }
 
@@ -26,21 +29,36 @@ void describe('env and args key positions', () => {
     ].join('\n');
     assert.deepEqual(keysOf(text, '/work/proj/.mcp.json', 'mcp-json'), [
       ['stripe', { args: { line: 4, column: 5 }, env: { line: 5, column: 5 } }],
-      ["bare", { env: { line: 6, column: 32 } }],
+      ['bare', { env: { line: 6, column: 32 } }],
       ['none', undefined],
       ['remote', undefined],
     ]);
   });
 
   void it('TOML (Codex): keys of a server table', () => {
-    const text = ['[mcp_servers.stripe]', 'command = "npx"', 'args = ["-y", "@stripe/mcp"]', '', '[mcp_servers.stripe.env]', 'STRIPE_SECRET_KEY = "x"'].join('\n');
+    const text = [
+      '[mcp_servers.stripe]',
+      'command = "npx"',
+      'args = ["-y", "@stripe/mcp"]',
+      '',
+      '[mcp_servers.stripe.env]',
+      'STRIPE_SECRET_KEY = "x"',
+    ].join('\n');
     assert.deepEqual(keysOf(text, '/work/proj/.codex/config.toml', 'codex'), [
       ['stripe', { args: { line: 3, column: 1 }, env: { line: 5, column: 1 } }],
     ]);
   });
 
   void it('YAML (Continue): keys of a list entry', () => {
-    const text = ['name: tools', 'mcpServers:', '  - name: stripe', '    command: npx', '    args: ["-y", "@stripe/mcp"]', '    env:', '      STRIPE_SECRET_KEY: x'].join('\n');
+    const text = [
+      'name: tools',
+      'mcpServers:',
+      '  - name: stripe',
+      '    command: npx',
+      '    args: ["-y", "@stripe/mcp"]',
+      '    env:',
+      '      STRIPE_SECRET_KEY: x',
+    ].join('\n');
     assert.deepEqual(keysOf(text, '/work/proj/.continue/mcpServers/tools.yaml', 'continue'), [
       ['stripe', { args: { line: 5, column: 5 }, env: { line: 6, column: 5 } }],
     ]);

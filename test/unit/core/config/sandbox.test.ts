@@ -33,7 +33,10 @@ void describe('VS Code sandbox keys', () => {
   });
 
   void it('takes the file\'s top-level "sandbox" for a sandboxed server without its own (older VS Code)', () => {
-    const { servers } = parse({ sandbox: { filesystem: { denyRead: ['/secret'] } }, servers: { s: { command: 'node', sandboxEnabled: true } } });
+    const { servers } = parse({
+      sandbox: { filesystem: { denyRead: ['/secret'] } },
+      servers: { s: { command: 'node', sandboxEnabled: true } },
+    });
     assert.deepEqual(only(servers).sandbox, {
       filesystem: { allowWrite: [], denyRead: ['/secret'], denyWrite: [] },
       network: { allowedDomains: [], deniedDomains: [] },
@@ -46,9 +49,19 @@ void describe('VS Code sandbox keys', () => {
   });
 
   void it('reads the same keys in settings.json "mcp", and in no other client\'s format', () => {
-    const settings = parseConfigText(JSON.stringify({ mcp: { servers: { s: { command: 'node', sandboxEnabled: true } } } }), FILE, 'vscode-settings', parseContext());
+    const settings = parseConfigText(
+      JSON.stringify({ mcp: { servers: { s: { command: 'node', sandboxEnabled: true } } } }),
+      FILE,
+      'vscode-settings',
+      parseContext(),
+    );
     assert.ok(only(settings.servers).sandbox);
-    const cursor = parseConfigText(JSON.stringify({ mcpServers: { s: { command: 'node', sandboxEnabled: true, sandbox: POLICY } } }), FILE, 'cursor', parseContext());
+    const cursor = parseConfigText(
+      JSON.stringify({ mcpServers: { s: { command: 'node', sandboxEnabled: true, sandbox: POLICY } } }),
+      FILE,
+      'cursor',
+      parseContext(),
+    );
     assert.equal(only(cursor.servers).sandbox, undefined);
   });
 
@@ -62,8 +75,19 @@ void describe('VS Code sandbox keys', () => {
         fine: { command: 'node', sandboxEnabled: true },
       },
     });
-    assert.deepEqual(servers.map((server) => server.name), ['fine']);
-    assert.deepEqual(diagnostics.map((d) => [d.serverName, d.severity]), [['flag', 'error'], ['block', 'error'], ['list', 'error'], ['item', 'error']]);
+    assert.deepEqual(
+      servers.map((server) => server.name),
+      ['fine'],
+    );
+    assert.deepEqual(
+      diagnostics.map((d) => [d.serverName, d.severity]),
+      [
+        ['flag', 'error'],
+        ['block', 'error'],
+        ['list', 'error'],
+        ['item', 'error'],
+      ],
+    );
     assert.match(diagnostics[0]!.message, /"sandboxEnabled" of server "flag" must be true or false/);
     assert.match(diagnostics[2]!.message, /"filesystem.allowWrite" in "sandbox" of server "list" must be an array of strings/);
   });
@@ -91,7 +115,8 @@ void describe('sandboxRuntimeConfig: the policy the runtime gets, as VS Code bui
 
 void describe('consent covers the sandbox', () => {
   const key = new Uint8Array(32).fill(7);
-  const base = (sandbox?: unknown) => only(parse({ servers: { s: { command: 'node', ...(sandbox === undefined ? {} : { sandboxEnabled: true, sandbox }) } } }).servers);
+  const base = (sandbox?: unknown) =>
+    only(parse({ servers: { s: { command: 'node', ...(sandbox === undefined ? {} : { sandboxEnabled: true, sandbox }) } } }).servers);
 
   void it('a changed sandbox block, or the sandbox turned off, is a new definition', () => {
     const sandboxed = definitionHash(base(POLICY), key);

@@ -10,7 +10,12 @@ import { assertPlaced, context, discoveryOptions, fileFor, FOLDER, readOnlyFs, t
 const COUNT = 10_000;
 
 function manyServers(): Record<string, { command: string; args: string[]; env: Record<string, string> }> {
-  return Object.fromEntries(Array.from({ length: COUNT }, (_, i) => [`s${i}`, { command: 'node', args: [`server-${i}.js`], env: { API_TOKEN: `tok-${i}-secret` } }]));
+  return Object.fromEntries(
+    Array.from({ length: COUNT }, (_, i) => [
+      `s${i}`,
+      { command: 'node', args: [`server-${i}.js`], env: { API_TOKEN: `tok-${i}-secret` } },
+    ]),
+  );
 }
 
 function timedParse(text: string, format: ConfigFormat) {
@@ -37,7 +42,10 @@ void describe('scale', () => {
       assert.equal(output.servers.length, COUNT);
       assert.equal(new Set(output.servers.map((s) => s.id)).size, COUNT);
       assert.equal(new Set(output.servers.map((s) => s.source.line)).size, COUNT, 'every server placed on its own line');
-      assert.ok(output.servers.every((s) => s.secretValues?.length === 1), 'every token known as a secret');
+      assert.ok(
+        output.servers.every((s) => s.secretValues?.length === 1),
+        'every token known as a secret',
+      );
     });
   }
 
@@ -46,8 +54,14 @@ void describe('scale', () => {
     const text = JSON.stringify({ servers: { huge: { command: 'node', args: [blob] }, small: { command: 'node' } } });
     const { output, elapsed } = timedParse(text, 'vscode');
     t.diagnostic(`10 MB JSON parsed in ${Math.round(elapsed)} ms`);
-    assert.deepEqual(output.servers.map((s) => s.name), ['huge', 'small']);
-    const fs = readOnlyFs({ [`${FOLDER}/.vscode/mcp.json`]: text, [`${FOLDER}/.mcp.json`]: JSON.stringify({ mcpServers: { other: { command: 'x' } } }) });
+    assert.deepEqual(
+      output.servers.map((s) => s.name),
+      ['huge', 'small'],
+    );
+    const fs = readOnlyFs({
+      [`${FOLDER}/.vscode/mcp.json`]: text,
+      [`${FOLDER}/.mcp.json`]: JSON.stringify({ mcpServers: { other: { command: 'x' } } }),
+    });
     const result = await discover(discoveryOptions(), fs);
     assert.deepEqual(result.servers.map((s) => s.name).sort(), ['huge', 'other', 'small']);
     fs.assertUntouched();

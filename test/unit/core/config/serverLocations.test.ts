@@ -28,7 +28,13 @@ void describe('locateServers (the places an unsaved buffer puts each server)', (
     assert.deepEqual(places(text, 'vscode'), { alpha: [4, 5], beta: [7, 5], broken: [5, 5] });
     // The same places discovery itself reports for the loaded ones: one parser, not a second.
     const parsed = parseConfigText(text, FILE, 'vscode', parseContext());
-    assert.deepEqual(parsed.servers.map((s) => [s.name, s.source.line, s.source.column]), [['alpha', 4, 5], ['beta', 7, 5]]);
+    assert.deepEqual(
+      parsed.servers.map((s) => [s.name, s.source.line, s.source.column]),
+      [
+        ['alpha', 4, 5],
+        ['beta', 7, 5],
+      ],
+    );
   });
 
   void it('a name written twice keeps the #2 id of the registry', () => {
@@ -37,7 +43,15 @@ void describe('locateServers (the places an unsaved buffer puts each server)', (
   });
 
   void it('TOML (Codex) through its key locator', () => {
-    const text = ['model = "x"', '', '[mcp_servers.docs]', 'command = "npx"', '', '[mcp_servers.search]', 'url = "http://127.0.0.1:9/mcp"'].join('\n');
+    const text = [
+      'model = "x"',
+      '',
+      '[mcp_servers.docs]',
+      'command = "npx"',
+      '',
+      '[mcp_servers.search]',
+      'url = "http://127.0.0.1:9/mcp"',
+    ].join('\n');
     const found = places(text, 'codex', '/home/u/.codex/config.toml');
     assert.deepEqual(Object.keys(found).sort(), ['docs', 'search']);
     assert.equal(found.docs?.[0], 3);

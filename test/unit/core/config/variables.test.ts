@@ -47,7 +47,10 @@ void describe('VS Code variables', () => {
     const result = resolveVariables('${workspaceFolder}', context('vscode', { folder: undefined }));
     assert.equal(result.value, '${workspaceFolder}');
     assert.match(result.problems[0], /ambiguous in a multi-root workspace/);
-    assert.equal(resolveVariables('${workspaceFolder}', context('vscode', { folder: undefined, workspaceFolders: ['/only'] })).value, '/only');
+    assert.equal(
+      resolveVariables('${workspaceFolder}', context('vscode', { folder: undefined, workspaceFolders: ['/only'] })).value,
+      '/only',
+    );
   });
 
   void it('fills ${input:id} from supplied values and lists the missing ones', () => {
@@ -120,7 +123,12 @@ void describe('opencode variables', () => {
   void it('{env:X} is substituted, an unset one reads as empty; {file:…} and ${X} stay as written', () => {
     const resolve = (text: string) => resolveVariables(text, context('opencode'));
     assert.equal(resolve('Bearer {env:TOKEN}').value, 'Bearer abc');
-    assert.deepEqual(resolve('{env:NOPE}x'), { value: 'x', missingInputs: [], inputValues: [], problems: ['environment variable NOPE is not set; it reads as empty'] });
+    assert.deepEqual(resolve('{env:NOPE}x'), {
+      value: 'x',
+      missingInputs: [],
+      inputValues: [],
+      problems: ['environment variable NOPE is not set; it reads as empty'],
+    });
     const file = resolve('{file:~/.secrets/key}');
     assert.equal(file.value, '{file:~/.secrets/key}');
     assert.match(file.problems[0] ?? '', /read by opencode from that file/);

@@ -1,8 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createHash, createHmac } from 'node:crypto';
-import { CONSENT_STORAGE_KEY, CONSENT_STORE_VERSION, ConsentStore, parseConsentRecord, type ConsentStorage } from '../../../../src/core/consent/consentStore';
-import { changedParts, definitionHash, definitionParts, legacyDefinitionHash, type ConsentKey } from '../../../../src/core/consent/definitionHash';
+import {
+  CONSENT_STORAGE_KEY,
+  CONSENT_STORE_VERSION,
+  ConsentStore,
+  parseConsentRecord,
+  type ConsentStorage,
+} from '../../../../src/core/consent/consentStore';
+import {
+  changedParts,
+  definitionHash,
+  definitionParts,
+  legacyDefinitionHash,
+  type ConsentKey,
+} from '../../../../src/core/consent/definitionHash';
 import type { Logger } from '../../../../src/core/logger';
 import type { ServerConfig } from '../../../../src/core/model';
 import { server } from '../monitor/harness';
@@ -28,11 +40,23 @@ function memory(initial?: unknown): ConsentStorage & { value: unknown } {
 function recordingLogger(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
   const none = () => undefined;
-  return { warnings, trace: none, debug: none, info: none, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
+  return {
+    warnings,
+    trace: none,
+    debug: none,
+    info: none,
+    warn: (message) => warnings.push(message),
+    error: (message) => warnings.push(message),
+  };
 }
 
 void describe('definition hash', () => {
-  const base = server('gh', { command: 'npx', args: ['-y', 'server-github'], env: { GITHUB_TOKEN: 'ghp_secret1', NODE_OPTIONS: '--max-old-space-size=512' }, cwd: '/w' });
+  const base = server('gh', {
+    command: 'npx',
+    args: ['-y', 'server-github'],
+    env: { GITHUB_TOKEN: 'ghp_secret1', NODE_OPTIONS: '--max-old-space-size=512' },
+    cwd: '/w',
+  });
 
   void it('changes with what would run: command, args, cwd, env names and values, URL, header names', () => {
     const hash = hashOf(base);
@@ -70,9 +94,16 @@ void describe('definition hash', () => {
     assert.notEqual(hashOf(base, OTHER_KEY), hashOf(base));
     const parts = definitionParts(base, KEY);
     const value = '--max-old-space-size=512';
-    const plain = [value, JSON.stringify(value), JSON.stringify([2, 'env:NODE_OPTIONS', value])].map((text) => createHash('sha256').update(text).digest('hex'));
+    const plain = [value, JSON.stringify(value), JSON.stringify([2, 'env:NODE_OPTIONS', value])].map((text) =>
+      createHash('sha256').update(text).digest('hex'),
+    );
     for (const digest of Object.values(parts)) assert.ok(!plain.includes(digest), 'a plain SHA-256 of a value is stored');
-    assert.equal(parts['env:NODE_OPTIONS'], createHmac('sha256', KEY).update(JSON.stringify([2, 'env:NODE_OPTIONS', value])).digest('hex'));
+    assert.equal(
+      parts['env:NODE_OPTIONS'],
+      createHmac('sha256', KEY)
+        .update(JSON.stringify([2, 'env:NODE_OPTIONS', value]))
+        .digest('hex'),
+    );
   });
 
   void it('hashes an input as `${input:id}`, not the value the user supplied', () => {
@@ -85,12 +116,20 @@ void describe('definition hash', () => {
 
   void it('names what changed: an env value, an added variable, the arguments', () => {
     const before = definitionParts(base, KEY);
-    assert.deepEqual(changedParts(before, definitionParts({ ...base, env: { ...base.env, NODE_OPTIONS: '--require ./x.js' } }, KEY)), [{ kind: 'changed', part: 'env', name: 'NODE_OPTIONS' }]);
-    assert.deepEqual(changedParts(before, definitionParts({ ...base, args: ['x'], env: { NODE_OPTIONS: '--max-old-space-size=512', BASH_ENV: '/x' } }, KEY)), [
-      { kind: 'changed', part: 'args' },
-      { kind: 'added', part: 'env', name: 'BASH_ENV' },
-      { kind: 'removed', part: 'env', name: 'GITHUB_TOKEN' },
+    assert.deepEqual(changedParts(before, definitionParts({ ...base, env: { ...base.env, NODE_OPTIONS: '--require ./x.js' } }, KEY)), [
+      { kind: 'changed', part: 'env', name: 'NODE_OPTIONS' },
     ]);
+    assert.deepEqual(
+      changedParts(
+        before,
+        definitionParts({ ...base, args: ['x'], env: { NODE_OPTIONS: '--max-old-space-size=512', BASH_ENV: '/x' } }, KEY),
+      ),
+      [
+        { kind: 'changed', part: 'args' },
+        { kind: 'added', part: 'env', name: 'BASH_ENV' },
+        { kind: 'removed', part: 'env', name: 'GITHUB_TOKEN' },
+      ],
+    );
     assert.deepEqual(changedParts(before, before), []);
   });
 
@@ -123,7 +162,11 @@ void describe('consent store', () => {
   void it('ignores a corrupt or older-version store with one log line, and everything asks again', async () => {
     const valid = { version: CONSENT_STORE_VERSION, allowed: { [a.id]: allowedEntry(a) } };
     const bad: unknown[] = [
-      'garbage', 42, null, [valid], {},
+      'garbage',
+      42,
+      null,
+      [valid],
+      {},
       { version: 0, allowed: { [a.id]: hashOf(a) } },
       { version: CONSENT_STORE_VERSION + 1, allowed: {} },
       { version: CONSENT_STORE_VERSION, allowed: [] },
@@ -170,14 +213,19 @@ void describe('consent store', () => {
   void it('keeps no env or header value in what it stores', async () => {
     const storage = memory();
     const secret = 'sk-live-0123456789abcdef';
-    await new ConsentStore(storage, recordingLogger(), () => KEY).allow([server('s', { env: { API_KEY: secret }, headers: { Authorization: `Bearer ${secret}` } })]);
+    await new ConsentStore(storage, recordingLogger(), () => KEY).allow([
+      server('s', { env: { API_KEY: secret }, headers: { Authorization: `Bearer ${secret}` } }),
+    ]);
     assert.ok(!JSON.stringify(storage.value).includes(secret));
   });
 
   void it('keeps no value and no plain hash of one in what it stores, and says what changed', async () => {
     const storage = memory();
     const secret = 'sk-live-0123456789abcdef';
-    const config = server('s', { env: { API_KEY: secret, NODE_OPTIONS: '--max-old-space-size=512' }, headers: { Authorization: `Bearer ${secret}` } });
+    const config = server('s', {
+      env: { API_KEY: secret, NODE_OPTIONS: '--max-old-space-size=512' },
+      headers: { Authorization: `Bearer ${secret}` },
+    });
     const store = new ConsentStore(storage, recordingLogger(), () => KEY);
     assert.equal(store.changes(config), null, 'never allowed: new, not changed');
     await store.allow([config]);
@@ -201,7 +249,10 @@ void describe('consent store', () => {
   void it('carries version-1 decisions over for user-level servers only, then sees their later changes', async () => {
     const user = server('u', { scope: 'user', env: { NODE_OPTIONS: '--max-old-space-size=512' } });
     const workspace = server('w', { env: { NODE_OPTIONS: '--max-old-space-size=512' } });
-    const storage = memory({ version: 1, allowed: { [user.id]: legacyDefinitionHash(user), [workspace.id]: legacyDefinitionHash(workspace) } });
+    const storage = memory({
+      version: 1,
+      allowed: { [user.id]: legacyDefinitionHash(user), [workspace.id]: legacyDefinitionHash(workspace) },
+    });
     const logger = recordingLogger();
     const store = new ConsentStore(storage, logger, () => KEY);
     assert.deepEqual(logger.warnings, [], 'a version-1 store is read, not rejected');
@@ -209,7 +260,11 @@ void describe('consent store', () => {
     assert.equal(store.isAllowed(workspace), false, 'workspace servers ask once after the upgrade');
     assert.equal(store.isAllowed({ ...user, args: ['changed'] }), false);
     await store.adoptLegacy([user, workspace]);
-    assert.deepEqual(storage.value, { version: CONSENT_STORE_VERSION, allowed: { [user.id]: allowedEntry(user) }, legacy: { [workspace.id]: legacyDefinitionHash(workspace) } });
+    assert.deepEqual(storage.value, {
+      version: CONSENT_STORE_VERSION,
+      allowed: { [user.id]: allowedEntry(user) },
+      legacy: { [workspace.id]: legacyDefinitionHash(workspace) },
+    });
     const after = new ConsentStore(storage, recordingLogger(), () => KEY);
     assert.equal(after.isAllowed(user), true);
     assert.equal(after.isAllowed({ ...user, env: { NODE_OPTIONS: '--require ./x.js' } }), false, 'adopted with its values: a change asks');

@@ -17,7 +17,13 @@ const logger: Logger = { trace: none, debug: none, info: none, warn: none, error
 
 function storage(): ConsentStorage {
   let value: unknown;
-  return { get: () => value, update: (_key, next) => { value = next; return Promise.resolve(); } };
+  return {
+    get: () => value,
+    update: (_key, next) => {
+      value = next;
+      return Promise.resolve();
+    },
+  };
 }
 
 async function workspaceServer(mcpJson: object, dotEnv: string): Promise<ServerConfig> {
@@ -29,7 +35,9 @@ async function workspaceServer(mcpJson: object, dotEnv: string): Promise<ServerC
 }
 
 void describe('consent and the values a workspace file sets', () => {
-  const entry = (nodeOptions: string) => ({ servers: { srv: { command: 'node', args: ['server.js'], env: { NODE_OPTIONS: nodeOptions }, envFile: '${workspaceFolder}/.env' } } });
+  const entry = (nodeOptions: string) => ({
+    servers: { srv: { command: 'node', args: ['server.js'], env: { NODE_OPTIONS: nodeOptions }, envFile: '${workspaceFolder}/.env' } },
+  });
 
   void it('asks again when a commit changes an env value, in `env` or in the envFile, and says which', async () => {
     const store = new ConsentStore(storage(), logger, () => KEY);
@@ -51,7 +59,8 @@ void describe('consent and the values a workspace file sets', () => {
       inputs: [{ id: 'token', type: 'promptString', password: true }],
       servers: { srv: { command: 'npx', args: ['-y', 'server', '--token', '${input:token}'], env: { API_KEY: '${input:token}' } } },
     });
-    const read = (inputs?: Record<string, string>) => parseConfigText(text, MCP_JSON, 'vscode', parseContext(inputs ? { inputs } : {})).servers[0] as ServerConfig;
+    const read = (inputs?: Record<string, string>) =>
+      parseConfigText(text, MCP_JSON, 'vscode', parseContext(inputs ? { inputs } : {})).servers[0] as ServerConfig;
     const waiting = read();
     assert.deepEqual(waiting.missingInputs, ['token']);
     const store = new ConsentStore(storage(), logger, () => KEY);

@@ -1,8 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  closedMinuteRecords, csv, encodeHistory, encodeHistorySliced, encodeWithinCap, encodeWithinCapSliced, historyRecords, HistoryFormatError, HistoryRecorder, jsonLines, MINUTE_MS, HOUR_MS,
-  parseHistory, RECORD_COLUMNS, type ServerIdentity,
+  closedMinuteRecords,
+  csv,
+  encodeHistory,
+  encodeHistorySliced,
+  encodeWithinCap,
+  encodeWithinCapSliced,
+  historyRecords,
+  HistoryFormatError,
+  HistoryRecorder,
+  jsonLines,
+  MINUTE_MS,
+  HOUR_MS,
+  parseHistory,
+  RECORD_COLUMNS,
+  type ServerIdentity,
 } from '../../../../src/core/history';
 
 const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
@@ -23,7 +36,12 @@ function busyRecorder(servers: number, hours: number): { recorder: HistoryRecord
   }
   now = T0 + hours * HOUR_MS;
   recorder.settle();
-  return { recorder, setNow: (t) => { now = t; } };
+  return {
+    recorder,
+    setNow: (t) => {
+      now = t;
+    },
+  };
 }
 
 void describe('history document', () => {
@@ -41,25 +59,31 @@ void describe('history document', () => {
   const rejected: ReadonlyArray<{ name: string; text: string; message: RegExp }> = [
     { name: 'truncated JSON', text: '{"format":"mcp-health-history","vers', message: /not JSON/ },
     { name: 'another document', text: '{"format":"mcp-health-baseline","version":1}', message: /not an mcp-health-history/ },
-    { name: 'an older version', text: '{"format":"mcp-health-history","version":0,"servers":[],"minuteFrom":0}', message: /version 0 is not supported/ },
+    {
+      name: 'an older version',
+      text: '{"format":"mcp-health-history","version":0,"servers":[],"minuteFrom":0}',
+      message: /version 0 is not supported/,
+    },
     { name: 'a newer version', text: '{"format":"mcp-health-history","version":2,"servers":[],"minuteFrom":0}', message: /version 2/ },
     { name: 'no servers list', text: '{"format":"mcp-health-history","version":1,"minuteFrom":0}', message: /"servers"/ },
   ];
   for (const c of rejected) {
     void it(`rejects ${c.name}`, () => {
-      assert.throws(() => parseHistory(c.text), (error: unknown) => error instanceof HistoryFormatError && c.message.test(error.message));
+      assert.throws(
+        () => parseHistory(c.text),
+        (error: unknown) => error instanceof HistoryFormatError && c.message.test(error.message),
+      );
     });
   }
 
   void it('repairs: keeps what it can read, skips broken entries and buckets and counts them', () => {
     const good = [T0, 1, 0, 5, 1, 5, 5, 60_000, 0, 0];
     const text = JSON.stringify({
-      format: 'mcp-health-history', version: 1, savedAt: T0, minuteFrom: T0 - HOUR_MS,
-      servers: [
-        { key: 'k1', name: 'a', file: 'f', m: [good, [T0, 'x'], null], h: [good] },
-        { name: 'no key' },
-        'junk',
-      ],
+      format: 'mcp-health-history',
+      version: 1,
+      savedAt: T0,
+      minuteFrom: T0 - HOUR_MS,
+      servers: [{ key: 'k1', name: 'a', file: 'f', m: [good, [T0, 'x'], null], h: [good] }, { name: 'no key' }, 'junk'],
     });
     const parsed = parseHistory(text);
     assert.equal(parsed.servers.length, 1);
@@ -107,9 +131,22 @@ void describe('history records (export and watch --history)', () => {
     assert.equal(records.filter((r) => r.resolution === 'minute').length, 60);
     const first = records.find((r) => r.resolution === 'minute');
     assert.deepEqual(first, {
-      type: 'history', resolution: 'minute', server: 's0', key: '/w/mcp.json#s0', file: '/w/mcp.json',
-      start: '2026-06-01T12:00:00.000Z', end: '2026-06-01T12:01:00.000Z', probesOk: 2, probesFailed: 0,
-      rttAvgMs: 5.5, rttMinMs: 3, rttMaxMs: 8, upMs: 60_000, downMs: 0, uptimePercent: 100, stateChanges: 1,
+      type: 'history',
+      resolution: 'minute',
+      server: 's0',
+      key: '/w/mcp.json#s0',
+      file: '/w/mcp.json',
+      start: '2026-06-01T12:00:00.000Z',
+      end: '2026-06-01T12:01:00.000Z',
+      probesOk: 2,
+      probesFailed: 0,
+      rttAvgMs: 5.5,
+      rttMinMs: 3,
+      rttMaxMs: 8,
+      upMs: 60_000,
+      downMs: 0,
+      uptimePercent: 100,
+      stateChanges: 1,
     });
     const lines = jsonLines(records).trimEnd().split('\n');
     assert.equal(lines.length, records.length);
@@ -141,6 +178,9 @@ void describe('history records (export and watch --history)', () => {
   void it('closed minutes: only whole minutes at or after the cursor, in time order', () => {
     const { recorder } = busyRecorder(2, 1);
     const records = closedMinuteRecords(recorder.servers(), T0 + 58 * MINUTE_MS, T0 + 59 * MINUTE_MS + 30_000);
-    assert.deepEqual(records.map((r) => `${r.start.slice(11, 16)} ${r.server}`), ['12:58 s0', '12:58 s1']);
+    assert.deepEqual(
+      records.map((r) => `${r.start.slice(11, 16)} ${r.server}`),
+      ['12:58 s0', '12:58 s1'],
+    );
   });
 });

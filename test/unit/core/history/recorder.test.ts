@@ -9,10 +9,7 @@ const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
 const OK: ProbeResult = { method: 'ping', outcome: 'ok', rttMs: 10 };
 const TIMEOUT: ProbeResult = { method: 'ping', outcome: 'timeout' };
 
-type Step =
-  | { at: number; state: ServerState; failures?: number }
-  | { at: number; probe: ProbeResult }
-  | { at: number; stop: true };
+type Step = { at: number; state: ServerState; failures?: number } | { at: number; probe: ProbeResult } | { at: number; stop: true };
 
 function run(steps: readonly Step[], until: number) {
   let now = T0;
@@ -27,7 +24,13 @@ function run(steps: readonly Step[], until: number) {
     else recorder.stop(SERVER.key);
   }
   now = T0 + until;
-  return { recorder, uptime: recorder.uptime(SERVER.key), setNow: (at: number) => { now = T0 + at; } };
+  return {
+    recorder,
+    uptime: recorder.uptime(SERVER.key),
+    setNow: (at: number) => {
+      now = T0 + at;
+    },
+  };
 }
 
 const minutes = (n: number) => n * MINUTE_MS;
@@ -36,54 +39,88 @@ void describe('history recorder: uptime from verified time only', () => {
   const cases: ReadonlyArray<{ name: string; steps: Step[]; until: number; hour: number | null }> = [
     {
       name: 'up and proven by a probe for the whole hour is 100 %',
-      steps: [{ at: 0, state: 'connecting' }, { at: 0, state: 'up' }, { at: minutes(1), probe: OK }],
-      until: minutes(60), hour: 100,
+      steps: [
+        { at: 0, state: 'connecting' },
+        { at: 0, state: 'up' },
+        { at: minutes(1), probe: OK },
+      ],
+      until: minutes(60),
+      hour: 100,
     },
     {
       name: 'up by handshake only (no probe answered yet) is not counted at all',
-      steps: [{ at: 0, state: 'connecting' }, { at: 0, state: 'up' }],
-      until: minutes(30), hour: null,
+      steps: [
+        { at: 0, state: 'connecting' },
+        { at: 0, state: 'up' },
+      ],
+      until: minutes(30),
+      hour: null,
     },
     {
       name: 'an unproven up stretch that ends in a failure counts as down',
-      steps: [{ at: 0, state: 'up' }, { at: minutes(10), state: 'down', failures: 1 }],
-      until: minutes(20), hour: 0,
+      steps: [
+        { at: 0, state: 'up' },
+        { at: minutes(10), state: 'down', failures: 1 },
+      ],
+      until: minutes(20),
+      hour: 0,
     },
     {
       name: 'reconnecting and verifying after a failure are not up',
       steps: [
-        { at: 0, state: 'up' }, { at: 0, probe: OK },
-        { at: minutes(30), probe: TIMEOUT }, { at: minutes(30), state: 'connecting', failures: 1 },
+        { at: 0, state: 'up' },
+        { at: 0, probe: OK },
+        { at: minutes(30), probe: TIMEOUT },
+        { at: minutes(30), state: 'connecting', failures: 1 },
         { at: minutes(40), state: 'verifying', failures: 1 },
-        { at: minutes(45), probe: OK }, { at: minutes(45), state: 'up' },
+        { at: minutes(45), probe: OK },
+        { at: minutes(45), state: 'up' },
       ],
       // 30 up + 15 not up (connecting 10, verifying 5) + 15 up after the probe proved it = 45 / 60.
-      until: minutes(60), hour: 75,
+      until: minutes(60),
+      hour: 75,
     },
     {
       name: 'the first connect of a fresh start is neither up nor down',
-      steps: [{ at: 0, state: 'connecting' }, { at: minutes(20), state: 'up' }, { at: minutes(20), probe: OK }],
-      until: minutes(40), hour: 100,
+      steps: [
+        { at: 0, state: 'connecting' },
+        { at: minutes(20), state: 'up' },
+        { at: minutes(20), probe: OK },
+      ],
+      until: minutes(40),
+      hour: 100,
     },
     {
       name: 'time in disabled, untrusted or waiting for consent is left out of the denominator',
       steps: [
-        { at: 0, state: 'up' }, { at: 0, probe: OK },
+        { at: 0, state: 'up' },
+        { at: 0, probe: OK },
         { at: minutes(10), state: 'disabled' },
         { at: minutes(50), state: 'down', failures: 1 },
       ],
       // 10 up, 40 disabled (excluded), 10 down.
-      until: minutes(60), hour: 50,
+      until: minutes(60),
+      hour: 50,
     },
     {
       name: 'suspect and auth-required are not up',
-      steps: [{ at: 0, state: 'suspect' }, { at: minutes(20), state: 'auth-required' }],
-      until: minutes(40), hour: 0,
+      steps: [
+        { at: 0, state: 'suspect' },
+        { at: minutes(20), state: 'auth-required' },
+      ],
+      until: minutes(40),
+      hour: 0,
     },
     {
       name: 'a server removed from its file stops accruing',
-      steps: [{ at: 0, state: 'down', failures: 1 }, { at: minutes(10), state: 'up' }, { at: minutes(10), probe: OK }, { at: minutes(20), stop: true }],
-      until: minutes(60), hour: 50,
+      steps: [
+        { at: 0, state: 'down', failures: 1 },
+        { at: minutes(10), state: 'up' },
+        { at: minutes(10), probe: OK },
+        { at: minutes(20), stop: true },
+      ],
+      until: minutes(60),
+      hour: 50,
     },
   ];
   for (const c of cases) {
@@ -112,7 +149,13 @@ void describe('history recorder: uptime from verified time only', () => {
 void describe('history recorder: roll-up boundaries', () => {
   void it('splits a stretch at minute and hour boundaries, each bucket holding only its share', () => {
     // Up from 12:59:30 to 13:01:15 (verified at the start).
-    const { recorder } = run([{ at: minutes(59) + 30_000, state: 'up' }, { at: minutes(59) + 30_000, probe: OK }], minutes(61) + 15_000);
+    const { recorder } = run(
+      [
+        { at: minutes(59) + 30_000, state: 'up' },
+        { at: minutes(59) + 30_000, probe: OK },
+      ],
+      minutes(61) + 15_000,
+    );
     const [server] = recorder.servers();
     assert.ok(server);
     const minute = (at: number) => server.minutes.get(T0 + at)?.upMs;
@@ -121,17 +164,23 @@ void describe('history recorder: roll-up boundaries', () => {
   });
 
   void it('counts probes, RTT sum/min/max and state changes in the minute and the hour they happened', () => {
-    const { recorder } = run([
-      { at: 1_000, state: 'up' },
-      { at: 2_000, probe: { method: 'ping', outcome: 'ok', rttMs: 4 } },
-      { at: 3_000, probe: { method: 'ping', outcome: 'ok', rttMs: 12 } },
-      { at: minutes(1) + 1, probe: TIMEOUT },
-      { at: minutes(1) + 2, state: 'down', failures: 1 },
-    ], minutes(2));
+    const { recorder } = run(
+      [
+        { at: 1_000, state: 'up' },
+        { at: 2_000, probe: { method: 'ping', outcome: 'ok', rttMs: 4 } },
+        { at: 3_000, probe: { method: 'ping', outcome: 'ok', rttMs: 12 } },
+        { at: minutes(1) + 1, probe: TIMEOUT },
+        { at: minutes(1) + 2, state: 'down', failures: 1 },
+      ],
+      minutes(2),
+    );
     const [server] = recorder.servers();
     assert.ok(server);
     const first = server.minutes.get(T0);
-    assert.deepEqual([first?.probesOk, first?.probesFailed, first?.rttSum, first?.rttMin, first?.rttMax, first?.stateChanges], [2, 0, 16, 4, 12, 1]);
+    assert.deepEqual(
+      [first?.probesOk, first?.probesFailed, first?.rttSum, first?.rttMin, first?.rttMax, first?.stateChanges],
+      [2, 0, 16, 4, 12, 1],
+    );
     const second = server.minutes.get(T0 + minutes(1));
     assert.deepEqual([second?.probesOk, second?.probesFailed, second?.stateChanges], [0, 1, 1]);
     const hour = server.hours.get(T0);
@@ -161,7 +210,12 @@ void describe('history recorder: roll-up boundaries', () => {
 void describe('history recorder: pruning', () => {
   const cases: ReadonlyArray<{ name: string; age: number; minuteKept: boolean; hourKept: boolean }> = [
     { name: 'a minute 23 h old is kept', age: 23 * HOUR_MS, minuteKept: true, hourKept: true },
-    { name: 'a minute 24 h 15 min old is kept with the rest of its hour', age: 24 * HOUR_MS + 15 * MINUTE_MS, minuteKept: true, hourKept: true },
+    {
+      name: 'a minute 24 h 15 min old is kept with the rest of its hour',
+      age: 24 * HOUR_MS + 15 * MINUTE_MS,
+      minuteKept: true,
+      hourKept: true,
+    },
     { name: 'a minute 25 h 1 min old is gone, its hour stays', age: 25 * HOUR_MS + MINUTE_MS, minuteKept: false, hourKept: true },
     { name: 'an hour 29 days old is kept', age: 29 * DAY_MS, minuteKept: false, hourKept: true },
     { name: 'an hour 30 days and an hour old is gone', age: 30 * DAY_MS + HOUR_MS, minuteKept: false, hourKept: false },
@@ -209,6 +263,9 @@ void describe('history recorder: pruning', () => {
     assert.equal(recorder.servers()[0]?.minutes.size, 0);
     setNow(minutes(40));
     recorder.settle();
-    assert.equal([...(recorder.servers()[0]?.minutes.values() ?? [])].reduce((sum, b) => sum + b.downMs, 0), minutes(10));
+    assert.equal(
+      [...(recorder.servers()[0]?.minutes.values() ?? [])].reduce((sum, b) => sum + b.downMs, 0),
+      minutes(10),
+    );
   });
 });

@@ -11,10 +11,11 @@ const minutes = (n: number) => n * MINUTE_MS;
 function totals(recorder: HistoryRecorder): { up: number; down: number } {
   let up = 0;
   let down = 0;
-  for (const server of recorder.servers()) for (const bucket of server.minutes.values()) {
-    up += bucket.upMs;
-    down += bucket.downMs;
-  }
+  for (const server of recorder.servers())
+    for (const bucket of server.minutes.values()) {
+      up += bucket.upMs;
+      down += bucket.downMs;
+    }
   return { up, down };
 }
 
@@ -54,7 +55,8 @@ void describe('history across a sleep', () => {
     now = T0 + minutes(42);
     recorder.settle();
     assert.deepEqual(totals(recorder), { up: minutes(6), down: 0 });
-    for (const server of recorder.servers()) for (const bucket of [...server.minutes.values(), ...server.hours.values()]) assert.ok(bucket.upMs >= 0);
+    for (const server of recorder.servers())
+      for (const bucket of [...server.minutes.values(), ...server.hours.values()]) assert.ok(bucket.upMs >= 0);
   });
 
   void it('takes the gap back out of a stretch a state change ended after the sleep but before the wake', () => {
@@ -71,14 +73,34 @@ void describe('history across a sleep', () => {
     assert.deepEqual(totals(recorder), { up: minutes(2), down: minutes(1) });
   });
 
-  void it('is fed the gap by the registry\'s wake event', () => {
+  void it("is fed the gap by the registry's wake event", () => {
     let now = T0;
     const recorder = new HistoryRecorder(() => now);
     const listeners: ((event: MonitorEvent) => void)[] = [];
-    const status = { config: { id: SERVER.key, name: SERVER.name, source: { file: SERVER.file } }, state: 'down', consecutiveFailures: 1 } as unknown as ServerStatus;
-    recordHistory({ list: () => [status], onEvent: (listener) => { listeners.push(listener); return () => undefined; } }, recorder);
+    const status = {
+      config: { id: SERVER.key, name: SERVER.name, source: { file: SERVER.file } },
+      state: 'down',
+      consecutiveFailures: 1,
+    } as unknown as ServerStatus;
+    recordHistory(
+      {
+        list: () => [status],
+        onEvent: (listener) => {
+          listeners.push(listener);
+          return () => undefined;
+        },
+      },
+      recorder,
+    );
     now = T0 + minutes(2);
-    const suspension = { sleptMs: minutes(30), wallFrom: T0 + minutes(2), wallTo: T0 + minutes(32), monotonicFrom: 0, monotonicTo: 0, detectedBy: 'clock-jump' } as const;
+    const suspension = {
+      sleptMs: minutes(30),
+      wallFrom: T0 + minutes(2),
+      wallTo: T0 + minutes(32),
+      monotonicFrom: 0,
+      monotonicTo: 0,
+      detectedBy: 'clock-jump',
+    } as const;
     for (const listener of listeners) listener({ type: 'wake', suspension });
     now = T0 + minutes(33);
     recorder.settle();

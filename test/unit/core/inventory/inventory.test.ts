@@ -18,17 +18,28 @@ import {
   type RawReply,
 } from '../../../../src/core/inventory';
 
-const lookup = { name: 'lookup', description: 'Looks up a word.', inputSchema: { type: 'object', properties: { word: { type: 'string' } } } };
+const lookup = {
+  name: 'lookup',
+  description: 'Looks up a word.',
+  inputSchema: { type: 'object', properties: { word: { type: 'string' } } },
+};
 const echo = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } };
 
 function inventoryOf(...tools: object[]) {
-  return toolsInventory(tools.map((tool) => toolDefinition(tool)!), defaultInventoryLimits.maxKeptChars);
+  return toolsInventory(
+    tools.map((tool) => toolDefinition(tool)!),
+    defaultInventoryLimits.maxKeptChars,
+  );
 }
 
 describe('canonical tool hashes', () => {
   it('ignore key order and listing order', () => {
     assert.equal(canonicalJson({ b: 1, a: { d: 2, c: [3, { f: 4, e: 5 }] } }), '{"a":{"c":[3,{"e":5,"f":4}],"d":2},"b":1}');
-    const reordered = { inputSchema: { properties: { word: { type: 'string' } }, type: 'object' }, description: 'Looks up a word.', name: 'lookup' };
+    const reordered = {
+      inputSchema: { properties: { word: { type: 'string' } }, type: 'object' },
+      description: 'Looks up a word.',
+      name: 'lookup',
+    };
     assert.equal(inventoryOf(lookup, echo).hash, inventoryOf(echo, reordered).hash);
   });
 
@@ -53,7 +64,10 @@ describe('drift', () => {
   it('names added, removed and changed tools with the fields that changed', () => {
     const drift = diffTools(
       inventoryOf(lookup, echo),
-      inventoryOf({ ...lookup, description: 'new', annotations: { openWorldHint: true } }, { name: 'exfiltrate', inputSchema: { type: 'object' } }),
+      inventoryOf(
+        { ...lookup, description: 'new', annotations: { openWorldHint: true } },
+        { name: 'exfiltrate', inputSchema: { type: 'object' } },
+      ),
     )!;
     assert.deepEqual(drift.added, ['exfiltrate']);
     assert.deepEqual(drift.removed, ['echo']);
@@ -95,14 +109,26 @@ describe('collectInventory', () => {
     assert.equal(inventory.prompts?.count, 3);
     assert.equal(inventory.resources, null);
     assert.equal(inventory.listedAt, 42);
-    assert.deepEqual(requester.calls.map((call) => [call.method, call.params]), [
-      ['tools/list', undefined], ['tools/list', { cursor: '2' }], ['tools/list', { cursor: '4' }],
-      ['prompts/list', undefined], ['prompts/list', { cursor: '2' }],
-    ]);
+    assert.deepEqual(
+      requester.calls.map((call) => [call.method, call.params]),
+      [
+        ['tools/list', undefined],
+        ['tools/list', { cursor: '2' }],
+        ['tools/list', { cursor: '4' }],
+        ['prompts/list', undefined],
+        ['prompts/list', { cursor: '2' }],
+      ],
+    );
   });
 
   it('stops an endless cursor at the page bound and a repeated cursor at once', async () => {
-    const endless = await collectInventory(pagedRequester({}, { endless: true }), { ...all, prompts: false, resources: false }, { ...defaultInventoryLimits, maxPages: 4 }, now, () => 0);
+    const endless = await collectInventory(
+      pagedRequester({}, { endless: true }),
+      { ...all, prompts: false, resources: false },
+      { ...defaultInventoryLimits, maxPages: 4 },
+      now,
+      () => 0,
+    );
     assert.equal(endless.complete, false);
     assert.equal(endless.tools?.count, 4);
     assert.deepEqual(endless.problems, ['tools/list: stopped after 4 pages']);
@@ -124,7 +150,11 @@ describe('collectInventory', () => {
       },
     };
     const inventory = await collectInventory(slow, all, { ...defaultInventoryLimits, budgetMs: 1_000 }, now, () => 0);
-    assert.deepEqual(requester.calls.map((call) => call.timeoutMs), [1_000, 400], 'each page waits at most what is left');
+    assert.deepEqual(
+      requester.calls.map((call) => call.timeoutMs),
+      [1_000, 400],
+      'each page waits at most what is left',
+    );
     assert.equal(inventory.complete, false);
     assert.deepEqual(inventory.problems, ['prompts/list: not finished within 1000 ms', 'resources/list: not finished within 1000 ms']);
   });
@@ -133,7 +163,13 @@ describe('collectInventory', () => {
     const failed = await collectInventory(pagedRequester({}, { fail: 'tools/list' }), all, defaultInventoryLimits, now, () => 0);
     assert.equal(failed.complete, false);
     assert.deepEqual(failed.problems, ['tools/list: no answer within 5 ms']);
-    const capped = await collectInventory(pagedRequester({ tools: [lookup, echo, { name: 'x' }] }), all, { ...defaultInventoryLimits, maxItems: 2 }, now, () => 0);
+    const capped = await collectInventory(
+      pagedRequester({ tools: [lookup, echo, { name: 'x' }] }),
+      all,
+      { ...defaultInventoryLimits, maxItems: 2 },
+      now,
+      () => 0,
+    );
     assert.equal(capped.tools?.count, 2);
     assert.equal(capped.complete, false);
   });
@@ -173,7 +209,10 @@ describe('tools document for the diff editor', () => {
   it('sorts tools by name and keys canonically, so only real changes show', () => {
     const text = toolsDocumentText(inventoryOf(lookup, echo));
     assert.ok(text.indexOf('"echo"') < text.indexOf('"lookup"'));
-    assert.equal(text, toolsDocumentText(inventoryOf(echo, { inputSchema: lookup.inputSchema, name: 'lookup', description: lookup.description })));
+    assert.equal(
+      text,
+      toolsDocumentText(inventoryOf(echo, { inputSchema: lookup.inputSchema, name: 'lookup', description: lookup.description })),
+    );
     assert.match(text, /^\[\n {2}\{\n {4}"annotations"/);
   });
 

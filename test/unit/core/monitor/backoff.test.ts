@@ -15,9 +15,18 @@ void describe('backoff', () => {
   });
 
   void it('is full jitter: the delay is random() times the cap', () => {
-    assert.equal(backoffDelay(3, settings, () => 0), 0);
-    assert.equal(backoffDelay(3, settings, () => 0.5), 4_000);
-    assert.equal(backoffDelay(3, settings, () => 0.25), 2_000);
+    assert.equal(
+      backoffDelay(3, settings, () => 0),
+      0,
+    );
+    assert.equal(
+      backoffDelay(3, settings, () => 0.5),
+      4_000,
+    );
+    assert.equal(
+      backoffDelay(3, settings, () => 0.25),
+      2_000,
+    );
     let calls = 0;
     backoffDelay(0, settings, () => {
       calls += 1;
@@ -44,7 +53,13 @@ void describe('backoff', () => {
   });
 
   void it('clamps a misbehaving random source into the cap', () => {
-    assert.equal(backoffDelay(0, settings, () => 7), 1_000);
-    assert.equal(backoffDelay(0, settings, () => -3), 0);
+    assert.equal(
+      backoffDelay(0, settings, () => 7),
+      1_000,
+    );
+    assert.equal(
+      backoffDelay(0, settings, () => -3),
+      0,
+    );
   });
 });

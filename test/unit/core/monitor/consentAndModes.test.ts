@@ -25,7 +25,10 @@ void describe('consent gate', () => {
     await h.clock.advance(0);
     assert.equal(stateOf(h, a.id), 'up');
     assert.equal(stateOf(h, b.id), 'needs-consent');
-    assert.deepEqual(h.connector.attempts.map((attempt) => attempt.serverId), [a.id]);
+    assert.deepEqual(
+      h.connector.attempts.map((attempt) => attempt.serverId),
+      [a.id],
+    );
 
     allowed.delete(a.id);
     h.registry.refreshGates();
@@ -93,7 +96,11 @@ void describe('monitoring modes', () => {
     const results = await pinging;
     assert.equal(results.get(a.id)?.outcome, 'ok');
     assert.equal(h.connector.attemptsFor(a.id).length, 2);
-    assert.deepEqual(h.connector.openConnections().map((c) => c.serverId), [b.id], 'b (watch) stays connected, a is closed');
+    assert.deepEqual(
+      h.connector.openConnections().map((c) => c.serverId),
+      [b.id],
+      'b (watch) stays connected, a is closed',
+    );
     await h.registry.dispose();
   });
 

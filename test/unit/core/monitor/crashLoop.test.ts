@@ -8,7 +8,16 @@ import { harness, server, stateOf, testSettings } from './harness';
 // Crash loops that give up, as language clients do (issue 21, section 3).
 const WINDOW_MS = 3 * 60_000;
 const settings: MonitorSettings = { ...testSettings, crashLoop: { crashes: 5, windowMs: WINDOW_MS } };
-const crash = { dieAfterMs: 2_000, death: { kind: 'exited' as const, message: 'process exited with code 3', exitCode: 3, signal: null, stderrTail: 'Error: STRIPE_SECRET_KEY is not set\n' } };
+const crash = {
+  dieAfterMs: 2_000,
+  death: {
+    kind: 'exited' as const,
+    message: 'process exited with code 3',
+    exitCode: 3,
+    signal: null,
+    stderrTail: 'Error: STRIPE_SECRET_KEY is not set\n',
+  },
+};
 
 function delays(logs: readonly { message: string }[]): number[] {
   return logs.flatMap((line) => {
@@ -34,7 +43,9 @@ void describe('crash loops', () => {
     assert.deepEqual(status.gaveUp, { crashes: 5, windowMs: WINDOW_MS });
     assert.equal(status.nextRetryAt, null);
     assert.equal(describeState(status, h.clock.wall()), 'gave up after 5 crashes in 3 min · exited (code 3)');
-    assert.ok(h.events.some((event) => event.type === 'state' && event.to === 'gave-up' && event.reason === 'gave up after 5 crashes in 3 min'));
+    assert.ok(
+      h.events.some((event) => event.type === 'state' && event.to === 'gave-up' && event.reason === 'gave up after 5 crashes in 3 min'),
+    );
     // Nothing is left to fire: it stays given up however long one waits, and a probe request does not restart it.
     await h.clock.advance(60 * 60_000);
     await h.registry.pingNow(a.id);
@@ -96,8 +107,14 @@ void describe('crash loops', () => {
     await h.clock.advance(6 * 60 * 60_000);
     const seen = delays(h.logs);
     assert.ok(seen.length >= 5);
-    assert.ok(seen.every((delay) => delay <= BACKOFF_CEILING_MS), seen.join(', '));
-    assert.ok(seen.some((delay) => delay >= 0.98 * BACKOFF_CEILING_MS), 'it grows up to the cap');
+    assert.ok(
+      seen.every((delay) => delay <= BACKOFF_CEILING_MS),
+      seen.join(', '),
+    );
+    assert.ok(
+      seen.some((delay) => delay >= 0.98 * BACKOFF_CEILING_MS),
+      'it grows up to the cap',
+    );
     await h.registry.dispose();
   });
 
@@ -105,7 +122,10 @@ void describe('crash loops', () => {
   void it('recovers a first crash after a stable stretch in one initial back-off step, even before a probe cleared the flag', async () => {
     // Probes less often than the stable stretch: the crash comes between stableMs and the next probe.
     const stableMs = testSettings.flapping.stableMs;
-    const h = harness({ settings: { ...settings, intervalMs: { stdio: 4 * stableMs, http: 4 * stableMs, sse: 4 * stableMs } }, random: () => 0.5 });
+    const h = harness({
+      settings: { ...settings, intervalMs: { stdio: 4 * stableMs, http: 4 * stableMs, sse: 4 * stableMs } },
+      random: () => 0.5,
+    });
     const a = server('benched');
     const quick = { dieAfterMs: 1_500 };
     h.connector.queue(a.id, quick, quick, quick, quick, { dieAfterMs: stableMs + 5_000 });
@@ -123,7 +143,14 @@ void describe('crash loops', () => {
 
   // The bench's detection trials: a kill after an answered probe each time, flapping and the give-up out of reach.
   void it('does not grow the back-off for crashes that each follow an answered probe while not flapping', async () => {
-    const h = harness({ settings: { ...settings, flapping: { ...testSettings.flapping, restarts: 1_000_000 }, crashLoop: { crashes: 1_000_000, windowMs: WINDOW_MS } }, random: () => 0.5 });
+    const h = harness({
+      settings: {
+        ...settings,
+        flapping: { ...testSettings.flapping, restarts: 1_000_000 },
+        crashLoop: { crashes: 1_000_000, windowMs: WINDOW_MS },
+      },
+      random: () => 0.5,
+    });
     const a = server('benched');
     const afterOneProbe = { ...crash, dieAfterMs: testSettings.intervalMs.stdio + 500 };
     h.connector.queue(a.id, afterOneProbe, afterOneProbe, afterOneProbe, afterOneProbe, afterOneProbe);
@@ -132,7 +159,11 @@ void describe('crash loops', () => {
     await h.clock.advance(60_000);
     const seen = delays(h.logs);
     assert.equal(seen.length, 5, seen.join(', '));
-    assert.deepEqual(seen, seen.map(() => testSettings.backoff.initialMs / 2), 'every recovery one initial step (full jitter at 0.5)');
+    assert.deepEqual(
+      seen,
+      seen.map(() => testSettings.backoff.initialMs / 2),
+      'every recovery one initial step (full jitter at 0.5)',
+    );
     await h.registry.dispose();
   });
 

@@ -23,7 +23,11 @@ describe('failures before down', () => {
     const firstDown = h.events.find((event) => event.type === 'state' && event.to === 'down');
     assert.equal(firstDown?.type === 'state' && firstDown.status.consecutiveFailures, 3, 'down exactly at the third failure');
     const changes = h.stateChanges(a.id);
-    assert.ok(changes.indexOf('up->connecting') >= 0 && changes.indexOf('up->connecting') < changes.findIndex((change) => change.endsWith('->down')), changes.join(' '));
+    assert.ok(
+      changes.indexOf('up->connecting') >= 0 &&
+        changes.indexOf('up->connecting') < changes.findIndex((change) => change.endsWith('->down')),
+      changes.join(' '),
+    );
     await h.registry.dispose();
   });
 
@@ -77,8 +81,14 @@ describe('successes before up', () => {
     assert.equal(h.registry.get(a.id)?.state, 'verifying');
     await h.clock.advance(INTERVAL_MS + 10);
     assert.equal(h.registry.get(a.id)?.state, 'up');
-    const progress = h.logs.filter((line) => line.level === 'info' && /recovering: \d\/3 probes answered/.test(line.message)).map((line) => line.message);
-    assert.deepEqual(progress, ['a: down -> verifying (connected (handshake 2025-11-25); recovering: 0/3 probes answered)', 'a: recovering: 1/3 probes answered', 'a: recovering: 2/3 probes answered']);
+    const progress = h.logs
+      .filter((line) => line.level === 'info' && /recovering: \d\/3 probes answered/.test(line.message))
+      .map((line) => line.message);
+    assert.deepEqual(progress, [
+      'a: down -> verifying (connected (handshake 2025-11-25); recovering: 0/3 probes answered)',
+      'a: recovering: 1/3 probes answered',
+      'a: recovering: 2/3 probes answered',
+    ]);
     await h.registry.dispose();
   });
 

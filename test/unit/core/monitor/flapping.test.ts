@@ -26,7 +26,10 @@ void describe('flapping', () => {
     assert.equal(status?.lastError?.kind, 'exited', 'the last crash stays visible');
     assert.equal(status?.lastError?.exitCode, 1);
     const wallOrigin = h.clock.wall() - h.clock.monotonic();
-    assert.deepEqual(status?.stats.restartTimes, [2_500, 5_000, 7_500].map((time) => wallOrigin + time));
+    assert.deepEqual(
+      status?.stats.restartTimes,
+      [2_500, 5_000, 7_500].map((time) => wallOrigin + time),
+    );
     assert.ok(h.logs.some((line) => line.level === 'warn' && line.message.includes('flapping')));
 
     // The fourth life does not crash: the flag holds until stableMs of uninterrupted uptime.
@@ -52,7 +55,7 @@ void describe('flapping', () => {
     await h.registry.dispose();
   });
 
-  void it('a crash loop\'s backoff keeps growing through its good probes and resets only after the stable window', async () => {
+  void it("a crash loop's backoff keeps growing through its good probes and resets only after the stable window", async () => {
     // The give-up (crashLoop.test.ts) is out of the way here: this is about the back-off before it.
     const h = harness({ settings: { ...settings, crashLoop: { crashes: 100, windowMs: 60_000 } }, random: () => 0.5 });
     const a = server('a');
@@ -61,14 +64,24 @@ void describe('flapping', () => {
     h.connector.queue(a.id, crash, crash, crash, crash, crash, crash, crash, crash, { dieAfterMs: stableMs + 5_000 });
     h.registry.setServers([a], []);
     h.registry.start();
-    const delays = () => h.logs.flatMap((line) => {
-      const match = /reconnecting in (\d+) ms/.exec(line.message);
-      return match ? [Number(match[1])] : [];
-    });
+    const delays = () =>
+      h.logs.flatMap((line) => {
+        const match = /reconnecting in (\d+) ms/.exec(line.message);
+        return match ? [Number(match[1])] : [];
+      });
     await h.clock.advance(60_000);
     const { initialMs, maxMs } = settings.backoff;
     // Before the flag (three restarts) a good probe still resets the delay; after it, the delay doubles to the cap.
-    assert.deepEqual(delays().slice(0, 8), [initialMs / 2, initialMs / 2, initialMs / 2, initialMs, 2 * initialMs, 4 * initialMs, maxMs / 2, maxMs / 2]);
+    assert.deepEqual(delays().slice(0, 8), [
+      initialMs / 2,
+      initialMs / 2,
+      initialMs / 2,
+      initialMs,
+      2 * initialMs,
+      4 * initialMs,
+      maxMs / 2,
+      maxMs / 2,
+    ]);
     assert.equal(h.registry.get(a.id)?.flapping, true);
 
     await h.clock.advance(stableMs + 10_000);

@@ -32,7 +32,10 @@ void describe('servers that must not be contacted', () => {
     await h.clock.advance(INTERVAL_MS);
     assert.equal(stateOf(h, workspace.id), 'untrusted');
     assert.equal(stateOf(h, user.id), 'up');
-    assert.deepEqual(h.connector.attempts.map((attempt) => attempt.serverId), [user.id]);
+    assert.deepEqual(
+      h.connector.attempts.map((attempt) => attempt.serverId),
+      [user.id],
+    );
     assert.equal((await h.registry.pingNow(workspace.id)).size, 0);
     assert.equal(h.connector.attemptsFor(workspace.id).length, 0);
 
@@ -103,7 +106,10 @@ void describe('servers that must not be contacted', () => {
     assert.deepEqual(broken?.config.source, { file, line: 9, column: 7, format: 'vscode', scope: 'workspace', folder: '/work/ws' });
     assert.equal(stateOf(h, flagged.id), 'config-error', 'an error naming a loaded server keeps it from starting');
     assert.equal(stateOf(h, good.id), 'up', 'a warning does not');
-    assert.deepEqual(h.connector.attempts.map((attempt) => attempt.serverId), [good.id]);
+    assert.deepEqual(
+      h.connector.attempts.map((attempt) => attempt.serverId),
+      [good.id],
+    );
     assert.deepEqual(
       h.registry.list().map((status) => status.config.name),
       ['good', 'flagged', 'broken'],

@@ -31,7 +31,17 @@ void describe('guarded entries', () => {
   void it('are never connected, and show the guard report: state, upstream pid, restarts, probe RTT, request counts', async () => {
     let reports: GuardReport[] = [];
     let reads = 0;
-    const h = harness({ guards: (clock) => new GuardPoller(clock, () => { reads += 1; return Promise.resolve(reports); }, 2_000) });
+    const h = harness({
+      guards: (clock) =>
+        new GuardPoller(
+          clock,
+          () => {
+            reads += 1;
+            return Promise.resolve(reports);
+          },
+          2_000,
+        ),
+    });
     h.registry.setServers([guarded, plain], []);
     h.registry.start();
     await h.clock.advance(60_000);
@@ -50,7 +60,15 @@ void describe('guarded entries', () => {
     const shown = h.registry.get(guarded.id);
     assert.equal(shown?.state, 'up');
     assert.deepEqual(shown?.guarded, {
-      guardName: 'files', running: true, guards: 1, guardPid: 4242, upstreamPid: 5151, restarts: 1, probeRttMs: 1.25, requests: 6, errors: 1,
+      guardName: 'files',
+      running: true,
+      guards: 1,
+      guardPid: 4242,
+      upstreamPid: 5151,
+      restarts: 1,
+      probeRttMs: 1.25,
+      requests: 6,
+      errors: 1,
     });
     assert.equal(shown?.pid, 5151);
     assert.equal(describeState(shown!), 'guarded · up · 1.3 ms · 1 restart · 6 requests · 1 error');
@@ -69,7 +87,18 @@ void describe('guarded entries', () => {
 
   void it('need no consent (nothing is started) and are not polled while no guarded entry is listed', async () => {
     let reads = 0;
-    const h = harness({ consent: () => false, guards: (clock) => new GuardPoller(clock, () => { reads += 1; return Promise.resolve([report()]); }, 2_000) });
+    const h = harness({
+      consent: () => false,
+      guards: (clock) =>
+        new GuardPoller(
+          clock,
+          () => {
+            reads += 1;
+            return Promise.resolve([report()]);
+          },
+          2_000,
+        ),
+    });
     h.registry.setServers([plain], []);
     h.registry.start();
     await h.clock.advance(10_000);

@@ -86,8 +86,7 @@ export function harness(options: HarnessOptions = {}): Harness {
     registry,
     events,
     logs,
-    stateChanges: (id) =>
-      events.flatMap((event) => (event.type === 'state' && event.id === id ? [`${event.from}->${event.to}`] : [])),
+    stateChanges: (id) => events.flatMap((event) => (event.type === 'state' && event.id === id ? [`${event.from}->${event.to}`] : [])),
   };
 }
 

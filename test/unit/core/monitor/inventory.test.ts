@@ -25,9 +25,14 @@ function withListing(h: Harness): Lister {
       request(method: string, _params: unknown, timeoutMs: number): Promise<RawReply> {
         lister.calls.push({ method, at: h.clock.monotonic() });
         if (lister.hang) {
-          return new Promise((resolve) => h.clock.setTimeout(() => resolve({ ok: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs));
+          return new Promise((resolve) =>
+            h.clock.setTimeout(() => resolve({ ok: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs),
+          );
         }
-        return Promise.resolve({ ok: true, result: { tools: [{ name: 'lookup', description: lister.description, inputSchema: { type: 'object' } }] } });
+        return Promise.resolve({
+          ok: true,
+          result: { tools: [{ name: 'lookup', description: lister.description, inputSchema: { type: 'object' } }] },
+        });
       },
     });
   };
@@ -45,7 +50,11 @@ describe('inventory in the monitor', () => {
     h.registry.start();
     await h.clock.advance(5 * INTERVAL_MS);
     assert.ok(h.connector.latest(a.id).probes.length >= 4, 'keepalive probes went out');
-    assert.deepEqual(lister.calls.map((call) => call.method), ['tools/list'], 'one listing for one connection');
+    assert.deepEqual(
+      lister.calls.map((call) => call.method),
+      ['tools/list'],
+      'one listing for one connection',
+    );
     assert.equal(h.registry.get(a.id)?.inventory?.tools?.count, 1);
 
     h.connector.latest(a.id).die({ kind: 'exited', message: 'Process exited with code 1', exitCode: 1 });
@@ -73,7 +82,11 @@ describe('inventory in the monitor', () => {
     await reconnect();
     const announced = h.events.filter((event) => event.type === 'tools-changed');
     assert.equal(announced.length, 2);
-    assert.ok(h.logs.some((line) => line.level === 'warn' && /tools changed since the accepted baseline: changed lookup \(description\)/.test(line.message)));
+    assert.ok(
+      h.logs.some(
+        (line) => line.level === 'warn' && /tools changed since the accepted baseline: changed lookup \(description\)/.test(line.message),
+      ),
+    );
     assert.ok(h.registry.acceptToolsBaseline(a.id));
     assert.equal(h.registry.get(a.id)?.drift, null);
     lister.description = 'Looks up a word.';
@@ -133,13 +146,17 @@ describe('the certificate beside the inventory', () => {
     assert.equal(counter.calls, 1, 'one read for one connection, whatever the number of probes');
     assert.equal(h.registry.get(a.id)?.certificate?.validTo, validTo);
     const listed = h.events.filter((event) => event.type === 'inventory');
-    assert.equal(listed.at(-1)?.type === 'inventory' && listed.at(-1)?.status.certificate?.validTo, validTo, 'the inventory event carries it');
+    assert.equal(
+      listed.at(-1)?.type === 'inventory' && listed.at(-1)?.status.certificate?.validTo,
+      validTo,
+      'the inventory event carries it',
+    );
 
     validTo += 90 * DAY;
     h.connector.latest(a.id).die({ kind: 'exited', message: 'exit', exitCode: 1 });
     await h.clock.advance(testSettings.backoff.maxMs + INTERVAL_MS);
     assert.equal(counter.calls, 2, 'a new connection reads again');
-    assert.equal(h.registry.get(a.id)?.certificate?.validTo, validTo, 'the new connection\'s certificate, not the old one');
+    assert.equal(h.registry.get(a.id)?.certificate?.validTo, validTo, "the new connection's certificate, not the old one");
     await h.registry.dispose();
   });
 

@@ -16,7 +16,10 @@ void describe('keepalive scheduling', () => {
     await h.clock.advance(2 * INTERVAL_MS + 10);
     const probes = h.connector.latest(a.id).probes;
     // Each probe's reply is traffic too: the next one is due an interval after it.
-    assert.deepEqual(probes.map((probe) => probe.at), [INTERVAL_MS, 2 * INTERVAL_MS + 5, 3 * INTERVAL_MS + 10]);
+    assert.deepEqual(
+      probes.map((probe) => probe.at),
+      [INTERVAL_MS, 2 * INTERVAL_MS + 5, 3 * INTERVAL_MS + 10],
+    );
     assert.ok(probes.every((probe) => probe.timeoutMs === TIMEOUT_MS && probe.requested === undefined));
     assert.equal(h.connector.attempts.length, 1);
     await h.registry.dispose();
@@ -32,7 +35,10 @@ void describe('keepalive scheduling', () => {
     await h.clock.advance(INTERVAL_MS - 1);
     assert.equal(h.connector.latest(a.id).probes.length, 0, 'traffic at 6 s moved the probe to 16 s');
     await h.clock.advance(1);
-    assert.deepEqual(h.connector.latest(a.id).probes.map((probe) => probe.at), [6_000 + INTERVAL_MS]);
+    assert.deepEqual(
+      h.connector.latest(a.id).probes.map((probe) => probe.at),
+      [6_000 + INTERVAL_MS],
+    );
     await h.registry.dispose();
   });
 
@@ -105,7 +111,10 @@ void describe('keepalive scheduling', () => {
     await h.clock.advance(1_000);
     h.registry.updateSettings({ ...testSettings, intervalMs: { stdio: 3_000, http: 3_000, sse: 3_000 } });
     await h.clock.advance(2_000);
-    assert.deepEqual(h.connector.latest(a.id).probes.map((probe) => probe.at), [3_000]);
+    assert.deepEqual(
+      h.connector.latest(a.id).probes.map((probe) => probe.at),
+      [3_000],
+    );
     h.registry.updateSettings({ ...testSettings, timeoutMs: 1_500 });
     await h.clock.advance(INTERVAL_MS + 5);
     assert.equal(h.connector.latest(a.id).probes[1]?.timeoutMs, 1_500);

@@ -7,7 +7,8 @@ import { harness, INTERVAL_MS, server, stateOf, testSettings, TIMEOUT_MS } from 
 /** Ping goes unanswered while `stalled` holds; everything else is answered. */
 function stallablePing() {
   const control = { stalled: true };
-  const probe = (method: string) => (method === 'ping' && control.stalled ? { outcome: 'timeout' as const } : { outcome: 'ok' as const, afterMs: 5 });
+  const probe = (method: string) =>
+    method === 'ping' && control.stalled ? { outcome: 'timeout' as const } : { outcome: 'ok' as const, afterMs: 5 };
   return { control, probe };
 }
 
@@ -33,7 +34,11 @@ void describe('ignores ping is re-tested', () => {
     assert.equal(status?.nonConformant, false);
     assert.equal(status?.state, 'up');
     await h.clock.advance(3 * INTERVAL_MS);
-    assert.deepEqual(connection.probes.slice(-3).map((call) => call.method), ['ping', 'ping', 'ping'], 'normal probing resumed');
+    assert.deepEqual(
+      connection.probes.slice(-3).map((call) => call.method),
+      ['ping', 'ping', 'ping'],
+      'normal probing resumed',
+    );
     assert.equal(h.connector.attempts.length, 2, 'the re-test reconnects nothing');
     assert.ok(h.logs.some((line) => line.level === 'info' && /ping answered properly again/.test(line.message)));
     await h.registry.dispose();
@@ -62,7 +67,10 @@ void describe('ignores ping is re-tested', () => {
     const h = harness({ random: () => 0.5 });
     const a = server('a');
     let wrong = true;
-    h.connector.always(a.id, { probe: (method) => (method === 'ping' && wrong ? { outcome: 'non-empty', afterMs: 3, detail: '{"x":1}' } : { outcome: 'ok', afterMs: 4 }) });
+    h.connector.always(a.id, {
+      probe: (method) =>
+        method === 'ping' && wrong ? { outcome: 'non-empty', afterMs: 3, detail: '{"x":1}' } : { outcome: 'ok', afterMs: 4 },
+    });
     h.registry.setServers([a], []);
     h.registry.start();
     await h.clock.advance(INTERVAL_MS + 5 + testSettings.backoff.initialMs + 20);

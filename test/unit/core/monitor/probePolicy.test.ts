@@ -35,7 +35,11 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { name: 'an answered ping is up', probe: { kind: 'default', result: ping('ok'), firstOnConnection: false }, verdict: { kind: 'up', reason: 'ping answered', conformantAgain: false } },
+  {
+    name: 'an answered ping is up',
+    probe: { kind: 'default', result: ping('ok'), firstOnConnection: false },
+    verdict: { kind: 'up', reason: 'ping answered', conformantAgain: false },
+  },
   {
     name: 'an answered ping clears the streaks and a pending violation',
     probe: { kind: 'default', result: ping('ok'), firstOnConnection: true },
@@ -62,13 +66,21 @@ const rows: Row[] = [
   {
     name: 'a timed-out probe fails the connection and verifies the next one at once',
     probe: { kind: 'default', result: ping('timeout'), firstOnConnection: false },
-    verdict: { kind: 'failed', message: 'no answer to ping within 2000 ms', error: { kind: 'timeout', message: 'no answer to ping within 2000 ms', phase: 'probe' } },
+    verdict: {
+      kind: 'failed',
+      message: 'no answer to ping within 2000 ms',
+      error: { kind: 'timeout', message: 'no answer to ping within 2000 ms', phase: 'probe' },
+    },
     after: { verifyOnConnect: true, firstProbeTimeoutStreak: 0 },
   },
   {
     name: 'a closed connection is unreachable',
     probe: { kind: 'default', result: ping('closed', 'stream ended'), firstOnConnection: false },
-    verdict: { kind: 'failed', message: 'ping failed: stream ended', error: { kind: 'unreachable', message: 'ping failed: stream ended', phase: 'probe' } },
+    verdict: {
+      kind: 'failed',
+      message: 'ping failed: stream ended',
+      error: { kind: 'unreachable', message: 'ping failed: stream ended', phase: 'probe' },
+    },
     after: { verifyOnConnect: true },
   },
   {
@@ -88,7 +100,11 @@ const rows: Row[] = [
     probe: { kind: 'default', result: ping('error-reply'), firstOnConnection: true },
     memory: { ...FRESH_MEMORY, pendingViolation: 'error-reply' },
     verdict: { kind: 'non-conformant', reason: 'ping answered with a JSON-RPC error', alive: false },
-    after: { pendingViolation: null, nonConformantReason: 'ping answered with a JSON-RPC error', pingRetestAt: 50_000 + PING_RETEST_INTERVAL_MS },
+    after: {
+      pendingViolation: null,
+      nonConformantReason: 'ping answered with a JSON-RPC error',
+      pingRetestAt: 50_000 + PING_RETEST_INTERVAL_MS,
+    },
   },
   {
     name: 'another violation than the pending one reconnects once more',
@@ -137,10 +153,34 @@ const rows: Row[] = [
     verdict: { kind: 'failed', message: 'no answer to ping within 2000 ms' },
     after: { verifyOnConnect: true },
   },
-  { name: 'a non-conformant server answering its fallback is alive', probe: { kind: 'fallback', result: fallback('ok') }, memory: nonConformant, verdict: { kind: 'alive-suspect', reason: `non-conformant (ignores ping); alive: ${FALLBACK_PROBE_METHOD} answered` } },
-  { name: 'an error reply to the fallback still proves it alive', probe: { kind: 'fallback', result: fallback('error-reply') }, memory: nonConformant, verdict: { kind: 'alive-suspect' } },
-  { name: 'an unanswered fallback fails', probe: { kind: 'fallback', result: fallback('timeout') }, memory: nonConformant, verdict: { kind: 'failed', error: { kind: 'timeout', message: `no answer to ${FALLBACK_PROBE_METHOD} within 2000 ms`, phase: 'probe' } }, after: { verifyOnConnect: true } },
-  { name: 'a refused fallback asks for credentials', probe: { kind: 'fallback', result: fallback('auth') }, memory: nonConformant, verdict: { kind: 'auth' } },
+  {
+    name: 'a non-conformant server answering its fallback is alive',
+    probe: { kind: 'fallback', result: fallback('ok') },
+    memory: nonConformant,
+    verdict: { kind: 'alive-suspect', reason: `non-conformant (ignores ping); alive: ${FALLBACK_PROBE_METHOD} answered` },
+  },
+  {
+    name: 'an error reply to the fallback still proves it alive',
+    probe: { kind: 'fallback', result: fallback('error-reply') },
+    memory: nonConformant,
+    verdict: { kind: 'alive-suspect' },
+  },
+  {
+    name: 'an unanswered fallback fails',
+    probe: { kind: 'fallback', result: fallback('timeout') },
+    memory: nonConformant,
+    verdict: {
+      kind: 'failed',
+      error: { kind: 'timeout', message: `no answer to ${FALLBACK_PROBE_METHOD} within 2000 ms`, phase: 'probe' },
+    },
+    after: { verifyOnConnect: true },
+  },
+  {
+    name: 'a refused fallback asks for credentials',
+    probe: { kind: 'fallback', result: fallback('auth') },
+    memory: nonConformant,
+    verdict: { kind: 'auth' },
+  },
   {
     name: 'a retest answered properly ends the verdict',
     probe: { kind: 'retest', result: ping('ok') },
@@ -148,14 +188,23 @@ const rows: Row[] = [
     verdict: { kind: 'up', conformantAgain: true },
     after: { nonConformantReason: null },
   },
-  { name: 'a retest not answered properly asks the fallback', probe: { kind: 'retest', result: ping('timeout') }, memory: nonConformant, verdict: { kind: 'ask-fallback' }, after: { nonConformantReason: 'ignores ping' } },
+  {
+    name: 'a retest not answered properly asks the fallback',
+    probe: { kind: 'retest', result: ping('timeout') },
+    memory: nonConformant,
+    verdict: { kind: 'ask-fallback' },
+    after: { nonConformantReason: 'ignores ping' },
+  },
 ];
 
 void describe('probe policy: judging a probe', () => {
   for (const row of rows) {
     void it(row.name, () => {
       const memory = row.memory ?? FRESH_MEMORY;
-      const { verdict, memory: after } = judgeProbe(row.probe, memory, { ...facts, recoveryThreshold: row.recoveryThreshold ?? facts.recoveryThreshold });
+      const { verdict, memory: after } = judgeProbe(row.probe, memory, {
+        ...facts,
+        recoveryThreshold: row.recoveryThreshold ?? facts.recoveryThreshold,
+      });
       assert.deepEqual(pick(verdict, Object.keys(row.verdict)), row.verdict);
       assert.deepEqual(after, { ...memory, ...row.after });
     });
@@ -173,7 +222,13 @@ void describe('probe policy: which probe to send', () => {
   const table: readonly [string, ProbeMemory, number, string, Partial<ProbeMemory>][] = [
     ['a conformant server gets its era probe', FRESH_MEMORY, 0, 'default', {}],
     ['a non-conformant server gets the fallback', nonConformant, 79_999, 'fallback', {}],
-    ['its own probe is tried again once the retest is due', nonConformant, 80_000, 'retest', { pingRetestAt: 80_000 + PING_RETEST_INTERVAL_MS }],
+    [
+      'its own probe is tried again once the retest is due',
+      nonConformant,
+      80_000,
+      'retest',
+      { pingRetestAt: 80_000 + PING_RETEST_INTERVAL_MS },
+    ],
   ];
   for (const [name, memory, now, kind, after] of table) {
     void it(name, () => {
@@ -188,19 +243,56 @@ void describe('probe policy: a fresh connection', () => {
   const base: ConnectedFacts = { era: 'handshake', protocolVersion: '2025-06-18', afterFailure: false, recoveryThreshold: 1 };
   const table: readonly [string, ProbeMemory, Partial<ConnectedFacts>, ServerState, string, boolean, number][] = [
     ['first connect: up, probed after the interval', FRESH_MEMORY, {}, 'up', 'connected (handshake 2025-06-18)', false, 0],
-    ['after a failure: verifying, probed at once', FRESH_MEMORY, { afterFailure: true }, 'verifying', 'connected (handshake 2025-06-18); waiting for the first probe to answer', true, 1],
-    ['after a failure with a threshold of 3', FRESH_MEMORY, { afterFailure: true, recoveryThreshold: 3 }, 'verifying', 'connected (handshake 2025-06-18); recovering: 0/3 probes answered', true, 3],
-    ['after a probe failure the reconnect is verified at once even when up', { ...FRESH_MEMORY, verifyOnConnect: true }, { protocolVersion: null }, 'up', 'connected (handshake)', true, 0],
-    ['after one violation: suspect until re-checked', { ...FRESH_MEMORY, pendingViolation: 'non-empty', verifyOnConnect: true, recoveringLeft: 2 }, { afterFailure: true }, 'suspect', 'reconnected (handshake 2025-06-18); re-checking after a protocol violation', true, 2],
-    ['non-conformant: suspect, probed after the interval', nonConformant, { afterFailure: true }, 'suspect', 'connected (handshake 2025-06-18); non-conformant: ignores ping', false, 0],
+    [
+      'after a failure: verifying, probed at once',
+      FRESH_MEMORY,
+      { afterFailure: true },
+      'verifying',
+      'connected (handshake 2025-06-18); waiting for the first probe to answer',
+      true,
+      1,
+    ],
+    [
+      'after a failure with a threshold of 3',
+      FRESH_MEMORY,
+      { afterFailure: true, recoveryThreshold: 3 },
+      'verifying',
+      'connected (handshake 2025-06-18); recovering: 0/3 probes answered',
+      true,
+      3,
+    ],
+    [
+      'after a probe failure the reconnect is verified at once even when up',
+      { ...FRESH_MEMORY, verifyOnConnect: true },
+      { protocolVersion: null },
+      'up',
+      'connected (handshake)',
+      true,
+      0,
+    ],
+    [
+      'after one violation: suspect until re-checked',
+      { ...FRESH_MEMORY, pendingViolation: 'non-empty', verifyOnConnect: true, recoveringLeft: 2 },
+      { afterFailure: true },
+      'suspect',
+      'reconnected (handshake 2025-06-18); re-checking after a protocol violation',
+      true,
+      2,
+    ],
+    [
+      'non-conformant: suspect, probed after the interval',
+      nonConformant,
+      { afterFailure: true },
+      'suspect',
+      'connected (handshake 2025-06-18); non-conformant: ignores ping',
+      false,
+      0,
+    ],
   ];
   for (const [name, memory, overrides, state, reason, verifyNow, recoveringLeft] of table) {
     void it(name, () => {
       const verdict = judgeConnected(memory, { ...base, ...overrides });
-      assert.deepEqual(
-        { state: verdict.state, reason: verdict.reason, verifyNow: verdict.verifyNow },
-        { state, reason, verifyNow },
-      );
+      assert.deepEqual({ state: verdict.state, reason: verdict.reason, verifyNow: verdict.verifyNow }, { state, reason, verifyNow });
       assert.deepEqual(verdict.memory, { ...memory, verifyOnConnect: false, recoveringLeft });
     });
   }
@@ -258,6 +350,9 @@ void describe('probe policy: a probe unanswered on a connection that carries oth
   });
 
   void it('silence all along: the loop is dead', () => {
-    assert.deepEqual(judgeUnanswered('server/discover', 5_000, false), { kind: 'dead', reason: 'did not answer a keepalive server/discover within 5000 ms' });
+    assert.deepEqual(judgeUnanswered('server/discover', 5_000, false), {
+      kind: 'dead',
+      reason: 'did not answer a keepalive server/discover within 5000 ms',
+    });
   });
 });

@@ -33,7 +33,10 @@ void describe('registry', () => {
     assert.equal(h.registry.get(drop.id), undefined);
     assert.equal(stateOf(h, added.id), 'up');
     assert.deepEqual(h.registry.get(edit.id)?.config.args, ['v2.js']);
-    assert.deepEqual(h.registry.list().map((status) => status.config.name), ['keep', 'edit', 'added']);
+    assert.deepEqual(
+      h.registry.list().map((status) => status.config.name),
+      ['keep', 'edit', 'added'],
+    );
     assert.equal(h.connector.openConnections().length, 3);
 
     await h.clock.advance(INTERVAL_MS);
@@ -125,7 +128,7 @@ void describe('registry', () => {
     await h.registry.dispose();
     assert.equal(h.connector.latest(up.id).closeCalls, 1);
     assert.equal(h.connector.disposeCalls, 1, 'the connector frees what its connections shared');
-    assert.equal(h.clock.pendingTimers(), 1, 'only the fake connector\'s own slow connect is left');
+    assert.equal(h.clock.pendingTimers(), 1, "only the fake connector's own slow connect is left");
     await h.clock.advance(5_000);
     assert.equal(h.connector.latest(slow.id).closeCalls, 1, 'a connection arriving after dispose is closed at once');
     assert.equal(h.connector.openConnections().length, 0);

@@ -34,7 +34,8 @@ void describe('a sandbox that cannot be set up', () => {
   });
 
   void it('names what to install for each missing piece', () => {
-    const next = (code: string) => classifyFailure({ state: 'sandbox-unavailable', transport: 'stdio', error: { kind: 'sandbox', message: 'm', code } })?.nextStep ?? '';
+    const next = (code: string) =>
+      classifyFailure({ state: 'sandbox-unavailable', transport: 'stdio', error: { kind: 'sandbox', message: 'm', code } })?.nextStep ?? '';
     assert.match(next('SANDBOX_NO_SOCAT'), /apt install socat/);
     assert.match(next('SANDBOX_NO_RIPGREP'), /apt install ripgrep/);
     assert.match(next('SANDBOX_BWRAP_FAILED'), /user namespaces/);

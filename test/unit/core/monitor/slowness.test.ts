@@ -41,7 +41,10 @@ describe('slow servers', () => {
   });
 
   it('takes a per-server threshold over the default, and is off without one', async () => {
-    const settings: MonitorSettings = { ...testSettings, slow: { ...defaultSlowSettings, thresholdMs: null, serverThresholdMs: { strict: 10 } } };
+    const settings: MonitorSettings = {
+      ...testSettings,
+      slow: { ...defaultSlowSettings, thresholdMs: null, serverThresholdMs: { strict: 10 } },
+    };
     const h = harness({ settings });
     const strict = server('strict');
     const relaxed = server('relaxed');
@@ -68,7 +71,10 @@ describe('slow servers', () => {
 
 describe('slow threshold settings', () => {
   it('reads mcpHealth.slowThresholdMs and per-server slowThresholdMs; 0 is off', () => {
-    const values: Record<string, unknown> = { slowThresholdMs: 400, serverOverrides: { github: { slowThresholdMs: 900 }, bad: { slowThresholdMs: -1 } } };
+    const values: Record<string, unknown> = {
+      slowThresholdMs: 400,
+      serverOverrides: { github: { slowThresholdMs: 900 }, bad: { slowThresholdMs: -1 } },
+    };
     const settings = parseSettings((key) => values[key]);
     assert.equal(settings.monitor.slow?.thresholdMs, 400);
     assert.deepEqual(settings.monitor.slow?.serverThresholdMs, { github: 900 });

@@ -72,7 +72,10 @@ void describe('start-up budget', () => {
     assert.equal(status.state, 'starting');
     assert.equal(status.startup?.budgetMs, BUDGET_MS);
     assert.equal(describeState(status, h.clock.wall()), 'starting · 6 s · fetching 7/12');
-    assert.ok(h.events.some((event) => event.type === 'stderr' && event.id === a.id), 'stderr reaches the log while it starts');
+    assert.ok(
+      h.events.some((event) => event.type === 'stderr' && event.id === a.id),
+      'stderr reaches the log while it starts',
+    );
     await h.clock.advance(15_000);
     assert.equal(stateOf(h, a.id), 'up');
     assert.equal(h.registry.get(a.id)?.startup, null);

@@ -70,7 +70,10 @@ void describe('probe statistics', () => {
     assert.equal(status?.state, 'up');
     assert.equal(status?.stats.samples, 4);
     assert.deepEqual(status?.stats.totals, { sent: 4, ok: 4, failed: 0 });
-    assert.deepEqual(status?.stats.recent.map((record) => record.rttMs), [10, 20, 30, 40]);
+    assert.deepEqual(
+      status?.stats.recent.map((record) => record.rttMs),
+      [10, 20, 30, 40],
+    );
     assert.equal(status?.lastRttMs, 40);
     assert.equal(status?.stats.p50Ms, 20);
     assert.equal(status?.stats.p95Ms, 40);

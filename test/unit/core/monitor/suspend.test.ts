@@ -14,11 +14,17 @@ void describe('suspend detection: the policy', () => {
   void it('takes an on-time or merely delayed timer for what it is', () => {
     assert.equal(judgeTimer({ monotonic: 0, wall: 0 }, 5_000, { monotonic: 5_003, wall: 5_003 }), null);
     // A starved event loop delays a timer by seconds at worst: below the threshold.
-    assert.equal(judgeTimer({ monotonic: 0, wall: 0 }, 5_000, { monotonic: 5_000 + SUSPEND_THRESHOLD_MS - 1, wall: 5_000 + SUSPEND_THRESHOLD_MS - 1 }), null);
+    assert.equal(
+      judgeTimer({ monotonic: 0, wall: 0 }, 5_000, { monotonic: 5_000 + SUSPEND_THRESHOLD_MS - 1, wall: 5_000 + SUSPEND_THRESHOLD_MS - 1 }),
+      null,
+    );
   });
 
   void it('sees a frozen process in a timer that fires far later than it was due', () => {
-    const suspension = judgeTimer({ monotonic: 1_000, wall: 50_000 }, 5_000, { monotonic: 6_000 + 12 * MINUTE, wall: 55_000 + 12 * MINUTE });
+    const suspension = judgeTimer({ monotonic: 1_000, wall: 50_000 }, 5_000, {
+      monotonic: 6_000 + 12 * MINUTE,
+      wall: 55_000 + 12 * MINUTE,
+    });
     assert.deepEqual(suspension, {
       sleptMs: 12 * MINUTE,
       wallFrom: 55_000,
@@ -116,17 +122,25 @@ void describe('the registry on wake', () => {
     await h.clock.advance(0);
     const wakes = h.events.slice(eventsBefore).filter((event): event is Extract<MonitorEvent, { type: 'wake' }> => event.type === 'wake');
     assert.equal(wakes.length, 1, 'one wake, however many timers were late');
-    assert.ok(h.logs.some((line) => line.message === 'resumed after 12 min asleep: probing all servers'), 'the ping log says so');
+    assert.ok(
+      h.logs.some((line) => line.message === 'resumed after 12 min asleep: probing all servers'),
+      'the ping log says so',
+    );
     const wokeAt = h.clock.monotonic();
     for (const connection of before.values()) {
-      assert.equal(connection.probes.filter((probe) => probe.at >= wokeAt).length, 1, `${connection.serverId}: one probe right after the wake`);
+      assert.equal(
+        connection.probes.filter((probe) => probe.at >= wokeAt).length,
+        1,
+        `${connection.serverId}: one probe right after the wake`,
+      );
     }
 
     // The expired session reconnects through the normal path (the shortest back-off) and is up again.
     await h.clock.advance(2_000);
     assert.equal(h.connector.connectionsFor(ids[1]!.id).length, 2);
     assert.equal(h.registry.get(ids[1]!.id)?.state, 'up');
-    for (const id of [ids[0]!.id, ids[2]!.id]) assert.equal(h.connector.connectionsFor(id).length, 1, 'the healthy ones keep their session');
+    for (const id of [ids[0]!.id, ids[2]!.id])
+      assert.equal(h.connector.connectionsFor(id).length, 1, 'the healthy ones keep their session');
     await h.registry.dispose();
   });
 

@@ -9,7 +9,6 @@ import { FakeConnector } from '../../../helpers/fakeConnector';
 import { serverConfig } from '../../../helpers/serverConfig';
 import { testSettings } from './harness';
 
-
 function server(name: string, scope: 'workspace' | 'user', transport: ServerConfig['transport'] = 'stdio'): ServerConfig {
   const file = scope === 'workspace' ? '/w/.vscode/mcp.json' : '/home/u/.cursor/mcp.json';
   return serverConfig(name, {
@@ -23,8 +22,18 @@ void describe('untrusted workspace', () => {
   void it('workspace servers are listed as untrusted and never connected, by start, pingNow, reconnect, enable or settings', async () => {
     const clock = new FakeClock();
     const connector = new FakeConnector(clock);
-    const registry = createRegistry({ connector, clock, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} }, settings: testSettings, workspaceTrusted: false });
-    const workspaceServers = [server('ws-stdio', 'workspace'), server('ws-http', 'workspace', 'http'), server('ws-sse', 'workspace', 'sse')];
+    const registry = createRegistry({
+      connector,
+      clock,
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+      settings: testSettings,
+      workspaceTrusted: false,
+    });
+    const workspaceServers = [
+      server('ws-stdio', 'workspace'),
+      server('ws-http', 'workspace', 'http'),
+      server('ws-sse', 'workspace', 'sse'),
+    ];
     const user = server('user', 'user');
     registry.setServers([...workspaceServers, user], []);
     registry.start();
@@ -52,7 +61,12 @@ void describe('untrusted workspace', () => {
   void it('losing trust closes workspace connections at once and stops their timers; regaining it starts them', async () => {
     const clock = new FakeClock();
     const connector = new FakeConnector(clock);
-    const registry = createRegistry({ connector, clock, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} }, settings: testSettings });
+    const registry = createRegistry({
+      connector,
+      clock,
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+      settings: testSettings,
+    });
     const ws = server('ws', 'workspace');
     registry.setServers([ws, server('user', 'user')], []);
     registry.start();
@@ -61,7 +75,10 @@ void describe('untrusted workspace', () => {
     registry.setTrusted(false);
     await clock.advance(0);
     assert.equal(registry.get(ws.id)?.state, 'untrusted');
-    assert.ok(connector.connectionsFor(ws.id).every((c) => !c.isOpen), 'workspace connection closed');
+    assert.ok(
+      connector.connectionsFor(ws.id).every((c) => !c.isOpen),
+      'workspace connection closed',
+    );
     const attempts = connector.attemptsFor(ws.id).length;
     await clock.advance(600_000);
     assert.equal(connector.attemptsFor(ws.id).length, attempts, 'no reconnect while untrusted');

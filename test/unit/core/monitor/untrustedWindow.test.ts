@@ -35,8 +35,12 @@ void describe('user-level servers in an untrusted window', () => {
     assert.equal(trusted.get('plain')?.cwd, '/work/proj', 'a trusted window: the first folder, as VS Code does');
     assert.equal(untrusted.get('plain')?.cwd, '/home/u');
     const key = Buffer.alloc(32, 1);
-    assert.equal(definitionHash(untrusted.get('plain') as ServerConfig, key), definitionHash(trusted.get('plain') as ServerConfig, key), 'moving to home asks nothing again');
-    assert.equal(untrusted.get('pinned')?.cwd, '/srv/tools', 'an explicit cwd is the user\'s own choice');
+    assert.equal(
+      definitionHash(untrusted.get('plain') as ServerConfig, key),
+      definitionHash(trusted.get('plain') as ServerConfig, key),
+      'moving to home asks nothing again',
+    );
+    assert.equal(untrusted.get('pinned')?.cwd, '/srv/tools', "an explicit cwd is the user's own choice");
   });
 
   void it('are gated as untrusted when the entry itself names a path in the folder, and released once trusted', () => {

@@ -94,9 +94,14 @@ void describe('retrying a connection', () => {
     assert.equal(h.connector.attemptsFor(a.id).length, 4);
     assert.deepEqual(h.stateChanges(a.id), ['idle->starting', 'starting->down'], 'no connecting between retries');
     // Each failed retry still tells the views the next retry time.
-    const retryTimes = h.events.flatMap((event) => (event.type === 'status' && event.id === a.id && event.status.nextRetryAt !== null ? [event.status.nextRetryAt] : []));
+    const retryTimes = h.events.flatMap((event) =>
+      event.type === 'status' && event.id === a.id && event.status.nextRetryAt !== null ? [event.status.nextRetryAt] : [],
+    );
     assert.equal(new Set(retryTimes).size, 4, `one retry time per failed attempt: ${retryTimes.join(', ')}`);
-    assert.ok(h.logs.some((line) => line.level === 'info' && line.message === 'a: retrying the connection'), 'each retry is logged');
+    assert.ok(
+      h.logs.some((line) => line.level === 'info' && line.message === 'a: retrying the connection'),
+      'each retry is logged',
+    );
     await h.registry.dispose();
   });
 

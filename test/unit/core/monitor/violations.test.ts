@@ -7,7 +7,9 @@ import { harness, INTERVAL_MS, server, stateOf, testSettings, TIMEOUT_MS } from 
 const answerPingWith =
   (outcome: Extract<ProbeOutcome, 'error-reply' | 'non-empty'>): ProbeScript =>
   (method) =>
-    method === 'ping' ? { outcome, afterMs: 3, detail: outcome === 'error-reply' ? '-32603 internal' : '{"x":1}' } : { outcome: 'ok', afterMs: 4 };
+    method === 'ping'
+      ? { outcome, afterMs: 3, detail: outcome === 'error-reply' ? '-32603 internal' : '{"x":1}' }
+      : { outcome: 'ok', afterMs: 4 };
 
 for (const violation of ['error-reply', 'non-empty'] as const) {
   void describe(`a ping answered with ${violation}`, () => {
@@ -39,14 +41,26 @@ for (const violation of ['error-reply', 'non-empty'] as const) {
       const methods = fresh.probes.map((probe) => probe.method);
       assert.equal(methods[0], 'ping');
       assert.ok(methods.length >= 15);
-      assert.ok(methods.slice(1).every((method) => method === 'tools/list'), 'fallback probing on the normal schedule');
+      assert.ok(
+        methods.slice(1).every((method) => method === 'tools/list'),
+        'fallback probing on the normal schedule',
+      );
       const gaps = fresh.probes.slice(2).map((probe, index) => probe.at - (fresh.probes[index + 1]?.at ?? 0));
-      assert.ok(gaps.every((gap) => gap === INTERVAL_MS + 4), `gaps ${gaps.join(',')}`);
+      assert.ok(
+        gaps.every((gap) => gap === INTERVAL_MS + 4),
+        `gaps ${gaps.join(',')}`,
+      );
       status = h.registry.get(a.id);
       assert.equal(status?.state, 'suspect', 'alive but non-conformant is not plainly up');
       assert.equal(status?.consecutiveFailures, 0);
       assert.equal(status?.lastRttMs, 4);
-      assert.deepEqual(h.stateChanges(a.id), ['idle->starting', 'starting->up', 'up->suspect', 'suspect->connecting', 'connecting->suspect']);
+      assert.deepEqual(h.stateChanges(a.id), [
+        'idle->starting',
+        'starting->up',
+        'up->suspect',
+        'suspect->connecting',
+        'connecting->suspect',
+      ]);
       const reasons = h.events.flatMap((event) => (event.type === 'state' ? [event.reason] : []));
       assert.ok(reasons.some((reason) => reason.includes('re-checking')));
       await h.registry.dispose();
@@ -90,7 +104,10 @@ void describe('protocol violations, other paths', () => {
     assert.equal(h.connector.attempts.length, 3);
     assert.equal(stateOf(h, a.id), 'suspect');
     assert.equal(h.registry.get(a.id)?.nonConformant, true);
-    assert.deepEqual(h.connector.latest(a.id).probes.map((probe) => probe.method), ['tools/list']);
+    assert.deepEqual(
+      h.connector.latest(a.id).probes.map((probe) => probe.method),
+      ['tools/list'],
+    );
     await h.registry.dispose();
   });
 
@@ -113,7 +130,10 @@ void describe('protocol violations, other paths', () => {
     await h.clock.advance(30 * INTERVAL_MS);
     assert.equal(h.connector.attempts.length, 2, 'no restart storm');
     const second = h.connector.latest(a.id);
-    assert.deepEqual(second.probes.slice(0, 3).map((probe) => probe.method), ['ping', 'tools/list', 'tools/list']);
+    assert.deepEqual(
+      second.probes.slice(0, 3).map((probe) => probe.method),
+      ['ping', 'tools/list', 'tools/list'],
+    );
     assert.equal(h.registry.get(a.id)?.state, 'suspect');
     await h.registry.dispose();
   });

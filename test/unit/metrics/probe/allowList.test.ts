@@ -15,7 +15,15 @@ void describe('probe targets', () => {
   void it('only http and https URLs, without credentials: stdio and anything runnable are refused', () => {
     assert.equal(parseTarget('https://mcp.example.internal/mcp').ok, true);
     assert.equal(parseTarget('http://127.0.0.1:8080/mcp').ok, true);
-    for (const bad of [null, '', 'npx -y @modelcontextprotocol/server-everything', 'stdio:node server.js', 'file:///etc/passwd', 'ws://h/mcp', 'ftp://h/']) {
+    for (const bad of [
+      null,
+      '',
+      'npx -y @modelcontextprotocol/server-everything',
+      'stdio:node server.js',
+      'file:///etc/passwd',
+      'ws://h/mcp',
+      'ftp://h/',
+    ]) {
       const verdict = parseTarget(bad);
       assert.equal(verdict.ok, false, String(bad));
     }

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_MAX_CONCURRENT, DEFAULT_PROBE_TIMEOUT_MS, ModulesError, parseDuration, parseServeConfig, type SecretSources } from '../../../../src/metrics/probe/modules';
+import {
+  DEFAULT_MAX_CONCURRENT,
+  DEFAULT_PROBE_TIMEOUT_MS,
+  ModulesError,
+  parseDuration,
+  parseServeConfig,
+  type SecretSources,
+} from '../../../../src/metrics/probe/modules';
 import { parseServeArgs } from '../../../../src/cli/serve';
 
 const HASH = 'a'.repeat(64);
@@ -14,7 +21,11 @@ const secrets: SecretSources = {
   },
 };
 const parse = (text: string) => parseServeConfig(text, '/etc/mcp-health/modules.yml', secrets);
-const refused = (text: string, pattern: RegExp) => assert.throws(() => parse(text), (error: unknown) => error instanceof ModulesError && pattern.test(error.message));
+const refused = (text: string, pattern: RegExp) =>
+  assert.throws(
+    () => parse(text),
+    (error: unknown) => error instanceof ModulesError && pattern.test(error.message),
+  );
 
 void describe('serve modules file', () => {
   void it('an empty file gives the default module, no allow-list and the default bound', () => {
@@ -50,7 +61,8 @@ allow: [127.0.0.0/8, mcp.example.internal]
     assert.equal(internal.timeoutMs, 1500);
     assert.deepEqual(internal.headers, { Authorization: 'Bearer tok-from-env-123', 'X-Api-Key': 's3cret-from-file', 'X-Team': 'platform' });
     // Every value read for a header (and the bare secret behind a prefix, and the proxy's password) is masked later.
-    for (const secret of ['Bearer tok-from-env-123', 'tok-from-env-123', 's3cret-from-file', 'pw-secret']) assert.ok(internal.secretValues.includes(secret), secret);
+    for (const secret of ['Bearer tok-from-env-123', 'tok-from-env-123', 's3cret-from-file', 'pw-secret'])
+      assert.ok(internal.secretValues.includes(secret), secret);
     assert.equal(internal.proxy, 'http://user:pw-secret@proxy.internal:3128');
     assert.equal(internal.expectedToolsHash, HASH);
     assert.equal(config.modules.get('quick')!.listTools, false);
@@ -59,11 +71,20 @@ allow: [127.0.0.0/8, mcp.example.internal]
   });
 
   void it('a missing variable or an unreadable or empty file is an error naming the module and header, never a value', () => {
-    refused('modules: {m: {headers: {Authorization: {env: NOPE}}}}', /modules\.m\.headers\.Authorization\.env: the environment variable NOPE is not set/);
-    refused('modules: {m: {headers: {Authorization: {file: /run/secrets/missing}}}}', /modules\.m\.headers\.Authorization\.file: cannot read \/run\/secrets\/missing: ENOENT/);
+    refused(
+      'modules: {m: {headers: {Authorization: {env: NOPE}}}}',
+      /modules\.m\.headers\.Authorization\.env: the environment variable NOPE is not set/,
+    );
+    refused(
+      'modules: {m: {headers: {Authorization: {file: /run/secrets/missing}}}}',
+      /modules\.m\.headers\.Authorization\.file: cannot read \/run\/secrets\/missing: ENOENT/,
+    );
     refused('modules: {m: {headers: {Authorization: {file: /run/secrets/empty}}}}', /is empty/);
     refused('modules: {m: {headers: {Authorization: {env: MCP_TOKEN, file: /run/secrets/token}}}}', /exactly one of env or file/);
-    assert.throws(() => parse('modules: {m: {headers: {"Bad Header": {env: MCP_TOKEN}}}}'), (error: unknown) => !(error as Error).message.includes('tok-from-env'));
+    assert.throws(
+      () => parse('modules: {m: {headers: {"Bad Header": {env: MCP_TOKEN}}}}'),
+      (error: unknown) => !(error as Error).message.includes('tok-from-env'),
+    );
   });
 
   void it('refuses unknown keys, bad values and YAML errors with the file and place', () => {
@@ -94,7 +115,10 @@ allow: [127.0.0.0/8, mcp.example.internal]
 
   void it('serve listens on loopback unless told otherwise', () => {
     assert.deepEqual(parseServeArgs([]), { listen: { host: '127.0.0.1', port: 9465 }, modules: undefined });
-    assert.deepEqual(parseServeArgs(['--listen', ':9999', '--modules', 'm.yml']), { listen: { host: '127.0.0.1', port: 9999 }, modules: 'm.yml' });
+    assert.deepEqual(parseServeArgs(['--listen', ':9999', '--modules', 'm.yml']), {
+      listen: { host: '127.0.0.1', port: 9999 },
+      modules: 'm.yml',
+    });
     assert.equal(typeof parseServeArgs(['--listen', 'nope']), 'string');
     assert.equal(typeof parseServeArgs(['--target', 'x']), 'string');
   });
