@@ -10,6 +10,7 @@ import type { CrashLoopSettings } from './crashLoop';
 import { FlapDetector } from './flapping';
 import { ProbeStatistics } from './probeStats';
 import { answered, failedState } from './probePolicy';
+import { redactedError, redactedInfo } from './redactStatus';
 import { say, type ServerScope } from './serverScope';
 import { defaultSlowSettings, SlowDetector, slowThresholdFor } from './slowness';
 
@@ -63,7 +64,7 @@ export class HealthRecord {
     private readonly context: RecordContext,
   ) {
     this.current = initial;
-    this.lastError = error ? this.redactError(error) : null;
+    this.lastError = error ? redactedError(error, this.context.redact) : null;
     this.lastStateChangeAt = context.clock.wall();
   }
 
@@ -125,7 +126,7 @@ export class HealthRecord {
   /** `error` undefined keeps the last error: it stays visible after recovery (e.g. the exit code of the last crash). */
   transition(to: ServerState, reason: string, error?: ServerError | null): void {
     if (error !== undefined) {
-      this.lastError = error === null ? null : this.redactError(error);
+      this.lastError = error === null ? null : redactedError(error, this.context.redact);
     }
     if (to === this.current) {
       return;
@@ -193,7 +194,7 @@ export class HealthRecord {
     this.retryAt = null;
     this.era = connection.era;
     this.protocolVersion = connection.protocolVersion;
-    this.serverInfo = connection.serverInfo && this.redactInfo(connection.serverInfo);
+    this.serverInfo = connection.serverInfo && redactedInfo(connection.serverInfo, this.context.redact);
     this.pid = connection.pid;
     this.connectedAt = this.now();
   }
@@ -283,7 +284,7 @@ export class HealthRecord {
 
   /** A failed connect or an ended session: the error as it is shown, its stderr tail kept as the server's. */
   failure(error: ServerError): ServerError {
-    const clean = this.redactError(error);
+    const clean = redactedError(error, this.context.redact);
     if (clean.stderrTail) {
       this.stderrTail = clean.stderrTail.slice(-STDERR_TAIL_CHARS);
     }
@@ -319,29 +320,6 @@ export class HealthRecord {
       say(this.context, 'info', 'no longer slow');
       this.announce();
     }
-  }
-
-  private redactError(error: ServerError): ServerError {
-    const redact = this.context.redact;
-    return {
-      ...error,
-      message: redact(error.message),
-      ...(error.stderrTail !== undefined ? { stderrTail: redact(error.stderrTail) } : {}),
-      ...(error.searchPath !== undefined ? { searchPath: redact(error.searchPath) } : {}),
-      ...(error.proxy !== undefined ? { proxy: redact(error.proxy) } : {}),
-      ...(error.authenticate !== undefined ? { authenticate: redact(error.authenticate) } : {}),
-    };
-  }
-
-  /** Servers echo what they were given, and serverInfo is text like any other that leaves the core. */
-  private redactInfo(info: ServerInfo): ServerInfo {
-    const redact = this.context.redact;
-    return {
-      ...info,
-      name: redact(info.name),
-      ...(info.version !== undefined ? { version: redact(info.version) } : {}),
-      ...(info.title !== undefined ? { title: redact(info.title) } : {}),
-    };
   }
 
   /** A flag changed without a state change (slow, flapping): the views and the healthy gauge follow it. */

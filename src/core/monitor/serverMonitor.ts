@@ -1,22 +1,24 @@
 // One server's monitor, following protocol.md: it answers the registry and wires parts that each live in a file of
 // their own. The connection lifetime opens and drops connections, the probe policy judges each answer, the health
 // record keeps what is shown; keepalive times the probes on an open connection, the failure course decides where a
-// failure leads and the reconnect schedule the next attempt. What is left here: connecting and attaching a connection.
+// failure leads and the reconnect schedule the next attempt (wired in serverParts.ts). What is left here: connecting
+// and attaching a connection.
 
 import type { Connection } from '../connection';
 import type { ProbeResult, ServerConfig, ServerError, ServerStatus } from '../model';
 import type { MonitorEvent, MonitorMode } from '../monitorTypes';
-import { ConnectionLifetime } from './connectionLifetime';
-import { FailureCourse } from './failureCourse';
+import type { ConnectionLifetime } from './connectionLifetime';
+import type { FailureCourse } from './failureCourse';
 import type { Gate } from './gate';
-import { HealthRecord } from './healthRecord';
-import { serverInventory, type InventoryTracker } from './inventoryTracker';
+import type { HealthRecord } from './healthRecord';
+import type { InventoryTracker } from './inventoryTracker';
 import type { ToolsBaseline } from '../inventory/types';
 import { defaultInventorySettings } from '../monitorTypes';
-import { firstStartPlan } from './firstStart';
+import { beginAttempt, firstStartPlan } from './firstStart';
 import { modeFor } from './intervals';
-import { ReconnectSchedule } from './reconnectSchedule';
-import { Keepalive, type DroppingVerdict } from './keepalive';
+import type { ReconnectSchedule } from './reconnectSchedule';
+import type { DroppingVerdict, Keepalive } from './keepalive';
+import { serverParts } from './serverParts';
 import { makeRedactor } from '../redact';
 import { say, type MonitorContext, type ServerScope } from './serverScope';
 import type { Suspension } from './suspend';
@@ -45,45 +47,30 @@ export class ServerMonitor {
     private gate: Gate | null,
     private readonly context: MonitorContext,
   ) {
-    const redact = makeRedactor(currentConfig.secretValues, context.redact);
-    const scope: ServerScope = {
+    this.scope = {
       clock: context.clock,
       logger: context.logger,
-      redact,
+      redact: makeRedactor(currentConfig.secretValues, context.redact),
       config: () => this.config,
       settings: () => context.settings(),
     };
-    this.scope = scope;
-    const status = () => this.status();
-    this.record = new HealthRecord(gate?.state ?? 'idle', gate?.error ?? null, { ...scope, status, emit: (event) => this.emit(event) });
-    this.lifetime = new ConnectionLifetime({
-      ...scope,
-      connector: context.connector,
-      connectSlots: context.connectSlots,
-      startSlots: context.startSlots,
-    });
-    this.keepalive = new Keepalive({
-      ...scope,
-      lifetime: this.lifetime,
-      record: this.record,
-      mayProbe: () => context.isStarted() && !this.disposed,
-      disposed: () => this.disposed,
-      alive: () => {
-        if (this.record.noteAlive()) this.retries.resetBackoff();
+    const parts = serverParts(
+      this.scope,
+      context,
+      { state: gate?.state ?? 'idle', error: gate?.error ?? null },
+      {
+        id: () => this.id,
+        status: () => this.status(),
+        emit: (event) => this.emit(event),
+        mode: () => this.mode,
+        disposed: () => this.disposed,
+        gated: () => this.gate !== null,
+        drop: (verdict) => this.drop(verdict),
+        reconnect: () => void this.connectNow('retrying the connection', true),
       },
-      drop: (verdict) => this.drop(verdict),
-    });
-    this.retries = new ReconnectSchedule({
-      ...scope,
-      random: context.random,
-      mode: () => this.mode,
-      allowed: () => context.isStarted() && !this.disposed && !this.gate,
-      setRetryAt: (wallTime) => this.record.setRetryAt(wallTime),
-      announce: () => this.emit({ type: 'status', id: this.id, status: status() }),
-      reconnect: () => void this.connectNow('retrying the connection', true),
-    });
-    this.failures = new FailureCourse({ ...scope, record: this.record, retries: this.retries });
-    this.inventory = serverInventory(scope, (news) => this.emit({ ...news, id: this.id, status: status() }));
+    );
+    ({ record: this.record, lifetime: this.lifetime, keepalive: this.keepalive, retries: this.retries } = parts);
+    ({ failures: this.failures, inventory: this.inventory } = parts);
     this.mode = modeFor(currentConfig, context.settings());
   }
 
@@ -239,9 +226,7 @@ export class ServerMonitor {
     await this.lifetime.waitForClose();
   }
 
-  // --- connecting -------------------------------------------------------------------------------------------------
-
-  /** `retry`: an automatic reconnect of a failed server, which stays `down` meanwhile rather than flicker through `connecting`. */
+  /** `retry`: an automatic reconnect of a failed server (see beginAttempt). */
   private connectNow(reason: string, retry = false): Promise<void> {
     if (this.disposed || this.gate || this.lifetime.connection) {
       return Promise.resolve();
@@ -261,19 +246,10 @@ export class ServerMonitor {
     const opened = await this.lifetime.attempt(
       () => this.record.lastEra,
       () => !this.disposed && !this.gate,
-      () => {
-        this.record.attempting();
-        const state = this.record.state;
-        if (retry && (state === 'down' || state === 'auth-required')) {
-          say(this.scope, 'info', reason);
-          this.emit({ type: 'status', id: this.id, status: this.status(), reconnecting: true });
-        } else if (start) {
-          this.record.beginStart(start.budgetMs);
-          this.record.transition('starting', `${reason}; starting (up to ${Math.round(start.budgetMs / 1000)} s)`);
-        } else {
-          this.record.transition('connecting', reason);
-        }
-      },
+      () =>
+        beginAttempt(this.scope, this.record, { reason, retry, start }, () =>
+          this.emit({ type: 'status', id: this.id, status: this.status(), reconnecting: true }),
+        ),
       start,
     );
     // Null: torn down meanwhile (disposed, gated, reconnect requested); the lifetime closed a late connection.
