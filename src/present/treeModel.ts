@@ -213,3 +213,21 @@ export function buildTree(
   }
   return { roots, get: (id) => nodes.get(id) };
 }
+
+/**
+ * What to tell the tree after a rebuild: the elements of the servers whose status changed, or null for the whole tree
+ * (the server list changed, or a changed server is not where it was). Group and file rows show nothing of a server's
+ * state, so a state change repaints one server row and its details, not every row of every file.
+ */
+export function changedElements(serverIds: ReadonlySet<string> | 'all', before: TreeModel, after: TreeModel): string[] | null {
+  if (serverIds === 'all') return null;
+  const elements: string[] = [];
+  for (const id of serverIds) {
+    const element = serverElementId(id);
+    const old = before.get(element);
+    const now = after.get(element);
+    if (!old || !now || old.parent !== now.parent) return null;
+    elements.push(element);
+  }
+  return elements;
+}

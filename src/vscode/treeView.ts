@@ -8,7 +8,7 @@ import { coalesce } from './coalesce';
 import type { ViewContextOf } from '../present/serverView';
 import { badgeFor, summarize } from '../present/summary';
 import { serverTooltipMarkdown } from '../present/tooltips';
-import { buildTree, fileDescription, type ServerNode, type TreeModel, type TreeNode } from '../present/treeModel';
+import { buildTree, changedElements, fileDescription, type ServerNode, type TreeModel, type TreeNode } from '../present/treeModel';
 import { displayPath, workspaceFolderRefs } from '../present/paths';
 import { Commands } from '../present/commandIds';
 
@@ -16,11 +16,13 @@ const REFRESH_COALESCE_MS = 100;
 const VIEW_ID = 'mcpHealth.servers';
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vscode.Disposable {
-  private readonly changeEmitter = new vscode.EventEmitter<string | undefined>();
+  private readonly changeEmitter = new vscode.EventEmitter<string | string[] | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
   readonly view: vscode.TreeView<string>;
   private model: TreeModel | undefined;
-  private readonly refreshSoon = coalesce(() => this.refresh(), REFRESH_COALESCE_MS, { leading: true });
+  private readonly refreshSoon = coalesce(() => this.repaint(), REFRESH_COALESCE_MS, { leading: true });
+  /** Servers whose status changed since the last repaint; 'all' once the list itself changed. */
+  private changed: Set<string> | 'all' = 'all';
   private readonly unsubscribe: () => void;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -32,13 +34,15 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
     this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(this.view, this.changeEmitter);
     this.unsubscribe = registry.onEvent((event) => {
-      if (event.type !== 'stderr') {
-        this.refreshSoon.schedule();
+      if (event.type === 'stderr') return;
+      if (this.changed !== 'all') {
+        if ('id' in event) this.changed.add(event.id);
+        else this.changed = 'all';
       }
-      if (event.type === 'servers' || event.type === 'state') {
-        this.updateBadge();
-      }
+      this.refreshSoon.schedule();
+      if (event.type === 'servers' || event.type === 'state') this.updateBadge();
     });
+
     if (!vscode.workspace.isTrusted) {
       this.view.message = vscode.l10n.t(
         'Restricted Mode: servers from workspace files are listed but not started. Trust this workspace to monitor them.',
@@ -56,9 +60,20 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<string>, vsco
     this.view.badge = badgeFor(summarize(this.registry.list()));
   }
 
+  /** Everything again (the kept uptime or VS Code's chat.mcp settings changed, which any row may show). */
   refresh(): void {
+    this.changed = 'all';
+    this.repaint();
+  }
+
+  private repaint(): void {
+    const before = this.model;
+    const changed = this.changed;
+    this.changed = new Set();
     this.model = undefined;
-    this.changeEmitter.fire(undefined);
+    const elements = before ? changedElements(changed, before, this.current()) : null;
+    if (elements === null) this.changeEmitter.fire(undefined);
+    else if (elements.length > 0) this.changeEmitter.fire(elements);
   }
 
   /** For the end-to-end suite: applies any pending refresh now. */

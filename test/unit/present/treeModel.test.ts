@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { ConfigDiagnostic } from '../../../src/core/model';
 import {
   buildTree,
+  changedElements,
   fileDescription,
   serverElementId,
   serverIdFromElement,
@@ -168,5 +169,26 @@ void describe('fileDescription', () => {
     assert.equal(fileDescription('.vscode/mcp.json', 'vscode'), 'VS Code');
     assert.equal(fileDescription('~/.cursor/mcp.json', 'cursor'), 'Cursor');
     assert.equal(fileDescription('x.json', undefined), undefined);
+  });
+});
+
+void describe('changedElements: what the tree repaints after a status change', () => {
+  const a = inApp('a', 2);
+  const b = inApp('b', 6);
+  const before = buildTree([a, b], [], folders, displayPath);
+
+  void it('repaints only the servers whose status changed, when each is still where it was', () => {
+    const after = buildTree([{ ...a, state: 'down' }, b], [], folders, displayPath);
+    assert.deepEqual(changedElements(new Set([a.config.id]), before, after), [serverElementId(a.config.id)]);
+    assert.deepEqual(changedElements(new Set(), before, after), []);
+  });
+
+  void it('repaints the whole tree when the list changed or a changed server is new, gone or moved', () => {
+    assert.equal(changedElements('all', before, before), null);
+    const withoutB = buildTree([a], [], folders, displayPath);
+    assert.equal(changedElements(new Set([b.config.id]), before, withoutB), null);
+    const bMoved = inLib('b');
+    const moved = buildTree([a, { ...bMoved, config: { ...bMoved.config, id: b.config.id } }], [], folders, displayPath);
+    assert.equal(changedElements(new Set([b.config.id]), before, moved), null);
   });
 });
