@@ -41,3 +41,14 @@ export function benchSettings(base: MonitorSettings, intervalMs: number, timeout
 }
 
 export const clientInfo = { name: 'mcp-health-bench', version: '0.0.0' };
+
+/** A registry as the CLI and the extension build one: a Node connector, the system clock, default settings. */
+export function defaultRegistry(ours: Ours, options: { maxConcurrentStarts?: number } = {}): MonitorRegistry {
+  return ours.createRegistry({
+    connector: ours.createNodeConnector({ logger: ours.silentLogger, clientInfo }),
+    clock: ours.systemClock,
+    logger: ours.silentLogger,
+    settings: ours.defaultMonitorSettings,
+    ...options,
+  });
+}

@@ -9,7 +9,7 @@ import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { stdioFaultServer } from '../lib/configs';
 import type { BenchContext } from '../lib/context';
 import { EventLog } from '../lib/eventLog';
-import { clientInfo, type Ours } from '../lib/ours';
+import { defaultRegistry, type Ours } from '../lib/ours';
 import { benchRoot, buildDir, faultServerScript, repoRoot } from '../lib/paths';
 import { spawnTracked, killChild } from '../lib/processes';
 import { initializeRaw, spawnRawStdio } from '../lib/rawStdio';
@@ -146,13 +146,7 @@ async function rawColdStart(servers: number): Promise<number> {
 
 /** Cross-check without the editor layer: registry + connector on the same servers, start() to all settled. */
 async function registryFirstStatus(ours: Ours): Promise<number> {
-  const connector = ours.createNodeConnector({ logger: ours.silentLogger, clientInfo });
-  const registry = ours.createRegistry({
-    connector,
-    clock: ours.systemClock,
-    logger: ours.silentLogger,
-    settings: ours.defaultMonitorSettings,
-  });
+  const registry = defaultRegistry(ours);
   const log = new EventLog(registry);
   const configs = Array.from({ length: LOCAL_SERVERS }, (_, index) => stdioFaultServer(`first-${index}`));
   try {

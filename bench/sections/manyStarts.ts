@@ -9,7 +9,7 @@ import { concurrentStarts } from '../../src/mcp/concurrentStarts';
 import { stdioFaultServer } from '../lib/configs';
 import type { BenchContext } from '../lib/context';
 import { EventLog, stateTo } from '../lib/eventLog';
-import { clientInfo, type Ours } from '../lib/ours';
+import { defaultRegistry, type Ours } from '../lib/ours';
 import { repoRoot } from '../lib/paths';
 import { initializeRaw, spawnRawStdio } from '../lib/rawStdio';
 import { summarize } from '../lib/stats';
@@ -63,15 +63,8 @@ interface Round {
 }
 
 async function atOnce(ours: Ours, configs: readonly ServerConfig[], budgetMs: number): Promise<Round> {
-  const connector = ours.createNodeConnector({ logger: ours.silentLogger, clientInfo });
   // As src/cli.ts and src/vscode build it: default settings, the start slots of this machine.
-  const registry = ours.createRegistry({
-    connector,
-    clock: ours.systemClock,
-    logger: ours.silentLogger,
-    settings: ours.defaultMonitorSettings,
-    maxConcurrentStarts: concurrentStarts(),
-  });
+  const registry = defaultRegistry(ours, { maxConcurrentStarts: concurrentStarts() });
   const log = new EventLog(registry);
   const ids = new Set(configs.map((config) => config.id));
   try {
