@@ -31,6 +31,8 @@ function bundleOptions({ production: minify }) {
     platform: 'node',
     target: 'node20',
     minify,
+    // Text as UTF-8, not \u escapes: the messages' ellipses and dashes cost 6 bytes each escaped.
+    charset: 'utf8',
     sourcemap: !minify,
     sourcesContent: false,
     external: ['vscode'],
@@ -46,14 +48,17 @@ function bundleOptions({ production: minify }) {
 /**
  * Code the extension needs only for some files or one command, bundled into its own file under dist/lazy and required
  * on the first use of one of its exports, so dist/extension.js neither carries nor evaluates it: the parsers of some
- * config formats (Continue's YAML blocks, Codex's config.toml) and the rewrite behind Guard This Server. The key is
- * what the extension's sources import; the value is the module bundled into dist/lazy/<name>.js. The CLI bundles them
- * as usual.
+ * config formats (Continue's YAML blocks, Codex's config.toml), the rewrite behind Guard This Server, and the code of
+ * two other single commands. The key is what the extension's sources import; the value is the module bundled into
+ * dist/lazy/<name>.js. The CLI bundles them as usual.
  */
 const LAZY_MODULES = {
   yaml: 'yaml',
   'smol-toml': 'smol-toml',
   '../core/config/guardRewrite': './src/core/config/guardRewrite.ts',
+  // Each behind one command: Create Config and Copy Status Report.
+  './createConfig': './src/vscode/createConfig.ts',
+  '../present/report': './src/present/report.ts',
 };
 const lazyName = (specifier) => path.basename(specifier);
 

@@ -103,7 +103,7 @@ describe('the VSIX installed into code-server', { timeout: 300_000 }, () => {
     const listing = zipListing(vsix);
     assert.ok(listing.includes('extension/dist/extension.js'));
     assert.ok(listing.includes('extension/dist/metrics.js'), 'the lazily loaded metrics module ships');
-    for (const lazy of ['yaml.js', 'smol-toml.js', 'guardRewrite.js'])
+    for (const lazy of ['yaml.js', 'smol-toml.js', 'guardRewrite.js', 'createConfig.js', 'report.js'])
       assert.ok(listing.includes(`extension/dist/lazy/${lazy}`), `the lazily loaded ${lazy} ships`);
     assert.ok(listing.includes('extension/dist/guard.js'), 'the guard runtime Guard This Server copies ships');
     assert.ok(!listing.includes('extension/dist/main.js'), 'the full CLI stays out of the package');
