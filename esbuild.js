@@ -31,8 +31,6 @@ function bundleOptions({ production: minify }) {
     platform: 'node',
     target: 'node20',
     minify,
-    // Text as UTF-8, not \u escapes: the messages' ellipses and dashes cost 6 bytes each escaped.
-    charset: 'utf8',
     sourcemap: !minify,
     sourcesContent: false,
     external: ['vscode'],
