@@ -1,70 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GuardSession, defaultGuardSettings } from '../../../src/guard/guardSession';
-import type { Upstream, UpstreamEvents } from '../../../src/guard/upstream';
-import { collectingLogger } from '../../helpers/collectingLogger';
-import { FakeClock, flushPromises } from '../../helpers/fakeClock';
+import { defaultGuardSettings } from '../../../src/guard/guardSession';
+import { flushPromises } from '../../helpers/fakeClock';
+import { handshake, setup } from './guardHarness';
 
 const MINUTE = 60_000;
 
-class FakeUpstream implements Upstream {
-  readonly written: string[] = [];
-  events!: UpstreamEvents;
-  closed = false;
-  constructor(readonly pid: number) {}
-  async start(events: UpstreamEvents): Promise<void> {
-    this.events = events;
-  }
-  write(raw: Buffer): boolean {
-    this.written.push(raw.toString('utf8'));
-    return true;
-  }
-  pauseReading(): void {}
-  resumeReading(): void {}
-  async close(): Promise<void> {
-    this.closed = true;
-  }
-  say(message: unknown): void {
-    this.events.line(Buffer.from(`${JSON.stringify(message)}\n`));
-  }
-  probes(): Array<{ id: string; method: string }> {
-    return this.written
-      .map((text) => JSON.parse(text) as { id: string; method: string })
-      .filter((message) => String(message.id).startsWith('mcp-health-guard:probe-'));
-  }
-}
-
-const INIT = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
-};
-const INIT_RESULT = { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } };
-
+/** A session past its handshake, its keepalive running. */
 async function readySession() {
-  const clock = new FakeClock();
-  const upstreams: FakeUpstream[] = [];
-  const logger = collectingLogger();
-  const session = new GuardSession(defaultGuardSettings, {
-    clock,
-    random: () => 0.5,
-    logger,
-    upstreams: () => {
-      const upstream = new FakeUpstream(1000 + upstreams.length);
-      upstreams.push(upstream);
-      return upstream;
-    },
-    client: { write: () => true, pause: () => undefined, resume: () => undefined, end: () => undefined },
-    onClosed: () => undefined,
-  });
-  session.start();
+  const t = setup();
+  await handshake(t);
   await flushPromises();
-  session.fromClient(Buffer.from(`${JSON.stringify(INIT)}\n`));
-  upstreams[0]!.say({ jsonrpc: '2.0', id: 1, result: INIT_RESULT });
-  session.fromClient(Buffer.from('{"jsonrpc":"2.0","method":"notifications/initialized"}\n'));
-  await flushPromises();
-  return { clock, upstreams, session, lines: logger.lines };
+  return { ...t, lines: t.logLines };
 }
 
 void describe('guard across a sleep', () => {
