@@ -1,9 +1,10 @@
 // The structured facts a failure carries beyond its message, for the cause table in src/core/causes.ts: the system
 // or TLS error code underneath, the WWW-Authenticate challenge of a 401, and the proxy variables in force.
 
-import { SdkError, type FetchLike } from '@modelcontextprotocol/client';
+import { SdkError } from '@modelcontextprotocol/client';
 import { ConnectError } from '../core/connection';
 import { causeChain, httpConnectError } from './errors';
+import type { ObservedFetch } from './observedFetch';
 
 /** The first error code in the cause chain (AggregateError members included), e.g. ECONNREFUSED or CERT_HAS_EXPIRED. */
 export function errorCodeOf(error: unknown): string | undefined {
@@ -48,26 +49,11 @@ function bypassed(host: string, noProxy: string): boolean {
     .some((entry) => entry === '*' || host === entry.replace(/^\./, '') || host.endsWith(entry.startsWith('.') ? entry : `.${entry}`));
 }
 
-/**
- * Wraps fetch to remember the last 401's WWW-Authenticate challenge, which the SDK's errors do not carry. The request
- * goes to the connector's own fetch when it has one (the CLI's proxy-aware fetch), else to the global `fetch`, looked
- * up on every request because VS Code replaces it with one that follows its proxy settings.
- */
-export class ChallengeRecorder {
-  last: string | undefined;
-  constructor(private readonly inner?: FetchLike) {}
-  readonly fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    const response = this.inner ? await this.inner(url, init) : await fetch(url, init);
-    if (response.status === 401) this.last = response.headers.get('www-authenticate') ?? undefined;
-    return response;
-  };
-}
-
 /** httpConnectError, plus the facts the cause table reads. */
-export function httpFailure(error: unknown, url: string, challenge?: ChallengeRecorder): ConnectError {
+export function httpFailure(error: unknown, url: string, observed?: ObservedFetch): ConnectError {
   const base = httpConnectError(error, url);
   const code = base.details.code ?? errorCodeOf(error);
-  const authenticate = base.details.httpStatus === 401 ? challenge?.last : undefined;
+  const authenticate = base.details.httpStatus === 401 ? observed?.lastChallenge : undefined;
   const proxy = proxyVariables(new URL(url));
   if (!code && !authenticate && !proxy) return base;
   return new ConnectError(base.kind, base.message, {

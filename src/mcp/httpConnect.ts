@@ -13,10 +13,11 @@ import {
 import { ConnectError, type Connection, type ConnectOptions } from '../core/connection';
 import type { Era, ServerConfig, ServerError } from '../core/model';
 import { ConnectDeadline } from './connectDeadline';
-import { ChallengeRecorder, httpFailure, proxyVariables } from './failureFacts';
+import { httpFailure, proxyVariables } from './failureFacts';
 import type { ConnectorSettings } from './connectorSettings';
 import { httpStatusOf, isModernRefusal, messageOf } from './errors';
 import { McpConnection, type SessionDriver } from './mcpConnection';
+import { ObservedFetch } from './observedFetch';
 import { readPeerCertificate } from './peerCertificate';
 import { settlesWithin } from './settlesWithin';
 import { connectClient, createClient, sdkConnectOptions, type Session } from './session';
@@ -59,25 +60,46 @@ export async function connectHttp(server: ServerConfig, options: ConnectOptions,
   const { url, headers } = serverEndpoint(server);
   server = { ...server, headers };
   const deadline = new ConnectDeadline(options.timeoutMs, options.signal);
-  const challenge = new ChallengeRecorder(settings.fetch);
+  const observed = new ObservedFetch(settings.fetch);
   try {
     const hint = options.eraHint ?? null;
     if (server.transport === 'sse') {
       try {
-        return connection(server, url, 'sse', await open(server, url, 'sse', 'handshake', deadline, settings, challenge), settings);
+        return connection(
+          server,
+          url,
+          'sse',
+          await open(server, url, 'sse', 'handshake', deadline, settings, observed),
+          settings,
+          observed,
+        );
       } catch (error) {
-        throw httpFailure(error, url.href, challenge);
+        throw httpFailure(error, url.href, observed);
       }
     }
     try {
-      return connection(server, url, 'streamable', await openStreamable(server, url, hint, deadline, settings, challenge), settings);
+      return connection(
+        server,
+        url,
+        'streamable',
+        await openStreamable(server, url, hint, deadline, settings, observed),
+        settings,
+        observed,
+      );
     } catch (error) {
-      if (!answeredTheLegacyWay(error) || deadline.remainingMs() <= 0) throw httpFailure(error, url.href, challenge);
+      if (!answeredTheLegacyWay(error) || deadline.remainingMs() <= 0) throw httpFailure(error, url.href, observed);
       settings.logger.debug(`${server.name}: Streamable HTTP refused (HTTP ${httpStatusOf(error)}); trying legacy HTTP+SSE`);
       try {
-        return connection(server, url, 'sse', await open(server, url, 'sse', 'handshake', deadline, settings), settings);
+        return connection(
+          server,
+          url,
+          'sse',
+          await open(server, url, 'sse', 'handshake', deadline, settings, observed),
+          settings,
+          observed,
+        );
       } catch (sseError) {
-        const first = httpFailure(error, url.href, challenge);
+        const first = httpFailure(error, url.href, observed);
         throw new ConnectError(first.kind, `${first.message} (legacy SSE fallback failed too: ${messageOf(sseError)})`, first.details);
       }
     }
@@ -139,15 +161,15 @@ async function openStreamable(
   hint: Era | null,
   deadline: ConnectDeadline,
   settings: ConnectorSettings,
-  challenge: ChallengeRecorder,
+  observed: ObservedFetch,
 ): Promise<Session> {
   try {
-    return await open(server, url, 'streamable', hint, deadline, settings, challenge);
+    return await open(server, url, 'streamable', hint, deadline, settings, observed);
   } catch (error) {
     const why = hint === null ? handshakeEraSign(error) : undefined;
     if (why === undefined || deadline.remainingMs() <= 0) throw error;
     settings.logger.debug(`${server.name}: ${why}; trying the initialize handshake`);
-    return await open(server, url, 'streamable', 'handshake', deadline, settings, challenge);
+    return await open(server, url, 'streamable', 'handshake', deadline, settings, observed);
   }
 }
 
@@ -183,9 +205,9 @@ async function open(
   hint: Era | null,
   deadline: ConnectDeadline,
   settings: ConnectorSettings,
-  challenge?: ChallengeRecorder,
+  observed: ObservedFetch,
 ): Promise<Session> {
-  const transport = createHttpTransport(url, server.headers ?? {}, flavour, { fetch: challenge?.fetch ?? settings.fetch });
+  const transport = createHttpTransport(url, server.headers ?? {}, flavour, { fetch: observed.fetch });
   const budget = deadline.remainingMs();
   // The probe gets a share of the budget, so a server that never answers it is still tried with initialize in time.
   const client = createClient(settings.clientInfo, Math.min(DISCOVER_MAX_MS, Math.max(200, budget * DISCOVER_SHARE)));
@@ -200,12 +222,20 @@ async function open(
   return { client, transport };
 }
 
-function connection(server: ServerConfig, url: URL, flavour: HttpFlavour, session: Session, settings: ConnectorSettings): Connection {
+function connection(
+  server: ServerConfig,
+  url: URL,
+  flavour: HttpFlavour,
+  session: Session,
+  settings: ConnectorSettings,
+  observed: ObservedFetch,
+): Connection {
   const driver: SessionDriver = {
     label: server.name,
     pid: null,
     // Legacy SSE answers on its one stream, not on the POST.
     requestPerProbe: flavour === 'streamable',
+    onPostReply: (listener) => observed.onPostReply(listener),
     describeEnd(): ServerError {
       return { kind: 'unreachable', message: `The ${flavour === 'sse' ? 'SSE' : 'HTTP'} connection to ${url.href} closed` };
     },
@@ -231,7 +261,7 @@ function connection(server: ServerConfig, url: URL, flavour: HttpFlavour, sessio
     async reopen(era, timeoutMs) {
       const deadline = new ConnectDeadline(Math.max(timeoutMs, 1), undefined);
       try {
-        return await open(server, url, flavour, flavour === 'sse' ? 'handshake' : era, deadline, settings);
+        return await open(server, url, flavour, flavour === 'sse' ? 'handshake' : era, deadline, settings, observed);
       } finally {
         deadline.dispose();
       }

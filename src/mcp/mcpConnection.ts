@@ -9,6 +9,7 @@ import type { ListCapabilities, RawReply } from '../core/inventory/types';
 import type { CertificateFacts, Era, ProbeMethod, ProbeResult, ServerError, ServerInfo } from '../core/model';
 import { classifyReply, type JsonRpcReply } from '../core/probeReply';
 import { describeFailure, httpBodyOf, httpStatusOf, isConnectionClosed, isUnusableReply, jsonRpcErrorInBody, messageOf } from './errors';
+import { ProbeRelease, type ReleasableRequest } from './probeRelease';
 import { modernEnvelope, sessionEra, sessionServerInfo, type ClientIdentity, type Session } from './session';
 
 /** What differs between stdio, Streamable HTTP and legacy SSE. */
@@ -23,14 +24,17 @@ export interface SessionDriver {
   shutdown(session: Session): Promise<void>;
   /** Opens a fresh session on the same server, for a server that forgot ours (HTTP 404). */
   reopen?(era: Era, timeoutMs: number): Promise<Session>;
+  /** Tells, for each POST, whether its reply is an event stream (request-per-probe transports). */
+  onPostReply?(listener: (body: unknown, eventStream: boolean) => void): void;
   /** Whether the server holds state for this session that it can forget (modern era and stdio have none). */
   hasServerSession?(session: Session): boolean;
   onStderr?(listener: (text: string) => void): void;
   /** HTTPS: reads the server certificate (one handshake beside the session); McpConnection keeps the first answer. */
   certificate?(signal: AbortSignal): Promise<CertificateFacts | null>;
   /**
-   * Each probe is a request of its own (Streamable HTTP's POST): it gets a signal that cuts its request and reply
-   * stream once settled, and a reply stream that ends without the answer fails it at once.
+   * Each probe is a request of its own (Streamable HTTP's POST): it can be given a signal that cuts its request and
+   * reply stream once settled (probeRelease.ts decides when), and a reply stream that ends without the answer fails
+   * it at once.
    */
   readonly requestPerProbe?: boolean;
 }
@@ -40,8 +44,8 @@ interface PendingProbe {
   readonly method: ProbeMethod;
   readonly resolve: (result: ProbeResult | SessionLost) => void;
   readonly timer: NodeJS.Timeout;
-  /** Cuts the probe's own HTTP request and reply stream once it is settled (request-per-probe transports only). */
-  readonly release: AbortController | null;
+  /** The probe's own HTTP request, cut once settled if still open (request-per-probe transports only). */
+  readonly request: ReleasableRequest | null;
   startedAt: number;
   /** Set for a raw request (the inventory listing): receives the reply as the server sent it. */
   readonly raw?: (message: JSONRPCMessage) => void;
@@ -67,6 +71,7 @@ export class McpConnection implements Connection {
   private envelope: Record<string, unknown> | undefined;
   private readonly pending = new Map<number, PendingProbe>();
   private nextProbeId = PROBE_ID_BASE;
+  private readonly release = new ProbeRelease();
   private readonly activityListeners: Array<() => void> = [];
   private readonly closeListeners: Array<(info: ServerError) => void> = [];
   private ended = false;
@@ -83,6 +88,7 @@ export class McpConnection implements Connection {
     this.sessionEra = sessionEra(session);
     this.envelope = modernEnvelope(session, identity);
     this.attach(session);
+    driver.onPostReply?.((body, eventStream) => this.notePostReply(body, eventStream));
   }
 
   get era(): Era {
@@ -124,12 +130,12 @@ export class McpConnection implements Connection {
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.expire(id, timeoutMs), timeoutMs);
       // Released once answered, like a probe: a listing's event stream left open must not hold a socket.
-      const release = this.driver.requestPerProbe ? new AbortController() : null;
+      const request = this.driver.requestPerProbe ? this.release.begin(true) : null;
       const pending: PendingProbe = {
         id,
         method: method as ProbeMethod,
         timer,
-        release,
+        request,
         startedAt: performance.now(),
         resolve: (failed) => resolve({ ok: false, error: isSessionLost(failed) ? failed.detail : (failed.detail ?? failed.outcome) }),
         raw: (message) => {
@@ -138,11 +144,7 @@ export class McpConnection implements Connection {
         },
       };
       this.pending.set(id, pending);
-      const message = { jsonrpc: '2.0' as const, id, method, ...(merged ? { params: merged } : {}) };
-      const sent = release
-        ? this.session.transport.send(message, { requestSignal: release.signal, onRequestStreamEnd: () => this.streamEnded(pending) })
-        : this.session.transport.send(message);
-      sent.catch((error: unknown) => this.sendFailed(pending, error));
+      this.send({ jsonrpc: '2.0' as const, id, method, ...(merged ? { params: merged } : {}) }, pending);
     });
   }
 
@@ -206,17 +208,47 @@ export class McpConnection implements Connection {
     const request = { jsonrpc: '2.0' as const, id, method, params: this.envelope };
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.expire(id, timeoutMs), timeoutMs);
-      const release = this.driver.requestPerProbe ? new AbortController() : null;
-      const probe: PendingProbe = { id, method, resolve, timer, release, startedAt: 0 };
+      const probe: PendingProbe = {
+        id,
+        method,
+        resolve,
+        timer,
+        request: this.driver.requestPerProbe ? this.release.begin() : null,
+        startedAt: 0,
+      };
       this.pending.set(id, probe);
       probe.startedAt = performance.now();
-      // The signal lets the answered probe go: a server may keep a POST's event stream open after the reply, and a
-      // timed-out probe's request must not stay open. The stream's end without the answer fails the probe at once.
-      const sent = release
-        ? this.session.transport.send(request, { requestSignal: release.signal, onRequestStreamEnd: () => this.streamEnded(probe) })
-        : this.session.transport.send(request);
-      sent.catch((error: unknown) => this.sendFailed(probe, error));
+      this.send(request, probe);
     });
+  }
+
+  /**
+   * The one place a probe or listing goes out. On request-per-probe transports the stream's end without the answer
+   * fails it at once, and a signal, when probeRelease gives one, lets the settled request go: a server may keep a
+   * POST's event stream open after the reply, and a timed-out probe's request must not stay open.
+   */
+  private send(message: JSONRPCMessage, probe: PendingProbe): void {
+    const request = probe.request;
+    if (!request) {
+      this.session.transport.send(message).catch((error: unknown) => this.sendFailed(probe, error));
+      return;
+    }
+    const onRequestStreamEnd = (): void => this.streamEnded(probe, request);
+    const options = request.controller ? { requestSignal: request.controller.signal, onRequestStreamEnd } : { onRequestStreamEnd };
+    this.session.transport.send(message, options).then(
+      () => (request.ended ||= request.eventStream === false),
+      (error: unknown) => {
+        request.ended = true;
+        this.sendFailed(probe, error);
+      },
+    );
+  }
+
+  private notePostReply(body: unknown, eventStream: boolean): void {
+    if (this.pending.size === 0 || typeof body !== 'string') return;
+    const id = ownIdIn(body);
+    const request = id === null ? undefined : this.pending.get(id)?.request;
+    if (request) request.eventStream = eventStream;
   }
 
   private attach(session: Session): void {
@@ -275,7 +307,9 @@ export class McpConnection implements Connection {
   private answer(message: JSONRPCMessage): boolean {
     const probe = this.pending.get((message as { id: number }).id);
     if (!probe) return false;
-    const rttMs = performance.now() - probe.startedAt;
+    const answeredAt = performance.now();
+    const rttMs = answeredAt - probe.startedAt;
+    if (probe.request) probe.request.answeredAt = answeredAt;
     this.settle(probe);
     if (probe.raw) {
       probe.raw(message);
@@ -292,7 +326,8 @@ export class McpConnection implements Connection {
     probe.resolve({ method: probe.method, outcome: 'timeout', requestId: id, detail: `no answer within ${timeoutMs} ms` });
   }
 
-  private streamEnded(probe: PendingProbe): void {
+  private streamEnded(probe: PendingProbe, request: ReleasableRequest): void {
+    request.ended = true;
     if (!this.pending.has(probe.id)) return;
     this.settle(probe);
     const base = { method: probe.method, requestId: probe.id };
@@ -337,9 +372,7 @@ export class McpConnection implements Connection {
   private settle(probe: PendingProbe): void {
     this.pending.delete(probe.id);
     clearTimeout(probe.timer);
-    // A tick later: a JSON reply has been read to its end by then, and aborting a finished request keeps its socket
-    // for the next probe; a stream still open (or a request still unanswered) is cut.
-    if (probe.release) setImmediate(releaseProbe, probe.release);
+    if (probe.request) this.release.settled(probe.request);
   }
 
   private failPending(outcome: 'closed', detail: string): void {
@@ -350,8 +383,10 @@ export class McpConnection implements Connection {
   }
 }
 
-function releaseProbe(release: AbortController): void {
-  release.abort();
+/** The id of one of our requests in its body as the SDK serialised it (`{"jsonrpc":"2.0","id":1500000042,...`). */
+function ownIdIn(body: string): number | null {
+  const id = Number(/"id":(\d{10,15})\b/.exec(body)?.[1]);
+  return id >= PROBE_ID_BASE ? id : null;
 }
 
 function isOwnId(id: unknown): boolean {

@@ -78,12 +78,13 @@ void describe('code audit', () => {
       assert.deepEqual(code(path.join(SRC, ...file)).match(/\bhttp\.\w+\(/g), ['http.createServer('], file.join('/'));
     }
     // Two fetch wrappers, both handed to the SDK transports and forwarding their request unchanged: the CLI's
-    // proxy-aware fetch, and the one that keeps a 401's WWW-Authenticate for the cause table.
+    // proxy-aware fetch, and the one that notes a 401's WWW-Authenticate for the cause table and whether each POST's
+    // reply is an event stream.
     assert.deepEqual(hits(/\bfetch\s*\(|XMLHttpRequest|new WebSocket|EventSource\s*\(/), [
-      'src/mcp/failureFacts.ts',
       'src/mcp/httpProxy.ts',
+      'src/mcp/observedFetch.ts',
     ]);
-    assert.deepEqual(code(path.join(SRC, 'mcp', 'failureFacts.ts')).match(/\bfetch\s*\([^)]*\)/g), ['fetch(url, init)']);
+    assert.deepEqual(code(path.join(SRC, 'mcp', 'observedFetch.ts')).match(/\bfetch\s*\([^)]*\)/g), ['fetch(url, init)']);
     const proxy = code(path.join(SRC, 'mcp', 'httpProxy.ts'));
     assert.deepEqual(proxy.match(/\b(fetch|send)\(\w+/g), ['fetch(url', 'send(target']);
     const transports = hits(/new (StreamableHTTPClientTransport|SSEClientTransport)\s*\(/);
