@@ -262,17 +262,7 @@ export class HealthRecord {
     this.context.logger.info(
       this.context.redact(`probe ${this.name()}: ${result.method} id=${result.requestId ?? '-'} ${result.outcome}${rtt}${detail}`),
     );
-    // The snapshot (percentiles over the probe history) is built only if a listener reads it: at a thousand servers
-    // most probe events are counted, not rendered.
-    const snapshot = () => this.context.status();
-    this.emit({
-      type: 'probe',
-      id: this.context.config().id,
-      result,
-      get status() {
-        return snapshot();
-      },
-    });
+    this.emit(new ProbeEvent(this.context.config().id, result, this.context.status));
   }
 
   /** A stderr chunk of the running child, redacted; returns the clean text for the log and the stderr event. */
@@ -337,5 +327,24 @@ export class HealthRecord {
 
   private now(): number {
     return this.context.clock.monotonic();
+  }
+}
+
+/**
+ * The snapshot (percentiles over the probe history) is built only if a listener reads it: at a thousand servers most
+ * probe events are counted, not rendered. A class, so the getter lives on its prototype rather than being defined on
+ * an object literal for every probe.
+ */
+class ProbeEvent {
+  readonly type = 'probe';
+
+  constructor(
+    readonly id: string,
+    readonly result: ProbeResult,
+    private readonly snapshot: () => ServerStatus,
+  ) {}
+
+  get status(): ServerStatus {
+    return this.snapshot();
   }
 }

@@ -44,10 +44,9 @@ export class ProbeStatistics {
   record(entry: ProbeRecord): void {
     this.sent += 1;
     if (entry.outcome === 'ok') this.ok += 1;
+    // One in, at most one out: shift() moves the start of the array rather than copying a spliced-out one.
     this.records.push(entry);
-    if (this.records.length > PROBE_HISTORY_SIZE) {
-      this.records.splice(0, this.records.length - PROBE_HISTORY_SIZE);
-    }
+    if (this.records.length > PROBE_HISTORY_SIZE) this.records.shift();
   }
 
   recordRestart(wallTime: number): void {

@@ -77,34 +77,34 @@ export function suspendAwareClock(clock: Clock, onWake: (suspension: Suspension)
   let scheduledCount = 0;
   let wokeAtCount = 0;
   const reading = (): ClockReading => ({ monotonic: clock.monotonic(), wall: clock.wall() });
-  const live = new Map<TimerHandle, { cleared: boolean }>();
+  // The one timer whose callback is being judged, and whether onWake cleared it meanwhile: any other timer onWake
+  // clears is stopped by the clock itself. (No table of live timers: this runs for every probe.)
+  let firing: TimerHandle | null = null;
+  let firingCleared = false;
   return {
     monotonic: () => clock.monotonic(),
     wall: () => clock.wall(),
     setTimeout: (callback, ms) => {
       const scheduled = reading();
       const number = scheduledCount++;
-      const entry = { cleared: false };
-      const handle = clock.setTimeout(() => {
+      const handle: TimerHandle = clock.setTimeout(() => {
         if (number >= wokeAtCount) {
           const suspension = judgeTimer(scheduled, Number.isFinite(ms) ? Math.max(0, ms) : 0, reading(), thresholdMs);
           if (suspension) {
             wokeAtCount = scheduledCount;
+            firing = handle;
+            firingCleared = false;
             onWake(suspension);
+            firing = null;
+            if (firingCleared) return;
           }
         }
-        live.delete(handle);
-        if (!entry.cleared) callback();
+        callback();
       }, ms);
-      live.set(handle, entry);
       return handle;
     },
     clearTimeout: (handle) => {
-      const entry = live.get(handle);
-      if (entry) {
-        entry.cleared = true;
-        live.delete(handle);
-      }
+      if (handle === firing) firingCleared = true;
       clock.clearTimeout(handle);
     },
   };
