@@ -1,5 +1,6 @@
 // One monitoring process for the scale section: `ours` (registry + connector), `baseline` (one SDK 1.x client per
-// server, setInterval ping) or `raw` (bare node:http, the floor). Runs in a fresh `node --expose-gc` process, so its
+// server, setInterval ping), `sdk2` (the same naive client on the SDK 2.x that ours is built on) or `raw` (bare
+// node:http, the floor). Runs in a fresh `node --expose-gc` process, so its
 // process.cpuUsage() and memory hold nothing but the monitor.
 // Protocol: connects every server with probing parked, prints `READY <json>`; then reads commands on stdin, one JSON
 // per line: {"cmd":"phase","intervalMs","settleMs","windowMs"} -> `PHASE <json>` (and parks again), {"cmd":"stop"}.
@@ -8,10 +9,11 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as Client2, StreamableHTTPClientTransport as StreamableHTTPClientTransport2 } from '@modelcontextprotocol/client';
 import { httpServer } from '../lib/configs';
 import { clientInfo, loadOurs } from '../lib/ours';
 
-export type WorkerMode = 'ours' | 'baseline' | 'raw';
+export type WorkerMode = 'ours' | 'baseline' | 'sdk2' | 'raw';
 
 export interface WorkerRequest {
   readonly mode: WorkerMode;
@@ -147,19 +149,49 @@ async function startOurs(request: WorkerRequest): Promise<Monitor> {
   };
 }
 
-async function startBaseline(request: WorkerRequest): Promise<Monitor> {
+/** What a naive client needs of its SDK: connect, ping with a timeout, end the session. */
+interface NaiveClient {
+  ping(timeoutMs: number): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function sdk1Client(url: string): Promise<NaiveClient> {
+  const client = new Client({ name: clientInfo.name, version: clientInfo.version }, { capabilities: {} });
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  return {
+    ping: (timeout) => client.ping({ timeout }),
+    close: async () => {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close().catch(() => undefined);
+    },
+  };
+}
+
+async function sdk2Client(url: string): Promise<NaiveClient> {
+  const client = new Client2({ name: clientInfo.name, version: clientInfo.version }, { capabilities: {} });
+  const transport = new StreamableHTTPClientTransport2(new URL(url));
+  await client.connect(transport);
+  return {
+    ping: (timeout) => client.ping({ timeout }),
+    close: async () => {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close().catch(() => undefined);
+    },
+  };
+}
+
+async function startNaive(request: WorkerRequest, open: (url: string) => Promise<NaiveClient>): Promise<Monitor> {
   const probes = { ok: 0, failed: 0 };
-  const clients: { client: Client; transport: StreamableHTTPClientTransport }[] = [];
+  const clients: NaiveClient[] = [];
   const pingers: Array<() => void> = [];
   let up = 0;
   connectAll(request.urls, async (url) => {
-    const client = new Client({ name: clientInfo.name, version: clientInfo.version }, { capabilities: {} });
-    const transport = new StreamableHTTPClientTransport(new URL(url));
-    clients.push({ client, transport });
-    await client.connect(transport);
+    const client = await open(url);
+    clients.push(client);
     up++;
     pingers.push(() => {
-      client.ping({ timeout: PROBE_TIMEOUT_MS }).then(
+      client.ping(PROBE_TIMEOUT_MS).then(
         () => probes.ok++,
         () => probes.failed++,
       );
@@ -173,12 +205,7 @@ async function startBaseline(request: WorkerRequest): Promise<Monitor> {
     kick: loops.kick,
     stop: async () => {
       loops.clear();
-      await Promise.all(
-        clients.map(async ({ client, transport }) => {
-          await transport.terminateSession().catch(() => undefined);
-          await client.close().catch(() => undefined);
-        }),
-      );
+      await Promise.all(clients.map((client) => client.close()));
     },
   };
 }
@@ -304,8 +331,10 @@ async function main(): Promise<void> {
     request.mode === 'ours'
       ? await startOurs(request)
       : request.mode === 'baseline'
-        ? await startBaseline(request)
-        : await startRaw(request);
+        ? await startNaive(request, sdk1Client)
+        : request.mode === 'sdk2'
+          ? await startNaive(request, sdk2Client)
+          : await startRaw(request);
   await until(() => monitor.upCount() >= count, request.connectDeadlineMs);
   const connectMs = performance.now() - connectStart;
   await sleep(1000);

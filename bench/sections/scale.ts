@@ -1,5 +1,6 @@
 // 3. Scale: N Streamable HTTP sessions monitored in one process: ours against the naive baseline (one SDK 1.x client
-// per server, setInterval ping) and the bare node:http floor. Each contender is its own worker process with its own
+// per server, setInterval ping), the same naive client on SDK 2.x (the SDK ours is built on) and the bare node:http
+// floor. Each contender is its own worker process with its own
 // peers (bench/peers/handshake-http-peer.mjs, separate processes, so their cost is not counted).
 // Every worker connects once with probing parked; then the 1 Hz windows run one contender at a time (the others parked,
 // so they do not compete for the CPU), and the slow-interval windows run side by side (the load there is light).
@@ -16,8 +17,13 @@ import type { PhaseReport, ReadyReport, WorkerMode } from '../scale/worker';
 import { WorkerHandle } from '../scale/workerHandle';
 
 const PEERS_PER_WORKER = 4;
-const MODES: readonly WorkerMode[] = ['ours', 'baseline', 'raw'];
-/** Issue 9: probes ride the SDK transport real clients use; at most the naive SDK client's CPU, not less at any price. */
+const MODES: readonly WorkerMode[] = ['ours', 'baseline', 'sdk2', 'raw'];
+/**
+ * Issue 9: probes ride the SDK transport real clients use; at most the naive SDK client's CPU, not less at any price.
+ * Judged per probe: the contenders do not send the same number of probes in a window (ours waits an interval after
+ * each answer, setInterval does not), and at 500 servers at 1 Hz both come close to a whole core of this machine, so
+ * the window's CPU share is capped and would flatter whichever sent fewer.
+ */
 const CPU_RATIO_TARGET = 1.0;
 const CPU_AT_30S_TARGET_PERCENT = 1;
 const RETAINED_KB_TARGET = 200;
@@ -51,11 +57,12 @@ function plans(quick: boolean): SizePlan[] {
   // [T/2, 3T/2] holds exactly one round of each, i.e. one probe per server.
   const slow = (intervalMs: number): Phase => ({ intervalMs, windowMs: intervalMs, settleMs: intervalMs / 2, alone: false });
   if (quick) return [{ count: 100, phases: [hz(3000)] }];
+  // 10 s at 1 Hz: a round cut by either end of the window is a tenth of the figure, not a fifth.
   // At 1000 the slow interval is 30 s, the interval of the target; 20 s (the default for HTTP) is measured at 100 and 500.
   return [
-    { count: 100, phases: [hz(5000), slow(20_000)] },
-    { count: 500, phases: [hz(5000), slow(20_000)] },
-    { count: 1000, phases: [hz(5000), slow(30_000)] },
+    { count: 100, phases: [hz(10_000), slow(20_000)] },
+    { count: 500, phases: [hz(10_000), slow(20_000)] },
+    { count: 1000, phases: [hz(10_000), slow(30_000)] },
   ];
 }
 
@@ -129,15 +136,11 @@ const kib = (bytes: number): number => bytes / 1024;
 const mib = (bytes: number): number => bytes / 2 ** 20;
 const perServerKb = (ready: ReadyReport): number => kib(ready.heapConnectedBytes - ready.heapBeforeBytes) / ready.count;
 
-function phaseFigures(count: number, ours: PhaseReport, baseline: PhaseReport, raw: PhaseReport): Figure[] {
+function phaseFigures(count: number, ours: PhaseReport, baseline: PhaseReport, sdk2: PhaseReport, raw: PhaseReport): Figure[] {
   const label = `${count} @ ${ours.intervalMs / 1000} s`;
-  const note = `probes in window: ours ${ours.probesInWindow} (${ours.failedProbesInWindow} failed), baseline ${baseline.probesInWindow} (${baseline.failedProbesInWindow} failed), raw ${raw.probesInWindow}; up at window start ${ours.upAtWindowStart}/${baseline.upAtWindowStart}/${raw.upAtWindowStart}; timer lag ${Math.round(ours.timerLagMs)}/${Math.round(baseline.timerLagMs)} ms`;
-  const target =
-    count === 500
-      ? { max: CPU_RATIO_TARGET, on: 'ratio' as const }
-      : count === 1000 && ours.intervalMs === 30_000
-        ? { max: CPU_AT_30S_TARGET_PERCENT, on: 'value' as const }
-        : null;
+  const note = `probes in window: ours ${ours.probesInWindow} (${ours.failedProbesInWindow} failed), baseline ${baseline.probesInWindow} (${baseline.failedProbesInWindow} failed), SDK 2.x ${sdk2.probesInWindow}, raw ${raw.probesInWindow}; up at window start ${ours.upAtWindowStart}/${baseline.upAtWindowStart}/${sdk2.upAtWindowStart}/${raw.upAtWindowStart}; timer lag ${Math.round(ours.timerLagMs)}/${Math.round(baseline.timerLagMs)} ms`;
+  const atTarget = count === 500 || (count === 1000 && ours.intervalMs === 30_000);
+  const cpuTarget = count === 1000 && ours.intervalMs === 30_000 ? { max: CPU_AT_30S_TARGET_PERCENT, on: 'value' as const } : null;
   return [
     {
       section: 'scale',
@@ -145,7 +148,9 @@ function phaseFigures(count: number, ours: PhaseReport, baseline: PhaseReport, r
       value: ours.cpuFraction * 100,
       unit: '% core',
       reference: { name: 'baseline', value: baseline.cpuFraction * 100 },
-      target,
+      target: cpuTarget,
+      // The same probes by bare node:http: an absolute target under it is out of any implementation's reach here.
+      ...(cpuTarget ? { floor: { name: 'bare node:http', value: raw.cpuFraction * 100 } } : {}),
       note,
     },
     {
@@ -154,6 +159,15 @@ function phaseFigures(count: number, ours: PhaseReport, baseline: PhaseReport, r
       value: perProbeUs(ours),
       unit: 'us',
       reference: { name: 'baseline', value: perProbeUs(baseline) },
+      target: atTarget ? { max: CPU_RATIO_TARGET, on: 'ratio' } : null,
+      note,
+    },
+    {
+      section: 'scale',
+      name: `${label}: CPU per probe vs naive SDK 2.x client`,
+      value: perProbeUs(ours),
+      unit: 'us',
+      reference: { name: 'SDK 2.x naive', value: perProbeUs(sdk2) },
       target: null,
     },
     {
@@ -223,7 +237,7 @@ async function measureSize(context: BenchContext, script: string, plan: SizePlan
   } finally {
     await Promise.all(contenders.map((contender) => stopContender(contender)));
   }
-  const [ours, baseline, raw] = contenders;
+  const [ours, baseline, sdk2, raw] = contenders;
   context.raw[`scale.${plan.count}`] = {
     plan,
     contenders: contenders.map(({ mode, ready, phases, peerStats }) => ({ mode, ready, phases, peerStats })),
@@ -231,7 +245,7 @@ async function measureSize(context: BenchContext, script: string, plan: SizePlan
   };
   context.figures.push(...memoryFigures(plan.count, ours, baseline));
   plan.phases.forEach((_, index) =>
-    context.figures.push(...phaseFigures(plan.count, ours.phases[index], baseline.phases[index], raw.phases[index])),
+    context.figures.push(...phaseFigures(plan.count, ours.phases[index], baseline.phases[index], sdk2.phases[index], raw.phases[index])),
   );
 }
 

@@ -41,3 +41,20 @@ test('the table names a failed section and the note of a missed target', () => {
   assert.match(table, /FAILED guard: boom/);
   assert.match(table, /missed extension: bundle extension.js \(minified\): biggest inputs: zod 120 KB/);
 });
+
+test('a target below the floor measured in the same run is shown as such, with both numbers, and not counted as missed', () => {
+  const cpu: Figure = { ...figure('1000 @ 30 s: CPU', 3.1, 1), unit: '% core', floor: { name: 'bare node:http', value: 1.9 } };
+  assert.equal(held(cpu), null);
+  const table = renderTable([cpu], []);
+  assert.match(table, /\| floor/);
+  assert.match(
+    table,
+    /below the floor scale|below the floor extension: 1000 @ 30 s: CPU: target 1 % core, but bare node:http measured 1\.90 % core/,
+  );
+});
+
+test('a floor under the target changes nothing: the target is judged as usual', () => {
+  const cpu: Figure = { ...figure('1000 @ 30 s: CPU', 3.1, 5), floor: { name: 'bare node:http', value: 1.9 } };
+  assert.equal(held(cpu), true);
+  assert.equal(held({ ...cpu, value: 6 }), false);
+});
