@@ -155,10 +155,18 @@ interface NaiveClient {
   close(): Promise<void>;
 }
 
-async function sdk1Client(url: string): Promise<NaiveClient> {
-  const client = new Client({ name: clientInfo.name, version: clientInfo.version }, { capabilities: {} });
-  const transport = new StreamableHTTPClientTransport(new URL(url));
-  await client.connect(transport);
+/** Either SDK's client and Streamable HTTP transport, as far as a naive pinger uses them. */
+interface SdkPair {
+  readonly client: {
+    connect(transport: never): Promise<void>;
+    ping(options: { timeout: number }): Promise<unknown>;
+    close(): Promise<void>;
+  };
+  readonly transport: { terminateSession(): Promise<void> };
+}
+
+async function naiveClient({ client, transport }: SdkPair): Promise<NaiveClient> {
+  await client.connect(transport as never);
   return {
     ping: (timeout) => client.ping({ timeout }),
     close: async () => {
@@ -168,18 +176,11 @@ async function sdk1Client(url: string): Promise<NaiveClient> {
   };
 }
 
-async function sdk2Client(url: string): Promise<NaiveClient> {
-  const client = new Client2({ name: clientInfo.name, version: clientInfo.version }, { capabilities: {} });
-  const transport = new StreamableHTTPClientTransport2(new URL(url));
-  await client.connect(transport);
-  return {
-    ping: (timeout) => client.ping({ timeout }),
-    close: async () => {
-      await transport.terminateSession().catch(() => undefined);
-      await client.close().catch(() => undefined);
-    },
-  };
-}
+const identity = { name: clientInfo.name, version: clientInfo.version };
+const sdk1Client = (url: string): Promise<NaiveClient> =>
+  naiveClient({ client: new Client(identity, { capabilities: {} }), transport: new StreamableHTTPClientTransport(new URL(url)) });
+const sdk2Client = (url: string): Promise<NaiveClient> =>
+  naiveClient({ client: new Client2(identity, { capabilities: {} }), transport: new StreamableHTTPClientTransport2(new URL(url)) });
 
 async function startNaive(request: WorkerRequest, open: (url: string) => Promise<NaiveClient>): Promise<Monitor> {
   const probes = { ok: 0, failed: 0 };

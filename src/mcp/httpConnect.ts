@@ -61,18 +61,13 @@ export async function connectHttp(server: ServerConfig, options: ConnectOptions,
   server = { ...server, headers };
   const deadline = new ConnectDeadline(options.timeoutMs, options.signal);
   const observed = new ObservedFetch(settings.fetch);
+  const legacySse = async (): Promise<Connection> =>
+    connection(server, url, 'sse', await open(server, url, 'sse', 'handshake', deadline, settings, observed), settings, observed);
   try {
     const hint = options.eraHint ?? null;
     if (server.transport === 'sse') {
       try {
-        return connection(
-          server,
-          url,
-          'sse',
-          await open(server, url, 'sse', 'handshake', deadline, settings, observed),
-          settings,
-          observed,
-        );
+        return await legacySse();
       } catch (error) {
         throw httpFailure(error, url.href, observed);
       }
@@ -90,14 +85,7 @@ export async function connectHttp(server: ServerConfig, options: ConnectOptions,
       if (!answeredTheLegacyWay(error) || deadline.remainingMs() <= 0) throw httpFailure(error, url.href, observed);
       settings.logger.debug(`${server.name}: Streamable HTTP refused (HTTP ${httpStatusOf(error)}); trying legacy HTTP+SSE`);
       try {
-        return connection(
-          server,
-          url,
-          'sse',
-          await open(server, url, 'sse', 'handshake', deadline, settings, observed),
-          settings,
-          observed,
-        );
+        return await legacySse();
       } catch (sseError) {
         const first = httpFailure(error, url.href, observed);
         throw new ConnectError(first.kind, `${first.message} (legacy SSE fallback failed too: ${messageOf(sseError)})`, first.details);
