@@ -176,11 +176,10 @@ async function naiveClient({ client, transport }: SdkPair): Promise<NaiveClient>
   };
 }
 
-const identity = { name: clientInfo.name, version: clientInfo.version };
 const sdk1Client = (url: string): Promise<NaiveClient> =>
-  naiveClient({ client: new Client(identity, { capabilities: {} }), transport: new StreamableHTTPClientTransport(new URL(url)) });
+  naiveClient({ client: new Client(clientInfo, { capabilities: {} }), transport: new StreamableHTTPClientTransport(new URL(url)) });
 const sdk2Client = (url: string): Promise<NaiveClient> =>
-  naiveClient({ client: new Client2(identity, { capabilities: {} }), transport: new StreamableHTTPClientTransport2(new URL(url)) });
+  naiveClient({ client: new Client2(clientInfo, { capabilities: {} }), transport: new StreamableHTTPClientTransport2(new URL(url)) });
 
 async function startNaive(request: WorkerRequest, open: (url: string) => Promise<NaiveClient>): Promise<Monitor> {
   const probes = { ok: 0, failed: 0 };

@@ -88,7 +88,8 @@ export class McpConnection implements Connection {
     this.sessionEra = sessionEra(session);
     this.envelope = modernEnvelope(session, identity);
     this.attach(session);
-    driver.onPostReply?.((body, eventStream) => this.notePostReply(body, eventStream));
+    // Only a probe with a request of its own has a reply kind to note: legacy SSE's POSTs are not scanned at all.
+    if (driver.requestPerProbe) driver.onPostReply?.((body, eventStream) => this.notePostReply(body, eventStream));
   }
 
   get era(): Era {

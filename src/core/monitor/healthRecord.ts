@@ -262,7 +262,7 @@ export class HealthRecord {
     this.context.logger.info(
       this.context.redact(`probe ${this.name()}: ${result.method} id=${result.requestId ?? '-'} ${result.outcome}${rtt}${detail}`),
     );
-    this.emit(new ProbeEvent(this.context.config().id, result, this.context.status));
+    this.emit(new ProbeEvent(this.context.config().id, result, this.context));
   }
 
   /** A stderr chunk of the running child, redacted; returns the clean text for the log and the stderr event. */
@@ -341,10 +341,10 @@ class ProbeEvent {
   constructor(
     readonly id: string,
     readonly result: ProbeResult,
-    private readonly snapshot: () => ServerStatus,
+    private readonly source: { status(): ServerStatus },
   ) {}
 
   get status(): ServerStatus {
-    return this.snapshot();
+    return this.source.status();
   }
 }
