@@ -24,17 +24,29 @@ export function registerHistoryCommands(history: () => EditorHistory): vscode.Di
   ];
 }
 
+/**
+ * The recorder and its feed from the registry, built before any view subscribes: listeners run in the order they
+ * subscribed, and a view that renders a probe at once must read the uptime that probe has just made (the first answered
+ * probe turns the time since the handshake into verified time), not the figure from before it.
+ */
+export function createHistoryRecorder(registry: Pick<MonitorRegistry, 'onEvent' | 'list'>): {
+  readonly recorder: HistoryRecorder;
+  readonly feed: vscode.Disposable;
+} {
+  const recorder = new HistoryRecorder(() => systemClock.wall());
+  return { recorder, feed: { dispose: recordHistory(registry, recorder) } };
+}
+
 export class EditorHistory implements vscode.Disposable {
-  readonly recorder = new HistoryRecorder(() => systemClock.wall());
   readonly store: HistoryStore;
-  private readonly disposables: vscode.Disposable[] = [];
   private closing: Promise<void> | undefined;
   /** Settles once the file was read (or found missing or broken): the views show restored uptime from then on. */
   readonly loaded: Promise<void>;
 
+  /** `recorder`: from createHistoryRecorder, already fed; this adds the file behind it and the commands. */
   constructor(
     context: vscode.ExtensionContext,
-    registry: MonitorRegistry,
+    readonly recorder: HistoryRecorder,
     private readonly logger: Logger,
     onLoaded: () => void,
   ) {
@@ -45,7 +57,6 @@ export class EditorHistory implements vscode.Disposable {
       clock: systemClock,
       logger,
     });
-    const unsubscribe = recordHistory(registry, this.recorder);
     this.loaded = this.store.load().then(
       (outcome) => {
         logger.info(`history: ${outcome} ${this.store.file}`);
@@ -53,7 +64,6 @@ export class EditorHistory implements vscode.Disposable {
       },
       (error: unknown) => logger.warn(`history: could not load ${this.store.file} (${String(error)})`),
     );
-    this.disposables.push({ dispose: unsubscribe });
   }
 
   uptimeOf = (serverId: string): UptimeWindows | null => (this.recorder.has(serverId) ? this.recorder.uptime(serverId) : null);
@@ -98,7 +108,6 @@ export class EditorHistory implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
     this.closing ??= this.store.dispose();
   }
 

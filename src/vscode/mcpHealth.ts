@@ -10,6 +10,7 @@ import type { DiscoveryOptions, InputDefinition } from '../core/config/types';
 import { createRegistry, type TrustAwareRegistry } from '../core/monitor';
 import { concurrentStarts } from '../mcp/concurrentStarts';
 import type { MonitorRegistry } from '../core/monitorTypes';
+import type { HistoryRecorder } from '../core/history';
 import { GUARD_POLL_MS, GuardPoller } from '../core/guardReport';
 import { redactText } from '../core/redact';
 import { channelGuardControl, readGuardStatuses } from '../mcp/guardClient';
@@ -26,7 +27,7 @@ import { loadConsentKey } from './consentKey';
 import { ConsentFlow } from './consent';
 import { registerConsentCommands } from './consentCommands';
 import { DashboardPanel } from './dashboard';
-import { EditorHistory, registerHistoryCommands } from './history';
+import { createHistoryRecorder, EditorHistory, registerHistoryCommands } from './history';
 import { registerGuardCommands } from './guardCommands';
 import { ConfigDiagnostics } from './diagnostics';
 import { InputStore } from './inputs';
@@ -61,7 +62,7 @@ interface DeferredServices {
   readonly watchers: ConfigWatchers;
   readonly notifier: StateNotifier;
   readonly toolDrift: ToolDriftWatcher;
-  /** Before the views' first events: they show its uptime, and it must see every event. */
+  /** The file behind the recorder (McpHealth.historyRecorder), read off the activation path. */
   readonly history: EditorHistory;
   /** One copy per machine: user-level servers run in one window, the others mirror it. */
   readonly shared: SharedServers;
@@ -73,6 +74,8 @@ export class McpHealth {
   private readonly log: PingLog;
   private readonly settings: SettingsStore;
   readonly registry: TrustAwareRegistry & MonitorRegistry;
+  /** Fed from the registry before any view subscribes (createHistoryRecorder says why). */
+  private readonly historyRecorder: HistoryRecorder;
   private readonly tree: ServerTreeProvider;
   private readonly statusBar: HealthStatusBar;
   private readonly inputs: InputStore;
@@ -127,6 +130,9 @@ export class McpHealth {
     });
     this.consent = this.own(new ConsentFlow(this.consentStore, this.registry, () => this.settings.current.monitor, this.log.logger));
     this.inputs = new InputStore(context.secrets);
+    const history = createHistoryRecorder(this.registry);
+    this.historyRecorder = history.recorder;
+    this.own(history.feed);
     this.tree = this.own(new ServerTreeProvider(this.registry, this.contextOf));
     this.statusBar = this.own(new HealthStatusBar(this.registry, this.settings.current.statusBar, this.contextOf));
     // Here, not deferred: VS Code restores an open dashboard through this serializer as soon as activation ends.
@@ -208,8 +214,7 @@ export class McpHealth {
     const watchers = this.own(new ConfigWatchers());
     this.own(watchers.onDidChange(() => this.requestRediscovery('a configuration file changed')));
     this.deferred = {
-      // First: it must see every event of the registry, and the views show its uptime.
-      history: this.own(new EditorHistory(this.context, this.registry, this.log.logger, () => this.tree.refresh())),
+      history: this.own(new EditorHistory(this.context, this.historyRecorder, this.log.logger, () => this.tree.refresh())),
       chatMcp,
       watchers,
       diagnostics: this.own(new ConfigDiagnostics()),
