@@ -1,7 +1,7 @@
 // The Connector the monitor uses in Node (extension host and CLI): real children, real sockets, the v2 SDK client.
 
 import { ConnectError, type Connection, type ConnectOptions, type Connector } from '../core/connection';
-import { silentLogger, type Logger } from '../core/logger';
+import { logs, silentLogger, type Logger } from '../core/logger';
 import type { ServerConfig } from '../core/model';
 import { redactText } from '../core/redact';
 import type { ConnectorSettings, HttpFetch } from './connectorSettings';
@@ -72,6 +72,7 @@ function withRedactingLogger(settings: ConnectorSettings, secretValues: readonly
     info: (message) => inner.info(clean(message)),
     warn: (message) => inner.warn(clean(message)),
     error: (message) => inner.error(clean(message)),
+    enabled: (level) => logs(inner, level),
   };
   return { ...settings, logger };
 }

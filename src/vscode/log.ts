@@ -2,7 +2,15 @@
 // "Set Log Level"), and it never opens itself: only "Show Ping Log" reveals it.
 
 import * as vscode from 'vscode';
-import type { Logger } from '../core/logger';
+import type { Logger, LogLevel } from '../core/logger';
+
+const CHANNEL_LEVEL: Readonly<Record<LogLevel, vscode.LogLevel>> = {
+  trace: vscode.LogLevel.Trace,
+  debug: vscode.LogLevel.Debug,
+  info: vscode.LogLevel.Info,
+  warn: vscode.LogLevel.Warning,
+  error: vscode.LogLevel.Error,
+};
 
 export interface PingLog extends vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
@@ -18,6 +26,8 @@ export function createPingLog(): PingLog {
     info: (message) => channel.info(message),
     warn: (message) => channel.warn(message),
     error: (message) => channel.error(message),
+    // The level the user chose for the channel ("Set Log Level"): Off writes nothing, each other level that and above.
+    enabled: (level) => channel.logLevel !== vscode.LogLevel.Off && channel.logLevel <= CHANNEL_LEVEL[level],
   };
   return {
     channel,

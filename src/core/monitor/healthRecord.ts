@@ -6,6 +6,7 @@ import type { Connection } from '../connection';
 import type { Era, ProbeOutcome, ProbeResult, ServerError, ServerInfo, ServerState, ServerStatus } from '../model';
 import type { MonitorEvent } from '../monitorTypes';
 import { classifyFailure } from '../causes';
+import { logs } from '../logger';
 import type { CrashLoopSettings } from './crashLoop';
 import { FlapDetector } from './flapping';
 import { ProbeStatistics } from './probeStats';
@@ -257,11 +258,13 @@ export class HealthRecord {
       this.handshakeMs = null;
     }
     // At info, the channel's default level: a user who opens the ping log must see that pings happen.
-    const rtt = result.rttMs !== undefined ? ` in ${Math.round(result.rttMs * 10) / 10} ms` : '';
-    const detail = result.detail ? ` (${result.detail})` : '';
-    this.context.logger.info(
-      this.context.redact(`probe ${this.name()}: ${result.method} id=${result.requestId ?? '-'} ${result.outcome}${rtt}${detail}`),
-    );
+    if (logs(this.context.logger, 'info')) {
+      const rtt = result.rttMs !== undefined ? ` in ${Math.round(result.rttMs * 10) / 10} ms` : '';
+      const detail = result.detail ? ` (${result.detail})` : '';
+      this.context.logger.info(
+        this.context.redact(`probe ${this.name()}: ${result.method} id=${result.requestId ?? '-'} ${result.outcome}${rtt}${detail}`),
+      );
+    }
     this.emit(new ProbeEvent(this.context.config().id, result, this.context));
   }
 

@@ -3,7 +3,7 @@
 
 import type { Clock } from '../clock';
 import type { Connector } from '../connection';
-import type { Logger } from '../logger';
+import type { Logger, LogLevel } from '../logger';
 import type { ServerConfig } from '../model';
 import type { MonitorEvent, MonitorSettings } from '../monitorTypes';
 import type { ConnectSlots } from './connectSlots';
@@ -33,6 +33,6 @@ export interface ServerScope {
 }
 
 /** One log line about this server, redacted: servers echo what they were given, and the log leaves the core. */
-export function say(scope: ServerScope, level: keyof Logger, message: string): void {
+export function say(scope: ServerScope, level: LogLevel, message: string): void {
   scope.logger[level](scope.redact(`${scope.config().name}: ${message}`));
 }

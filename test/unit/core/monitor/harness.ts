@@ -1,7 +1,7 @@
 // Shared set-up for monitor tests: a registry on a fake clock and a scripted connector, with every event and log line kept.
 
 import type { GuardReports } from '../../../../src/core/guardReport';
-import type { Logger } from '../../../../src/core/logger';
+import type { Logger, LogLevel } from '../../../../src/core/logger';
 import type { ServerConfig, SourceRef } from '../../../../src/core/model';
 import type { MonitorEvent, MonitorSettings } from '../../../../src/core/monitorTypes';
 import { createRegistry, type TrustAwareRegistry } from '../../../../src/core/monitor/index';
@@ -30,7 +30,7 @@ export function server(name: string, overrides: Partial<ServerConfig> & { scope?
 }
 
 export interface LogLine {
-  readonly level: keyof Logger;
+  readonly level: LogLevel;
   readonly message: string;
 }
 
@@ -53,6 +53,8 @@ export interface HarnessOptions {
   readonly guards?: (clock: FakeClock) => GuardReports;
   /** First starts at once (default: many, so tests about other things are not queued behind the start slots). */
   readonly maxConcurrentStarts?: number;
+  /** The logger's `enabled` (default: absent, every level is written). */
+  readonly logLevelEnabled?: (level: LogLevel) => boolean;
 }
 
 export function harness(options: HarnessOptions = {}): Harness {
@@ -65,6 +67,7 @@ export function harness(options: HarnessOptions = {}): Harness {
     info: (message) => logs.push({ level: 'info', message }),
     warn: (message) => logs.push({ level: 'warn', message }),
     error: (message) => logs.push({ level: 'error', message }),
+    ...(options.logLevelEnabled ? { enabled: options.logLevelEnabled } : {}),
   };
   const registry = createRegistry({
     connector,

@@ -154,4 +154,30 @@ void describe('keepalive scheduling', () => {
     assert.ok(h.logs.some((line) => line.level === 'info' && line.message === 'a: starting -> up (connected (handshake 2025-11-25))'));
     await h.registry.dispose();
   });
+
+  void it('builds no probe line for a logger that writes nothing at info (the CLI, the exporter, a ping log set to warn)', async () => {
+    const redacted: string[] = [];
+    const h = harness({
+      logLevelEnabled: (level) => level === 'warn' || level === 'error',
+      redact: (text) => {
+        redacted.push(text);
+        return text;
+      },
+    });
+    const a = server('a');
+    h.registry.setServers([a], []);
+    h.registry.start();
+    await h.clock.advance(3 * INTERVAL_MS + 20);
+    assert.equal(h.events.filter((event) => event.type === 'probe').length, 3, 'every probe is still recorded and announced');
+    assert.deepEqual(
+      h.logs.filter((line) => line.message.startsWith('probe ')),
+      [],
+    );
+    assert.deepEqual(
+      redacted.filter((text) => text.startsWith('probe ')),
+      [],
+      'nor redacted for nobody',
+    );
+    await h.registry.dispose();
+  });
 });
