@@ -11,9 +11,9 @@ export interface Figure {
   /** The bound the figure must stay at or under; `on` says whether it applies to the value or to value/reference. */
   readonly target: { readonly max: number; readonly on: 'value' | 'ratio' } | null;
   /**
-   * The cheapest way to do the same work, measured in the same run (for a target on the value). When the floor itself
-   * is above the target, no implementation can hold it on this machine: the figure is shown as below the floor, not
-   * as missed, and both numbers are printed.
+   * The cheapest way to do the same work, measured in the same run. When the floor itself is above the target (its
+   * value, or for a target on the ratio, its value over the same reference), no implementation can hold it on this
+   * machine: the figure is shown as below the floor, not as missed, and both numbers are printed.
    */
   readonly floor?: { readonly name: string; readonly value: number };
   readonly note?: string;
@@ -29,9 +29,13 @@ export function ratioOf(figure: Figure): number | null {
   return figure.value / figure.reference.value;
 }
 
-/** The target is on the value and the floor measured in the same run is above it. */
+/** The floor measured in the same run is itself above the target (on the value, or over the reference for a ratio). */
 export function belowFloor(figure: Figure): boolean {
-  return figure.target?.on === 'value' && figure.floor !== undefined && figure.floor.value > figure.target.max;
+  const { target, floor } = figure;
+  if (!target || !floor) return false;
+  if (target.on === 'value') return floor.value > target.max;
+  const reference = figure.reference?.value;
+  return reference !== undefined && reference > 0 && floor.value / reference > target.max;
 }
 
 export function held(figure: Figure): boolean | null {
@@ -92,8 +96,12 @@ export function renderTable(figures: readonly Figure[], skipped: readonly Skippe
   for (const figure of figures)
     if (belowFloor(figure) && figure.floor) {
       const unit = figure.unit ? ` ${figure.unit}` : '';
+      const onRatio = figure.target?.on === 'ratio' && figure.reference;
+      const floorSays = onRatio
+        ? `${formatNumber(figure.floor.value)}${unit}, ${formatNumber(figure.floor.value / (figure.reference?.value ?? 1))}x ${figure.reference?.name}`
+        : `${formatNumber(figure.floor.value)}${unit}`;
       out.push(
-        `below the floor ${figure.section}: ${figure.name}: target ${figure.target?.max}${unit}, but ${figure.floor.name} measured ${formatNumber(figure.floor.value)}${unit} in this run`,
+        `below the floor ${figure.section}: ${figure.name}: target ${onRatio ? `${figure.target?.max}x` : `${figure.target?.max}${unit}`}, but ${figure.floor.name} measured ${floorSays} in this run (ours ${formatNumber(figure.value)}${unit})`,
       );
     }
   for (const skip of skipped) out.push(`skipped ${skip.section}: ${skip.reason}`);

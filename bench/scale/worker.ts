@@ -1,6 +1,7 @@
 // One monitoring process for the scale section: `ours` (registry + connector), `baseline` (one SDK 1.x client per
-// server, setInterval ping), `sdk2` (the same naive client on the SDK 2.x that ours is built on) or `raw` (bare
-// node:http, the floor). Runs in a fresh `node --expose-gc` process, so its
+// server, setInterval ping), `sdk2` (the same naive client on the SDK 2.x that ours is built on), `sdk2transport` (SDK
+// 2.x's Streamable HTTP transport alone: the least any client on it pays per ping) or `raw` (bare node:http, the
+// floor). Runs in a fresh `node --expose-gc` process, so its
 // process.cpuUsage() and memory hold nothing but the monitor.
 // Protocol: connects every server with probing parked, prints `READY <json>`; then reads commands on stdin, one JSON
 // per line: {"cmd":"phase","intervalMs","settleMs","windowMs"} -> `PHASE <json>` (and parks again), {"cmd":"stop"}.
@@ -9,11 +10,16 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Client as Client2, StreamableHTTPClientTransport as StreamableHTTPClientTransport2 } from '@modelcontextprotocol/client';
+import {
+  Client as Client2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransport2,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+} from '@modelcontextprotocol/client';
 import { httpServer } from '../lib/configs';
 import { clientInfo, loadOurs } from '../lib/ours';
 
-export type WorkerMode = 'ours' | 'baseline' | 'sdk2' | 'raw';
+export type WorkerMode = 'ours' | 'baseline' | 'sdk2' | 'sdk2transport' | 'raw';
 
 export interface WorkerRequest {
   readonly mode: WorkerMode;
@@ -52,6 +58,8 @@ export interface PhaseReport {
   readonly rssBytes: number;
   /** How late the window's timer fired: a busy event loop shows here. */
   readonly timerLagMs: number;
+  /** Set where several windows were summed (bench/sections/scale.ts): each window's CPU per probe, in µs. */
+  readonly perWindowProbeUs?: readonly number[];
 }
 
 interface Monitor {
@@ -180,6 +188,42 @@ const sdk1Client = (url: string): Promise<NaiveClient> =>
   naiveClient({ client: new Client(clientInfo, { capabilities: {} }), transport: new StreamableHTTPClientTransport(new URL(url)) });
 const sdk2Client = (url: string): Promise<NaiveClient> =>
   naiveClient({ client: new Client2(clientInfo, { capabilities: {} }), transport: new StreamableHTTPClientTransport2(new URL(url)) });
+
+/**
+ * The floor of any client on SDK 2.x's Streamable HTTP transport, which principle 1 binds ours to: each ping is one
+ * `transport.send` and its answer is matched by id in `onmessage`. No request layer, no timer, no verdict: whatever a
+ * monitor adds, it adds to this. The handshake is the SDK client's (`connect`), so the session is the same as ours.
+ */
+async function transportAlone(url: string): Promise<NaiveClient> {
+  const transport = new StreamableHTTPClientTransport2(new URL(url));
+  const client = new Client2(clientInfo, { capabilities: {} });
+  await client.connect(transport);
+  const waiting = new Map<number, () => void>();
+  const sdkOnMessage = transport.onmessage as ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+  transport.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
+    const id = 'id' in message && !('method' in message) ? message.id : undefined;
+    const answered = typeof id === 'number' ? waiting.get(id) : undefined;
+    if (!answered) return sdkOnMessage?.(message, extra);
+    waiting.delete(id as number);
+    answered();
+  };
+  let nextId = 1_500_000_000;
+  return {
+    ping: () =>
+      new Promise<void>((resolve, reject) => {
+        const id = nextId++;
+        waiting.set(id, resolve);
+        transport.send({ jsonrpc: '2.0', id, method: 'ping' }).catch((error: unknown) => {
+          waiting.delete(id);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        });
+      }),
+    close: async () => {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close().catch(() => undefined);
+    },
+  };
+}
 
 async function startNaive(request: WorkerRequest, open: (url: string) => Promise<NaiveClient>): Promise<Monitor> {
   const probes = { ok: 0, failed: 0 };
@@ -334,7 +378,9 @@ async function main(): Promise<void> {
         ? await startNaive(request, sdk1Client)
         : request.mode === 'sdk2'
           ? await startNaive(request, sdk2Client)
-          : await startRaw(request);
+          : request.mode === 'sdk2transport'
+            ? await startNaive(request, transportAlone)
+            : await startRaw(request);
   await until(() => monitor.upCount() >= count, request.connectDeadlineMs);
   const connectMs = performance.now() - connectStart;
   await sleep(1000);
