@@ -96,9 +96,11 @@ const lazyModulesPlugin = (own) => ({
       const module = LAZY_MODULES[args.path];
       const names = await exportNames(module.endsWith('.ts') ? path.resolve(__dirname, module) : module);
       // A computed path: esbuild leaves this require alone, as it does dist/metrics.js's (src/vscode/metricsEndpoint.ts).
+      // __dirname is the folder of the bundle this lands in: dist/ for the extension, dist/lazy/ for a lazy file.
+      const folder = own === null ? "__dirname, 'lazy'" : '__dirname';
       const contents = [
         'let loaded;',
-        `function load() { return loaded ??= require(require('node:path').join(__dirname, 'lazy', ${JSON.stringify(`${lazyName(args.path)}.js`)})); }`,
+        `function load() { return loaded ??= require(require('node:path').join(${folder}, ${JSON.stringify(`${lazyName(args.path)}.js`)})); }`,
         `module.exports = Object.defineProperties({}, Object.fromEntries(${JSON.stringify(names)}.map((name) => [name, { enumerable: true, get: () => load()[name] }])));`,
       ].join('\n');
       return { contents, loader: 'js', resolveDir: __dirname };

@@ -24,6 +24,29 @@ void describe('the extension bundle loads config parsers lazily', { timeout: 60_
     assert.ok(!rewrite.includes('control characters are not allowed in strings'), 'smol-toml is not copied into the rewrite');
   });
 
+  void it('a lazy file that needs another requires it from dist/lazy, beside itself', () => {
+    const lazy = path.join(ROOT, 'dist', 'lazy');
+    let required = 0;
+    for (const file of fs.readdirSync(lazy).filter((name) => name.endsWith('.js'))) {
+      const text = fs.readFileSync(path.join(lazy, file), 'utf8');
+      // The stand-in's `require(path.join(__dirname, …))`, minified or not.
+      for (const [, parts] of text.matchAll(/join\(__dirname,\s*((?:"[^"]*",?\s*)+)\)/g)) {
+        const target = path.join(lazy, ...(JSON.parse(`[${parts.trim().replace(/,$/, '')}]`) as string[]));
+        assert.ok(fs.existsSync(target), `dist/lazy/${file} requires ${path.relative(ROOT, target)}, which is not there`);
+        required++;
+      }
+    }
+    assert.ok(required >= 3, `the guard's files require the rewrite and both parsers (found ${required})`);
+    // The rewrite behind Guard This Server on a Codex entry, as the extension runs it: TOML comes from smol-toml.js.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const rewrite = require(path.join(lazy, 'guardRewrite.js')) as typeof import('../../../src/core/config/guardRewrite');
+    const guarded = rewrite.guardEntry(
+      { text: '[mcp_servers.x]\ncommand = "node"\nargs = ["s.js"]\n', file: '/tmp/config.toml', format: 'codex', name: 'x' },
+      { command: 'node', args: ['/copy/guard.js', 'guard'] },
+    );
+    assert.match(guarded, /args = \["\/copy\/guard\.js", "guard", "--name", "x", "--", "node", "s\.js"\]/);
+  });
+
   void it('requires neither at activation, and each once a file of its format is discovered', async () => {
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-health-lazy-'));
     try {
