@@ -54,8 +54,9 @@ const LAZY_MODULES = {
   yaml: 'yaml',
   'smol-toml': 'smol-toml',
   '../core/config/guardRewrite': './src/core/config/guardRewrite.ts',
-  // Each behind one command: Create Config and Copy Status Report.
+  // Each behind one command (two for the guard's): Create Config, Copy Status Report, Guard This Server and Unguard.
   './createConfig': './src/vscode/createConfig.ts',
+  './guardEntryEdit': './src/vscode/guardEntryEdit.ts',
   '../present/report': './src/present/report.ts',
 };
 const lazyName = (specifier) => path.basename(specifier);

@@ -1,9 +1,8 @@
 // "Guard This Server" and "Unguard": rewrite one entry of its config file, after showing the diff and asking. Nothing
-// is written without the command and the confirmation; the edit goes through the editor so Undo works.
+// is written without the command and the confirmation; the edit goes through the editor so Undo works. Only the
+// registration lives here; the rewrite itself (guardEntryEdit.ts) is loaded on the first use of either command.
 
 import * as vscode from 'vscode';
-import { changedSpan, guardEntry, GuardRewriteError, unguardEntry } from '../core/config/guardRewrite';
-import type { GuardLauncher } from '../core/guardLauncher';
 import type { ServerStatus } from '../core/model';
 import type { StableLauncher } from '../mcp/stableRuntime';
 import type { MonitorRegistry } from '../core/monitorTypes';
@@ -11,6 +10,7 @@ import { isGuardable, isGuarded } from '../present/guardState';
 import { serverIdFromElement } from '../present/treeModel';
 import { pickServer } from './serverPick';
 import { Commands } from '../present/commandIds';
+import { rewriteGuardedEntry, type ProposedTexts } from './guardEntryEdit';
 
 const PROPOSED_SCHEME = 'mcp-health-proposed';
 
@@ -25,11 +25,20 @@ export interface GuardCommandHost {
 
 export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable[] {
   // The proposed text of each pending rewrite, shown read-only on the right of the diff.
-  const proposals = new Map<string, string>();
+  const texts = new Map<string, string>();
   const changed = new vscode.EventEmitter<vscode.Uri>();
   const provider: vscode.TextDocumentContentProvider = {
     onDidChange: changed.event,
-    provideTextDocumentContent: (uri) => proposals.get(uri.toString()) ?? '',
+    provideTextDocumentContent: (uri) => texts.get(uri.toString()) ?? '',
+  };
+  const proposals: ProposedTexts = {
+    show(file, tag, text) {
+      const uri = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: file, query: tag });
+      texts.set(uri.toString(), text);
+      changed.fire(uri);
+      return uri;
+    },
+    drop: (uri) => texts.delete(uri.toString()),
   };
 
   const target = async (element: unknown, title: string, filter: (status: ServerStatus) => boolean): Promise<ServerStatus | undefined> => {
@@ -37,126 +46,16 @@ export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable
     return typeof id === 'string' ? host.registry.get(id) : undefined;
   };
 
-  const rewrite = async (status: ServerStatus, action: 'Guard' | 'Unguard'): Promise<void> => {
-    const { name, source } = status.config;
-    const guard = action === 'Guard';
-    // The button the user confirms with, and the name "Run … again" refers to.
-    const label = guard ? vscode.l10n.t('Guard') : vscode.l10n.t('Unguard');
-    const uri = vscode.Uri.file(source.file);
-    const document = await vscode.workspace.openTextDocument(uri);
-    const before = document.getText();
-    let launcher: GuardLauncher | undefined;
-    if (guard) {
-      const stable = await host.guardLauncher();
-      if ('error' in stable) {
-        // Without the stable copy the entry would name a file that is not there: refuse rather than break the server.
-        void vscode.window.showErrorMessage(
-          vscode.l10n.t(
-            'MCP Health: cannot guard "{0}": the guard runtime could not be copied to the extension\'s storage ({1}). Nothing was changed.',
-            name,
-            stable.error,
-          ),
-        );
-        return;
-      }
-      launcher = stable.launcher;
-    }
-    let after: string;
-    try {
-      const request = { text: before, file: source.file, format: source.format, name };
-      after = launcher ? guardEntry(request, launcher) : unguardEntry(request);
-    } catch (error) {
-      if (!(error instanceof GuardRewriteError)) throw error;
-      void vscode.window.showErrorMessage(
-        guard
-          ? vscode.l10n.t('MCP Health: cannot guard "{0}": {1}', name, error.message)
-          : vscode.l10n.t('MCP Health: cannot unguard "{0}": {1}', name, error.message),
-      );
-      return;
-    }
-    const proposed = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: source.file, query: `${action}:${name}:${Date.now()}` });
-    proposals.set(proposed.toString(), after);
-    changed.fire(proposed);
-    try {
-      const diffTitle = guard
-        ? vscode.l10n.t('{0}: run through mcp-health guard (proposed)', name)
-        : vscode.l10n.t('{0}: remove the guard (proposed)', name);
-      await vscode.commands.executeCommand('vscode.diff', uri, proposed, diffTitle, { preview: true });
-      let detail = launcher
-        ? vscode.l10n.t(
-            'The entry will run "{0} guard --name {1} -- <its command>": a copy of the guard kept in MCP Health\'s storage, so it needs no global install and keeps working after the extension updates. The client keeps one connection while the guard restarts the server. "Unguard" puts the entry back exactly.',
-            [launcher.command, ...launcher.args.slice(0, -1)].join(' '),
-            name,
-          )
-        : vscode.l10n.t("The entry's own command and args are put back exactly as they were.");
-      if (launcher && !(await host.nodeOnPath())) {
-        detail = `${vscode.l10n.t('Warning: "node" is not on the PATH this editor sees, so a client started from here may not be able to start the guarded entry. Install Node.js or put it on the PATH first.')}\n\n${detail}`;
-      }
-      const relative = vscode.workspace.asRelativePath(uri);
-      const question = guard
-        ? vscode.l10n.t('Guard "{0}" in {1}?', name, relative)
-        : vscode.l10n.t('Unguard "{0}" in {1}?', name, relative);
-      const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, label);
-      if (choice !== label) return;
-      const outcome = await applyRewrite(document, before, after);
-      const file = vscode.workspace.asRelativePath(uri);
-      if (outcome === 'changed') {
-        void vscode.window.showErrorMessage(
-          vscode.l10n.t('MCP Health: {0} changed while the diff was open; nothing was written. Run "{1}" again.', file, label),
-        );
-      } else if (outcome === 'refused') {
-        void vscode.window.showErrorMessage(vscode.l10n.t('MCP Health: the editor refused the edit to {0}.', file));
-      } else if (outcome === 'unsaved') {
-        void vscode.window.showInformationMessage(
-          guard
-            ? vscode.l10n.t('MCP Health: guarded "{0}"; {1} had unsaved changes, save it to apply.', name, file)
-            : vscode.l10n.t('MCP Health: unguarded "{0}"; {1} had unsaved changes, save it to apply.', name, file),
-        );
-      } else {
-        await host.rediscover();
-      }
-    } finally {
-      await closeProposal(proposed);
-      proposals.delete(proposed.toString());
-    }
-  };
-
   return [
     changed,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, provider),
     vscode.commands.registerCommand(Commands.guardServer, async (element?: unknown) => {
       const status = await target(element, vscode.l10n.t('Run which MCP server through mcp-health guard?'), isGuardable);
-      if (status) await rewrite(status, 'Guard');
+      if (status) await rewriteGuardedEntry(host, proposals, status, 'Guard');
     }),
     vscode.commands.registerCommand(Commands.unguardServer, async (element?: unknown) => {
       const status = await target(element, vscode.l10n.t('Remove the guard from which MCP server?'), isGuarded);
-      if (status) await rewrite(status, 'Unguard');
+      if (status) await rewriteGuardedEntry(host, proposals, status, 'Unguard');
     }),
   ];
-}
-
-/**
- * Writes the confirmed text as one edit of the changed span, so Undo takes it back. Unsaved changes of the user's own
- * stay theirs to save; a clean file is saved so the client sees the new entry.
- */
-export async function applyRewrite(
-  document: vscode.TextDocument,
-  before: string,
-  after: string,
-): Promise<'saved' | 'unsaved' | 'changed' | 'refused'> {
-  if (document.getText() !== before) return 'changed';
-  const wasDirty = document.isDirty;
-  const span = changedSpan(before, after);
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(document.uri, new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)), span.text);
-  if (!(await vscode.workspace.applyEdit(edit))) return 'refused';
-  if (wasDirty) return 'unsaved';
-  return (await document.save()) ? 'saved' : 'refused';
-}
-
-async function closeProposal(proposed: vscode.Uri): Promise<void> {
-  const tabs = vscode.window.tabGroups.all
-    .flatMap((group) => group.tabs)
-    .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === proposed.toString());
-  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }

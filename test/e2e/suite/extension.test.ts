@@ -11,7 +11,7 @@ import type { McpHealthApi } from '../../../src/vscode/api';
 import * as os from 'node:os';
 import { FIXTURES, startEverythingHttp, type RunningServer } from '../../helpers/servers';
 import { guardEntry, unguardEntry } from '../../../src/core/config/guardRewrite';
-import { applyRewrite } from '../../../src/vscode/guardCommands';
+import { applyRewrite } from '../../../src/vscode/guardEntryEdit';
 import { localLauncher } from '../../../src/core/guardLauncher';
 import { requestScreenshot } from '../harness/screenshots';
 import {
