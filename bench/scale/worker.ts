@@ -58,12 +58,17 @@ export interface PhaseReport {
   readonly rssBytes: number;
   /** How late the window's timer fired: a busy event loop shows here. */
   readonly timerLagMs: number;
+  /** From the phase's first probe round to the window's end: failed probes, and servers that stopped being up. */
+  readonly failedInPhase: number;
+  readonly leftUpInPhase: number;
   /** Set where several windows were summed (bench/sections/scale.ts): each window's CPU per probe, in µs. */
   readonly perWindowProbeUs?: readonly number[];
 }
 
 interface Monitor {
   readonly upCount: () => number;
+  /** Times a server stopped being up (ours: a state event away from `up`; the naive clients never reconnect). */
+  readonly leftUp: () => number;
   readonly probes: { ok: number; failed: number };
   /** Probes every intervalMs from now on; null parks (no probes at all). */
   readonly setInterval: (intervalMs: number | null) => void;
@@ -134,13 +139,17 @@ async function startOurs(request: WorkerRequest): Promise<Monitor> {
   });
   const probes = { ok: 0, failed: 0 };
   let up = 0;
+  let leftUp = 0;
   registry.onEvent((event) => {
     if (event.type === 'probe') {
       if (event.result.outcome === 'ok') probes.ok++;
       else probes.failed++;
     } else if (event.type === 'state') {
       if (event.to === 'up') up++;
-      if (event.from === 'up') up--;
+      if (event.from === 'up') {
+        up--;
+        leftUp++;
+      }
     }
   });
   registry.setServers(
@@ -150,6 +159,7 @@ async function startOurs(request: WorkerRequest): Promise<Monitor> {
   registry.start();
   return {
     upCount: () => up,
+    leftUp: () => leftUp,
     probes,
     setInterval: (ms) => registry.updateSettings(settingsFor(ms ?? PARKED_INTERVAL_MS)),
     kick: () => void registry.pingNow(),
@@ -244,6 +254,7 @@ async function startNaive(request: WorkerRequest, open: (url: string) => Promise
   const loops = intervalPingers(pingers);
   return {
     upCount: () => up,
+    leftUp: () => 0,
     probes,
     setInterval: loops.setInterval,
     kick: loops.kick,
@@ -312,6 +323,7 @@ async function startRaw(request: WorkerRequest): Promise<Monitor> {
   const loops = intervalPingers(pingers);
   return {
     upCount: () => up,
+    leftUp: () => 0,
     probes,
     setInterval: loops.setInterval,
     kick: loops.kick,
@@ -337,6 +349,7 @@ async function startRaw(request: WorkerRequest): Promise<Monitor> {
 }
 
 async function runPhase(monitor: Monitor, command: PhaseCommand): Promise<PhaseReport> {
+  const phaseStart = { failed: monitor.probes.failed, leftUp: monitor.leftUp() };
   monitor.setInterval(command.intervalMs);
   monitor.kick();
   await sleep(command.settleMs);
@@ -360,6 +373,8 @@ async function runPhase(monitor: Monitor, command: PhaseCommand): Promise<PhaseR
     failedProbesInWindow: monitor.probes.failed - probesBefore.failed,
     rssBytes: process.memoryUsage().rss,
     timerLagMs: windowMs - command.windowMs,
+    failedInPhase: monitor.probes.failed - phaseStart.failed,
+    leftUpInPhase: monitor.leftUp() - phaseStart.leftUp,
   };
 }
 

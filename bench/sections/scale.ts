@@ -169,6 +169,8 @@ function sumWindows(windows: readonly PhaseReport[]): PhaseReport {
     failedProbesInWindow: sum((window) => window.failedProbesInWindow),
     rssBytes: windows[windows.length - 1].rssBytes,
     timerLagMs: Math.max(...windows.map((window) => window.timerLagMs)),
+    failedInPhase: sum((window) => window.failedInPhase),
+    leftUpInPhase: sum((window) => window.leftUpInPhase),
     perWindowProbeUs: windows.map((window) => Math.round(perProbeUs(window))),
   };
 }
@@ -190,7 +192,7 @@ interface PhaseSet {
 function phaseFigures(count: number, { ours, baseline, sdk2, sdk2transport, raw }: PhaseSet): Figure[] {
   const label = `${count} @ ${ours.intervalMs / 1000} s`;
   const windows = (phase: PhaseReport): string => (phase.perWindowProbeUs ? ` [${phase.perWindowProbeUs.join(', ')} us]` : '');
-  const note = `probes in window: ours ${ours.probesInWindow} (${ours.failedProbesInWindow} failed)${windows(ours)}, baseline ${baseline.probesInWindow} (${baseline.failedProbesInWindow} failed)${windows(baseline)}, SDK 2.x ${sdk2.probesInWindow}${windows(sdk2)}, SDK 2.x transport alone ${sdk2transport.probesInWindow}${windows(sdk2transport)}, raw ${raw.probesInWindow}; up at window start ${ours.upAtWindowStart}/${baseline.upAtWindowStart}/${sdk2.upAtWindowStart}/${sdk2transport.upAtWindowStart}/${raw.upAtWindowStart}; timer lag ${Math.round(ours.timerLagMs)}/${Math.round(baseline.timerLagMs)} ms`;
+  const note = `probes in window: ours ${ours.probesInWindow} (${ours.failedProbesInWindow} failed)${windows(ours)}, baseline ${baseline.probesInWindow} (${baseline.failedProbesInWindow} failed)${windows(baseline)}, SDK 2.x ${sdk2.probesInWindow}${windows(sdk2)}, SDK 2.x transport alone ${sdk2transport.probesInWindow}${windows(sdk2transport)}, raw ${raw.probesInWindow}; up at window start ${ours.upAtWindowStart}/${baseline.upAtWindowStart}/${sdk2.upAtWindowStart}/${sdk2transport.upAtWindowStart}/${raw.upAtWindowStart}; timer lag ${Math.round(ours.timerLagMs)}/${Math.round(baseline.timerLagMs)} ms; from each phase's first round on, ours failed ${ours.failedInPhase} probes and left up ${ours.leftUpInPhase} times, baseline failed ${baseline.failedInPhase}`;
   const at30s = count === 1000 && ours.intervalMs === 30_000;
   const atTarget = count === 500 || at30s;
   const cpuTarget = at30s ? { max: CPU_AT_30S_TARGET_PERCENT, on: 'value' as const } : null;

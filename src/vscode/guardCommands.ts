@@ -4,24 +4,13 @@
 
 import * as vscode from 'vscode';
 import type { ServerStatus } from '../core/model';
-import type { StableLauncher } from '../mcp/stableRuntime';
-import type { MonitorRegistry } from '../core/monitorTypes';
 import { isGuardable, isGuarded } from '../present/guardState';
 import { serverIdFromElement } from '../present/treeModel';
 import { pickServer } from './serverPick';
 import { Commands } from '../present/commandIds';
-import { rewriteGuardedEntry, type ProposedTexts } from './guardEntryEdit';
+import { rewriteGuardedEntry, type GuardCommandHost, type ProposedTexts } from './guardEntryEdit';
 
 const PROPOSED_SCHEME = 'mcp-health-proposed';
-
-export interface GuardCommandHost {
-  readonly registry: MonitorRegistry;
-  rediscover(): Promise<void>;
-  /** `node <global storage>/bin/mcp-health-guard.js guard`, or why the stable copy could not be made. */
-  guardLauncher(): Promise<StableLauncher>;
-  /** Whether `node` is on the PATH this editor sees: the rewritten entry names it bare. */
-  nodeOnPath(): Promise<boolean>;
-}
 
 export function registerGuardCommands(host: GuardCommandHost): vscode.Disposable[] {
   // The proposed text of each pending rewrite, shown read-only on the right of the diff.

@@ -5,7 +5,17 @@ import * as vscode from 'vscode';
 import { changedSpan, guardEntry, GuardRewriteError, unguardEntry } from '../core/config/guardRewrite';
 import type { GuardLauncher } from '../core/guardLauncher';
 import type { ServerStatus } from '../core/model';
-import type { GuardCommandHost } from './guardCommands';
+import type { StableLauncher } from '../mcp/stableRuntime';
+import type { MonitorRegistry } from '../core/monitorTypes';
+
+export interface GuardCommandHost {
+  readonly registry: MonitorRegistry;
+  rediscover(): Promise<void>;
+  /** `node <global storage>/bin/mcp-health-guard.js guard`, or why the stable copy could not be made. */
+  guardLauncher(): Promise<StableLauncher>;
+  /** Whether `node` is on the PATH this editor sees: the rewritten entry names it bare. */
+  nodeOnPath(): Promise<boolean>;
+}
 
 /** The read-only documents on the right of the diff: the proposed text of each pending rewrite. */
 export interface ProposedTexts {
