@@ -59,28 +59,23 @@ test('a floor under the target changes nothing: the target is judged as usual', 
   assert.equal(held({ ...cpu, value: 6 }), false);
 });
 
+/** 640 us per probe against a baseline of 600, target 1.0x, with a floor measured at `floorUs`. */
+const perProbe = (floorUs: number): Figure => ({
+  ...figure('500 @ 1 s: CPU per probe', 640, 1),
+  unit: 'us',
+  reference: { name: 'baseline', value: 600 },
+  target: { max: 1, on: 'ratio' },
+  floor: { name: 'SDK 2.x transport alone', value: floorUs },
+});
+
 test('a ratio target is below the floor when the floor over the same reference is above it', () => {
-  const perProbe: Figure = {
-    ...figure('500 @ 1 s: CPU per probe', 640, 1),
-    unit: 'us',
-    reference: { name: 'baseline', value: 600 },
-    target: { max: 1, on: 'ratio' },
-    floor: { name: 'SDK 2.x transport alone', value: 620 },
-  };
-  assert.equal(held(perProbe), null);
-  const table = renderTable([perProbe], []);
+  assert.equal(held(perProbe(620)), null);
+  const table = renderTable([perProbe(620)], []);
   assert.match(table, /\| floor/);
   assert.match(table, /target 1x, but SDK 2\.x transport alone measured 620 us, 1\.03x baseline in this run \(ours 640 us\)/);
 });
 
 test('a ratio target whose floor is under the reference is judged as usual', () => {
-  const perProbe: Figure = {
-    ...figure('500 @ 1 s: CPU per probe', 640, 1),
-    unit: 'us',
-    reference: { name: 'baseline', value: 600 },
-    target: { max: 1, on: 'ratio' },
-    floor: { name: 'SDK 2.x transport alone', value: 590 },
-  };
-  assert.equal(held(perProbe), false);
-  assert.equal(held({ ...perProbe, value: 595 }), true);
+  assert.equal(held(perProbe(590)), false);
+  assert.equal(held({ ...perProbe(590), value: 595 }), true);
 });
