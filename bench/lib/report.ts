@@ -29,13 +29,17 @@ export function ratioOf(figure: Figure): number | null {
   return figure.value / figure.reference.value;
 }
 
-/** The floor measured in the same run is itself above the target (on the value, or over the reference for a ratio). */
+/** The floor in the target's own terms: its value, or for a target on the ratio, its value over the same reference. */
+function floorOnTarget(figure: Figure): number | null {
+  if (!figure.target || !figure.floor) return null;
+  if (figure.target.on === 'value') return figure.floor.value;
+  return ratioOf({ ...figure, value: figure.floor.value });
+}
+
+/** The floor measured in the same run is itself above the target. */
 export function belowFloor(figure: Figure): boolean {
-  const { target, floor } = figure;
-  if (!target || !floor) return false;
-  if (target.on === 'value') return floor.value > target.max;
-  const reference = figure.reference?.value;
-  return reference !== undefined && reference > 0 && floor.value / reference > target.max;
+  const floor = floorOnTarget(figure);
+  return floor !== null && figure.target !== null && floor > figure.target.max;
 }
 
 export function held(figure: Figure): boolean | null {
@@ -96,9 +100,9 @@ export function renderTable(figures: readonly Figure[], skipped: readonly Skippe
   for (const figure of figures)
     if (belowFloor(figure) && figure.floor) {
       const unit = figure.unit ? ` ${figure.unit}` : '';
-      const onRatio = figure.target?.on === 'ratio' && figure.reference;
+      const onRatio = figure.target?.on === 'ratio';
       const floorSays = onRatio
-        ? `${formatNumber(figure.floor.value)}${unit}, ${formatNumber(figure.floor.value / (figure.reference?.value ?? 1))}x ${figure.reference?.name}`
+        ? `${formatNumber(figure.floor.value)}${unit}, ${formatNumber(floorOnTarget(figure) ?? Number.NaN)}x ${figure.reference?.name}`
         : `${formatNumber(figure.floor.value)}${unit}`;
       out.push(
         `below the floor ${figure.section}: ${figure.name}: target ${onRatio ? `${figure.target?.max}x` : `${figure.target?.max}${unit}`}, but ${figure.floor.name} measured ${floorSays} in this run (ours ${formatNumber(figure.value)}${unit})`,

@@ -139,33 +139,21 @@ export async function guardCost(context: BenchContext): Promise<void> {
       ['guarded', guarded],
       ['relayed', relayed],
     ] as const;
-    for (const [name, client] of contenders) {
-      for (let i = 0; i < COLD_PINGS; i++) {
-        const start = performance.now();
-        await client.request(id++, 'ping');
-        cold[name].push(performance.now() - start);
-      }
-    }
+    const timedPing = async (client: PipeClient): Promise<number> => {
+      const start = performance.now();
+      await client.request(id++, 'ping');
+      return performance.now() - start;
+    };
+    for (const [name, client] of contenders) for (let i = 0; i < COLD_PINGS; i++) cold[name].push(await timedPing(client));
     // Idle as a client sees it right after connecting; V8's optimising compiler, which the warm-up below brings in,
     // is in the figure after the bursts.
     const emptyRss = rssMb(empty.pid!);
     const idleRss = rssMb(guarded.child.pid!);
     for (const [, client] of contenders) for (let i = COLD_PINGS; i < WARM_UP_PINGS; i++) await client.request(id++, 'ping');
     for (let r = 0; r < rounds; r++) {
-      const contenders: Array<['direct' | 'guarded' | 'relayed', PipeClient]> = [
-        ['direct', direct],
-        ['guarded', guarded],
-        ['relayed', relayed],
-      ];
       // Each round in another order, so that drift in the machine's load falls on every contender alike.
       const order = [...contenders.slice(r % 3), ...contenders.slice(0, r % 3)];
-      for (const [name, client] of order) {
-        for (let i = 0; i < batch; i++) {
-          const start = performance.now();
-          await client.request(id++, 'ping');
-          samples[name].push(performance.now() - start);
-        }
-      }
+      for (const [name, client] of order) for (let i = 0; i < batch; i++) samples[name].push(await timedPing(client));
     }
     const d = summarize(samples.direct);
     const g = summarize(samples.guarded);
