@@ -10,14 +10,10 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  Client as Client2,
-  StreamableHTTPClientTransport as StreamableHTTPClientTransport2,
-  type JSONRPCMessage,
-  type MessageExtraInfo,
-} from '@modelcontextprotocol/client';
+import { Client as Client2, StreamableHTTPClientTransport as StreamableHTTPClientTransport2 } from '@modelcontextprotocol/client';
 import { httpServer } from '../lib/configs';
 import { clientInfo, loadOurs } from '../lib/ours';
+import { transportAlone, type NaiveClient } from '../lib/sdk2TransportAlone';
 
 export type WorkerMode = 'ours' | 'baseline' | 'sdk2' | 'sdk2transport' | 'raw';
 
@@ -167,12 +163,6 @@ async function startOurs(request: WorkerRequest): Promise<Monitor> {
   };
 }
 
-/** What a naive client needs of its SDK: connect, ping with a timeout, end the session. */
-interface NaiveClient {
-  ping(timeoutMs: number): Promise<unknown>;
-  close(): Promise<void>;
-}
-
 /** Either SDK's client and Streamable HTTP transport, as far as a naive pinger uses them. */
 interface SdkPair {
   readonly client: {
@@ -198,42 +188,6 @@ const sdk1Client = (url: string): Promise<NaiveClient> =>
   naiveClient({ client: new Client(clientInfo, { capabilities: {} }), transport: new StreamableHTTPClientTransport(new URL(url)) });
 const sdk2Client = (url: string): Promise<NaiveClient> =>
   naiveClient({ client: new Client2(clientInfo, { capabilities: {} }), transport: new StreamableHTTPClientTransport2(new URL(url)) });
-
-/**
- * The floor of any client on SDK 2.x's Streamable HTTP transport, which principle 1 binds ours to: each ping is one
- * `transport.send` and its answer is matched by id in `onmessage`. No request layer, no timer, no verdict: whatever a
- * monitor adds, it adds to this. The handshake is the SDK client's (`connect`), so the session is the same as ours.
- */
-async function transportAlone(url: string): Promise<NaiveClient> {
-  const transport = new StreamableHTTPClientTransport2(new URL(url));
-  const client = new Client2(clientInfo, { capabilities: {} });
-  await client.connect(transport);
-  const waiting = new Map<number, () => void>();
-  const sdkOnMessage = transport.onmessage as ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
-  transport.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
-    const id = 'id' in message && !('method' in message) ? message.id : undefined;
-    const answered = typeof id === 'number' ? waiting.get(id) : undefined;
-    if (!answered) return sdkOnMessage?.(message, extra);
-    waiting.delete(id as number);
-    answered();
-  };
-  let nextId = 1_500_000_000;
-  return {
-    ping: () =>
-      new Promise<void>((resolve, reject) => {
-        const id = nextId++;
-        waiting.set(id, resolve);
-        transport.send({ jsonrpc: '2.0', id, method: 'ping' }).catch((error: unknown) => {
-          waiting.delete(id);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        });
-      }),
-    close: async () => {
-      await transport.terminateSession().catch(() => undefined);
-      await client.close().catch(() => undefined);
-    },
-  };
-}
 
 async function startNaive(request: WorkerRequest, open: (url: string) => Promise<NaiveClient>): Promise<Monitor> {
   const probes = { ok: 0, failed: 0 };
@@ -394,7 +348,7 @@ async function main(): Promise<void> {
         : request.mode === 'sdk2'
           ? await startNaive(request, sdk2Client)
           : request.mode === 'sdk2transport'
-            ? await startNaive(request, transportAlone)
+            ? await startNaive(request, (url) => transportAlone(url, clientInfo))
             : await startRaw(request);
   await until(() => monitor.upCount() >= count, request.connectDeadlineMs);
   const connectMs = performance.now() - connectStart;

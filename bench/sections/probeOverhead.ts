@@ -7,10 +7,12 @@ import { clientInfo, type Ours } from '../lib/ours';
 import { startHttpPeer } from '../lib/peers';
 import { closeRawHttp, fetchPing, httpRequestPing, type SessionTarget } from '../lib/rawHttp';
 import { initializeRaw, spawnRawStdio } from '../lib/rawStdio';
+import { transportAlone, type NaiveClient } from '../lib/sdk2TransportAlone';
 import { summarize, type Summary } from '../lib/stats';
 
 const PROBE_TIMEOUT_MS = 2000;
 const TARGET_P50_RATIO = 1.3;
+const SDK_TRANSPORT = 'SDK 2.x transport alone';
 
 type Variant = { readonly name: string; readonly exchange: () => Promise<void> };
 
@@ -49,6 +51,7 @@ function record(
   ours: string,
   rawNames: readonly string[],
   note: string,
+  floorName?: string,
 ): void {
   const summaries: Record<string, Summary> = {};
   for (const [name, values] of samples) summaries[name] = summarize(values);
@@ -63,6 +66,7 @@ function record(
       unit: 'ms',
       reference: { name: `${rawNames[0]} p50`, value: primary.p50 },
       target: { max: TARGET_P50_RATIO, on: 'ratio' },
+      ...(floorName ? { floor: { name: `${floorName} p50`, value: summaries[floorName].p50 } } : {}),
       note,
     },
     {
@@ -91,17 +95,21 @@ async function httpOverhead(context: BenchContext, ours: Ours, rounds: number, b
   const peer = await startHttpPeer();
   const connector = ours.createNodeConnector({ logger: ours.silentLogger, clientInfo });
   let connection: Connection | undefined;
+  let sdkTransport: NaiveClient | undefined;
   try {
     connection = await connector.connect(httpServer('probe-http', peer.url), { timeoutMs: 10_000, eraHint: 'handshake' });
     const sessions = await peer.sessionIds();
     if (sessions.length !== 1) throw new Error(`expected the peer to hold exactly our session, it holds ${sessions.length}`);
     const target: SessionTarget = { url: peer.url, sessionId: sessions[0], protocolVersion: connection.protocolVersion ?? '2025-06-18' };
+    sdkTransport = await transportAlone(peer.url, clientInfo);
+    const viaTransport = sdkTransport;
     let id = 1_000_000;
     const samples = await interleaved(
       [
         { name: 'ours', exchange: ourProbe(connection) },
         { name: 'raw fetch', exchange: () => fetchPing(target, id++) },
         { name: 'raw http.request', exchange: () => httpRequestPing(target, id++) },
+        { name: SDK_TRANSPORT, exchange: async () => void (await viaTransport.ping(PROBE_TIMEOUT_MS)) },
       ],
       rounds,
       batch,
@@ -112,10 +120,12 @@ async function httpOverhead(context: BenchContext, ours: Ours, rounds: number, b
       'http',
       samples,
       'ours',
-      ['raw fetch', 'raw http.request'],
-      'same peer process and session (bench/peers/handshake-http-peer.mjs), same headers; our probe goes through the SDK transport, on fetch like raw fetch; raw http.request (node:http, keep-alive agent) is the floor',
+      ['raw fetch', 'raw http.request', SDK_TRANSPORT],
+      'same peer process (bench/peers/handshake-http-peer.mjs), same headers; raw fetch and raw http.request on our session, the SDK 2.x transport alone on a session of its own; our probe goes through the SDK transport, on fetch like raw fetch; raw http.request (node:http, keep-alive agent) is the cheapest exchange, the SDK transport alone the cheapest a client on that transport can do (principle 1)',
+      SDK_TRANSPORT,
     );
   } finally {
+    await sdkTransport?.close();
     await connection?.close();
     closeRawHttp();
     await peer.kill();
