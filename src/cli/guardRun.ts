@@ -2,6 +2,7 @@
 // Kept apart from the HTTP upstream, the config discovery of --print-config and the rest of the CLI, so the lean
 // dist/guard.js that a client runs for every guarded server loads none of the SDK, zod or the config parsers.
 
+import { setFlagsFromString } from 'node:v8';
 import { systemClock, type Clock } from '../core/clock';
 import type { Logger } from '../core/logger';
 import { defaultGuardSettings, GuardSession } from '../guard/guardSession';
@@ -53,7 +54,21 @@ export function stderrLogger(name: string): Logger {
   return { trace: quiet, debug: verbose ? write('debug') : quiet, info: write('info'), warn: write('warn'), error: write('error') };
 }
 
+/**
+ * A guard lives as long as its client's session, mostly idle between bursts. Left to its defaults V8 keeps the young
+ * generation it grew for a burst of 10,000 requests (about 6 MB more, and old-space garbage) for the rest of the
+ * session, because with no allocation after the burst nothing tells it the rate went down; a bare pipe relay gives the
+ * same memory back within seconds. V8's memory-saving mode (what it uses for background tabs and small devices) reads
+ * this flag as it goes, so set at start it bounds the young generation and lets the memory reducer run when idle. The
+ * bench's guard section measured it: RSS after the bursts about the relay's instead of 10 MB above it, CPU per burst
+ * no higher, per-request latency unchanged.
+ */
+function preferSmallHeap(): void {
+  setFlagsFromString('--optimize-for-size');
+}
+
 export function runSession(options: GuardOptions, upstreams: UpstreamFactory): Promise<number> {
+  preferSmallHeap();
   const logger = stderrLogger(options.name);
   return new Promise<number>((resolve) => {
     const stdin = process.stdin;

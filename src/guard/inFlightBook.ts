@@ -20,7 +20,12 @@ export class InFlightBook {
   private methods: string[] = [];
   private startedAt = new Float64Array(INITIAL_SLOTS);
   private modern: Array<InFlight['modern']> = [];
-  private readonly free: number[] = [];
+  /**
+   * Slots given back, as a stack in a typed array: a JS array here, popped to empty and pushed again by every ping
+   * of a one-at-a-time client, gave its backing store up and allocated a new one each time.
+   */
+  private free = new Int32Array(INITIAL_SLOTS);
+  private freeCount = 0;
   private used = 0;
 
   get size(): number {
@@ -31,11 +36,14 @@ export class InFlightBook {
   set(id: JsonRpcId, entry: InFlight): void {
     let slot = this.slots.get(id);
     if (slot === undefined) {
-      slot = this.free.pop() ?? this.used++;
+      slot = this.freeCount > 0 ? this.free[--this.freeCount]! : this.used++;
       if (slot >= this.startedAt.length) {
         const grown = new Float64Array(this.startedAt.length * 2);
         grown.set(this.startedAt);
         this.startedAt = grown;
+        const free = new Int32Array(grown.length);
+        free.set(this.free.subarray(0, this.freeCount));
+        this.free = free;
       }
       this.slots.set(id, slot);
     }
@@ -54,7 +62,7 @@ export class InFlightBook {
     if (slot === undefined) return false;
     this.slots.delete(id);
     this.modern[slot] = null;
-    this.free.push(slot);
+    this.free[this.freeCount++] = slot;
     return true;
   }
 
@@ -72,7 +80,8 @@ export class InFlightBook {
     this.methods = [];
     this.startedAt = new Float64Array(INITIAL_SLOTS);
     this.modern = [];
-    this.free.length = 0;
+    this.free = new Int32Array(INITIAL_SLOTS);
+    this.freeCount = 0;
     this.used = 0;
   }
 

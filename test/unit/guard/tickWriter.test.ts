@@ -3,18 +3,22 @@ import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { TickWriter } from '../../../src/guard/tickWriter';
 
-/** A real Writable that records each underlying write (one entry per syscall a pipe would make). */
-function recorder(highWaterMark = 16 * 1024) {
+/**
+ * A real Writable that records each underlying write (one entry per syscall a pipe would make). `slow`: each write
+ * completes on a later turn, as on a pipe whose reader lags, so the stream holds what comes meanwhile.
+ */
+function recorder(highWaterMark = 16 * 1024, slow = false) {
   const writes: string[][] = [];
+  const complete = (done: () => void) => (slow ? setImmediate(done) : done());
   const stream = new Writable({
     highWaterMark,
     write(chunk: Buffer, _encoding, done) {
       writes.push([chunk.toString('utf8')]);
-      done();
+      complete(done);
     },
     writev(chunks, done) {
       writes.push(chunks.map(({ chunk }) => (chunk as Buffer).toString('utf8')));
-      done();
+      complete(done);
     },
   });
   return { stream, writes };
@@ -32,6 +36,25 @@ void describe('TickWriter', () => {
     writer.write(Buffer.from('d\n'));
     await tick();
     assert.deepEqual(writes, [['a\n', 'b\n', 'c\n'], ['d\n']]);
+  });
+
+  void it('writes a tick of one run straight to the stream, without corking it', async () => {
+    const { stream, writes } = recorder();
+    let corks = 0;
+    const cork = stream.cork.bind(stream);
+    stream.cork = () => {
+      corks++;
+      cork();
+    };
+    const writer = new TickWriter(stream);
+    const chunk = Buffer.from('{"id":1}\n{"id":2}\n');
+    writer.write(chunk.subarray(0, 9));
+    writer.write(chunk.subarray(9));
+    await tick();
+    writer.write(Buffer.from('{"id":3}\n'));
+    await tick();
+    assert.deepEqual(writes, [['{"id":1}\n{"id":2}\n'], ['{"id":3}\n']]);
+    assert.equal(corks, 0);
   });
 
   void it('reports backpressure like the stream, and the stream drains', async () => {
@@ -59,7 +82,7 @@ void describe('TickWriter', () => {
 
   void it('reports backpressure from merged lines as soon as the stream is over its mark, and drains', async () => {
     const chunk = Buffer.from('12\n34\n56\n');
-    const { stream, writes } = recorder(5);
+    const { stream, writes } = recorder(5, true);
     const writer = new TickWriter(stream);
     assert.equal(writer.write(chunk.subarray(0, 3)), true);
     assert.equal(writer.write(chunk.subarray(3, 6)), false);
