@@ -13,10 +13,15 @@ export interface Figure {
   /**
    * The cheapest way to do the same work, measured in the same run. When the floor itself is above the target (its
    * value, or for a target on the ratio, its value over the same reference), no implementation can hold it on this
-   * machine: the figure is then judged against the floor instead (at most FLOOR_SLACK times it), and both numbers
-   * are printed.
+   * machine: the figure is then judged against the floor instead (at most `slack` times it, FLOOR_SLACK unless the
+   * figure says), and both numbers are printed.
    */
-  readonly floor?: { readonly name: string; readonly value: number };
+  readonly floor?: {
+    readonly name: string;
+    readonly value: number;
+    /** A tighter bound than FLOOR_SLACK where 10 % of the floor is more than ours could honestly need (a process's RSS). */
+    readonly slack?: number;
+  };
   readonly note?: string;
 }
 
@@ -43,6 +48,10 @@ function floorOnTarget(figure: Figure): number | null {
  */
 export const FLOOR_SLACK = 1.1;
 
+function slackOf(figure: Figure): number {
+  return figure.floor?.slack ?? FLOOR_SLACK;
+}
+
 /** Ours over the floor, in the figure's unit. */
 function overFloor(figure: Figure): number | null {
   if (!figure.floor || figure.floor.value <= 0 || !Number.isFinite(figure.floor.value)) return null;
@@ -59,7 +68,7 @@ export function held(figure: Figure): boolean | null {
   if (!figure.target) return null;
   if (belowFloor(figure)) {
     const over = overFloor(figure);
-    return over !== null && over <= FLOOR_SLACK;
+    return over !== null && over <= slackOf(figure);
   }
   const measured = figure.target.on === 'ratio' ? ratioOf(figure) : figure.value;
   if (measured === null || !Number.isFinite(measured)) return false;
@@ -122,7 +131,7 @@ export function renderTable(figures: readonly Figure[], skipped: readonly Skippe
         ? `${formatNumber(figure.floor.value)}${unit}, ${formatNumber(floorOnTarget(figure) ?? Number.NaN)}x ${figure.reference?.name}`
         : `${formatNumber(figure.floor.value)}${unit}`;
       out.push(
-        `below the floor ${figure.section}: ${figure.name}: target ${onRatio ? `${figure.target?.max}x` : `${figure.target?.max}${unit}`}, but ${figure.floor.name} measured ${floorSays} in this run (ours ${formatNumber(figure.value)}${unit}, ${formatNumber(overFloor(figure) ?? Number.NaN)}x the floor; holds at <= ${FLOOR_SLACK}x)`,
+        `below the floor ${figure.section}: ${figure.name}: target ${onRatio ? `${figure.target?.max}x` : `${figure.target?.max}${unit}`}, but ${figure.floor.name} measured ${floorSays} in this run (ours ${formatNumber(figure.value)}${unit}, ${formatNumber(overFloor(figure) ?? Number.NaN)}x the floor; holds at <= ${slackOf(figure)}x)`,
       );
     }
   for (const skip of skipped) out.push(`skipped ${skip.section}: ${skip.reason}`);

@@ -60,6 +60,13 @@ test("a figure far above an unreachable target's floor is missed: the floor excu
   assert.equal(held({ ...cpu, value: 1.9 * FLOOR_SLACK }), true);
 });
 
+test("a floor's own slack, tighter than the default, is the bound it holds at", () => {
+  const rss: Figure = { ...figure('guard RSS idle', 45.5, 44.5), unit: 'MB', floor: { name: 'bare relay idle', value: 44.7, slack: 1.01 } };
+  assert.equal(held(rss), false);
+  assert.match(renderTable([rss], []), /1\.02x the floor; holds at <= 1\.01x\)/);
+  assert.equal(held({ ...rss, value: 45.1 }), true);
+});
+
 test('a floor under the target changes nothing: the target is judged as usual', () => {
   const cpu: Figure = { ...figure('1000 @ 30 s: CPU', 3.1, 5), floor: { name: 'bare node:http', value: 1.9 } };
   assert.equal(held(cpu), true);
