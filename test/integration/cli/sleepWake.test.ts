@@ -107,11 +107,21 @@ describe('mcp-health watch across a sleep (SIGSTOP while its HTTP server restart
         probes.slice(firstOk).every((line) => line.ok === true),
         `every probe after that answers\n${run.stdout}`,
       );
-      assert.ok(
-        sinceWake.some((line) => line.type === 'state' && line.to === 'up') ||
-          after.slice(0, wakeAt).some((line) => line.type === 'state' && line.to === 'up'),
-        `up again after the wake\n${run.stdout}`,
-      );
+      // The restarted server knows only the sessions it opened, so an answer after the wake was on a new session. Two
+      // ways get there, by the order the woken process handles things in: the old session's socket is found closed
+      // first (the probe fails, the monitor reconnects: a state line to up and a restart), or the probe goes out on a
+      // new socket, the server answers 404 and the connection opens a new session within the same probe (specified:
+      // a client whose session is gone starts a new one), which changes no state.
+      const reconnected = probes.some((line) => line.ok === false);
+      if (reconnected) {
+        assert.ok(
+          sinceWake.some((line) => line.type === 'state' && line.to === 'up') ||
+            after.slice(0, wakeAt).some((line) => line.type === 'state' && line.to === 'up'),
+          `up again after the wake\n${run.stdout}`,
+        );
+      } else {
+        assert.equal(firstOk, 0, `the session re-opened within the first probe after the wake\n${run.stdout}`);
+      }
       // No storm: the failure and the recovery are a handful of state lines, not one per late timer.
       assert.ok(sinceWake.filter((line) => line.type === 'state').length <= 4, `state lines after the wake\n${run.stdout}`);
 
@@ -131,7 +141,7 @@ describe('mcp-health watch across a sleep (SIGSTOP while its HTTP server restart
       assert.equal(summary.type, 'summary');
       const [remote] = summary.servers as { state: string; restarts: number }[];
       assert.equal(remote?.state, 'up');
-      assert.ok((remote?.restarts ?? 0) >= 1, 'the session was re-established: a new connection, not the old one');
+      if (reconnected) assert.ok((remote?.restarts ?? 0) >= 1, 'the session was re-established: a new connection, not the old one');
     },
   );
 });
