@@ -60,8 +60,8 @@ export function stderrLogger(name: string): Logger {
  * session, because with no allocation after the burst nothing tells it the rate went down; a bare pipe relay gives the
  * same memory back within seconds. V8's memory-saving mode (what it uses for background tabs and small devices) reads
  * this flag as it goes, so set at start it bounds the young generation and lets the memory reducer run when idle. The
- * bench's guard section measured it: RSS after the bursts about the relay's instead of 10 MB above it, CPU per burst
- * no higher, per-request latency unchanged.
+ * bench's guard section measured it: RSS 20 s after the bursts about the relay's instead of 15 MB above it; CPU per
+ * burst and per-request latency within the run-to-run noise of a 2-core machine.
  */
 function preferSmallHeap(): void {
   setFlagsFromString('--optimize-for-size');
