@@ -26,7 +26,8 @@ const COLD_PINGS = 200;
 const RSS_ALLOWANCE_MB = 5;
 /**
  * How far above a message relay's idle RSS (the floor of a proxy that reads what it carries) the guard may be when
- * that relay itself is over the idle target: its status channel, keepalive and books, about 0.9 MB on this machine's 45.
+ * that relay itself is over the idle target: about 0.9 MB on this machine's 45, for its status channel, keepalive and
+ * books (about 0.5 MB over that relay in the runs of 2026-12-06).
  */
 const IDLE_FLOOR_SLACK = 1.02;
 /** How long the guard and the relay are left quiet after the bursts before what they keep is read. */
@@ -296,8 +297,9 @@ export async function guardCost(context: BenchContext): Promise<void> {
       reference: { name: 'direct', value: directMs },
       target: null,
     });
-    // Memory floors measured in the same run: the runtime alone (an empty Node process) for the idle guard, and a bare
-    // pipe relay that carried the same bursts for the busy one (what Node's own stream buffers keep after the traffic).
+    // Memory floors measured in the same run: for the idle guard the runtime alone (an empty Node process, the target's
+    // base) and a message relay read at the same moment (the floor when the target is below it), and for the busy one
+    // a bare pipe relay that carried the same bursts (what Node's own stream buffers keep after the traffic).
     const peakRss = rssMb(guarded.child.pid!);
     const relayPeakRss = rssMb(relayed.child.pid!);
     // What each keeps once the traffic stops, read at the same moment after the same quiet time: right after a burst
