@@ -177,6 +177,16 @@ async function interleavedRounds(contenders: readonly Contender[], phase: Phase)
   return perContender.map(sumWindows);
 }
 
+/** All contenders at once, `rounds` windows one after another; several windows are summed per contender. */
+async function sideBySideRounds(contenders: readonly Contender[], phase: Phase): Promise<PhaseReport[]> {
+  const perContender: PhaseReport[][] = contenders.map(() => []);
+  for (let round = 0; round < phase.rounds; round++) {
+    const reports = await Promise.all(contenders.map((contender) => contender.worker.phase(phase)));
+    reports.forEach((report, index) => perContender[index].push(report));
+  }
+  return perContender.map((windows) => (windows.length === 1 ? windows[0] : sumWindows(windows)));
+}
+
 /** Several windows of one contender as one: CPU, probes and time added up; the worst timer lag; the last RSS. */
 function sumWindows(windows: readonly PhaseReport[]): PhaseReport {
   const sum = (pick: (window: PhaseReport) => number): number => windows.reduce((total, window) => total + pick(window), 0);
@@ -319,17 +329,8 @@ async function measureSize(context: BenchContext, script: string, plan: SizePlan
       contender.ready = await contender.worker.ready(CONNECT_DEADLINE_MS + 30_000);
     }
     for (const phase of plan.phases) {
-      if (phase.alone) {
-        const reports = await interleavedRounds(contenders, phase);
-        reports.forEach((report, index) => contenders[index].phases.push(report));
-      } else {
-        const perContender: PhaseReport[][] = contenders.map(() => []);
-        for (let round = 0; round < phase.rounds; round++) {
-          const reports = await Promise.all(contenders.map((contender) => contender.worker.phase(phase)));
-          reports.forEach((report, index) => perContender[index].push(report));
-        }
-        perContender.forEach((windows, index) => contenders[index].phases.push(windows.length === 1 ? windows[0] : sumWindows(windows)));
-      }
+      const reports = phase.alone ? await interleavedRounds(contenders, phase) : await sideBySideRounds(contenders, phase);
+      reports.forEach((report, index) => contenders[index].phases.push(report));
     }
   } finally {
     await Promise.all(contenders.map((contender) => stopContender(contender)));
