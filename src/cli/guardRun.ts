@@ -8,6 +8,7 @@ import type { Logger } from '../core/logger';
 import { defaultGuardSettings, GuardSession } from '../guard/guardSession';
 import { LineSplitter } from '../mcp/lineSplitter';
 import { redactText } from '../core/redact';
+import { HeapModeByTraffic } from '../guard/heapMode';
 import { GUARD_STATUS_TYPE, guardSecrets, publishGuardStatus, redactStatus } from '../guard/statusChannel';
 import { StdioUpstream } from '../guard/stdioUpstream';
 import { TickWriter } from '../guard/tickWriter';
@@ -54,21 +55,11 @@ export function stderrLogger(name: string): Logger {
   return { trace: quiet, debug: verbose ? write('debug') : quiet, info: write('info'), warn: write('warn'), error: write('error') };
 }
 
-/**
- * A guard lives as long as its client's session, mostly idle between bursts. Left to its defaults V8 keeps the young
- * generation it grew for a burst of 10,000 requests (about 6 MB more, and old-space garbage) for the rest of the
- * session, because with no allocation after the burst nothing tells it the rate went down; a bare pipe relay gives the
- * same memory back within seconds. V8's memory-saving mode (what it uses for background tabs and small devices) reads
- * this flag as it goes, so set at start it bounds the young generation and lets the memory reducer run when idle. The
- * bench's guard section measured it: RSS 20 s after the bursts about the relay's instead of 15 MB above it; CPU per
- * burst and per-request latency within the run-to-run noise of a 2-core machine.
- */
-function preferSmallHeap(): void {
-  setFlagsFromString('--optimize-for-size');
-}
-
 export function runSession(options: GuardOptions, upstreams: UpstreamFactory): Promise<number> {
-  preferSmallHeap();
+  const heapMode = new HeapModeByTraffic(
+    (saving) => setFlagsFromString(saving ? '--optimize-for-size' : '--no-optimize-for-size'),
+    systemClock,
+  );
   const logger = stderrLogger(options.name);
   return new Promise<number>((resolve) => {
     const stdin = process.stdin;
@@ -83,7 +74,10 @@ export function runSession(options: GuardOptions, upstreams: UpstreamFactory): P
         logger,
         upstreams,
         client: {
-          write: (raw) => toClient.write(raw),
+          write: (raw) => {
+            heapMode.traffic();
+            return toClient.write(raw);
+          },
           pause: () => stdin.pause(),
           resume: () => stdin.resume(),
           end: () => {
@@ -92,6 +86,7 @@ export function runSession(options: GuardOptions, upstreams: UpstreamFactory): P
           },
         },
         onClosed: (code) => {
+          heapMode.dispose();
           void channel.then((server) => server?.dispose());
           stdin.destroy();
           setTimeout(() => process.exit(code), EXIT_FALLBACK_MS).unref();
@@ -101,7 +96,10 @@ export function runSession(options: GuardOptions, upstreams: UpstreamFactory): P
     );
     const splitter = new LineSplitter(
       {
-        line: (raw) => session.fromClient(raw),
+        line: (raw) => {
+          heapMode.traffic();
+          session.fromClient(raw);
+        },
         overflow: (bytes) => {
           logger.error(`the client sent ${bytes} bytes without a newline (limit ${MAX_LINE_BYTES}); closing`);
           void session.close(1);
