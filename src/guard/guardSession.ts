@@ -434,8 +434,10 @@ export class GuardSession {
 
   private fromUpstream(gen: number, raw: Buffer): void {
     if (gen !== this.gen || this.state === 'closed') return;
-    this.keepalive.activity();
-    if (this.clientEnded) this.drainActivity = this.deps.clock.monotonic();
+    // One reading of the clock per line, for the keepalive and for the answer's time: a flood reads it 10,000 times.
+    const now = this.deps.clock.monotonic();
+    this.keepalive.activity(now);
+    if (this.clientEnded) this.drainActivity = now;
     const route = routeLine(raw);
     switch (route.kind) {
       case 'other':
@@ -454,14 +456,14 @@ export class GuardSession {
             return;
           }
           // The answer to a client id that travelled with the mark: the client gets its own id back.
-          this.settleInFlight(clientId, route.failed, raw, undefined);
+          this.settleInFlight(clientId, route.failed, raw, undefined, now);
           raw = withTopId(raw, clientId);
           break;
         }
-        if (route.id !== null) this.settleInFlight(route.id, route.failed, raw, undefined);
+        if (route.id !== null) this.settleInFlight(route.id, route.failed, raw, undefined, now);
         break;
       case 'batch':
-        this.fromUpstreamBatch(raw, route.items);
+        this.fromUpstreamBatch(raw, route.items, now);
         return;
       case 'request':
         this.serverRequests.add(route.id);
@@ -475,7 +477,7 @@ export class GuardSession {
   }
 
   /** A batch from the upstream: each message is handled as if it came alone; the guard's own answers stay here. */
-  private fromUpstreamBatch(raw: Buffer, items: readonly Message[]): void {
+  private fromUpstreamBatch(raw: Buffer, items: readonly Message[], now: number): void {
     const elements = JSON.parse(raw.toString('utf8')) as unknown[];
     const kept: unknown[] = [];
     let changed = false;
@@ -490,9 +492,9 @@ export class GuardSession {
             return;
           }
           element = { ...(element as Record<string, unknown>), id: clientId };
-          this.settleInFlight(clientId, item.failed, null, element);
+          this.settleInFlight(clientId, item.failed, null, element, now);
         } else if (item.id !== null) {
-          this.settleInFlight(item.id, item.failed, null, element);
+          this.settleInFlight(item.id, item.failed, null, element, now);
         }
       } else if (item.kind === 'request') {
         this.serverRequests.add(item.id);
@@ -511,12 +513,12 @@ export class GuardSession {
     if (!this.keepalive.answer(id, outcome)) this.answerInternal(id, outcome);
   }
 
-  /** `raw` is the answer's line, or null when it came in a batch as `element`. */
-  private settleInFlight(id: JsonRpcId, failed: boolean, raw: Buffer | null, element: unknown): void {
+  /** `raw` is the answer's line, or null when it came in a batch as `element`; `now` is when it arrived. */
+  private settleInFlight(id: JsonRpcId, failed: boolean, raw: Buffer | null, element: unknown, now: number): void {
     const entry = this.inFlight.get(id);
     if (!entry) return;
     this.inFlight.delete(id);
-    this.record(entry.method, this.deps.clock.monotonic() - entry.startedAt, failed);
+    this.record(entry.method, now - entry.startedAt, failed);
     if (failed) return;
     // The result is read (parsed) only for the answers the guard keeps something of.
     const outcome = entry.method === 'initialize' || entry.modern ? (raw ? outcomeOf(raw) : outcomeOfMessage(element)) : null;

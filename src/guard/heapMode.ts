@@ -1,49 +1,39 @@
-// V8's memory-saving mode unless the guard carries a flood: what a browser does for a tab in the background. A guard
-// lives as long as its client's session, mostly idle between bursts. Left to its defaults V8 keeps the young generation
-// it grew for a burst of 10,000 requests (about 15 MB more) for the rest of the session, because with no allocation
-// after the burst nothing tells it the rate went down; in memory-saving mode the memory reducer gives that back within
-// seconds. But the mode also costs about 15 % more of the guard's CPU per message (scratch runs of 2026-12-07, bursts
-// of 10,000: 44-56 ms of CPU each with it, 38-47 without; RSS 20 s later 51 MB with, 65-71 without; switched by
-// traffic, 39 ms and 51 MB). That is nothing at a few messages a second and a sixth of a flood's cost, so the guard
-// leaves the mode when a second carries more than a flood's worth of lines, and goes back after a quiet second. V8
-// reads the flag as it goes.
+// V8's memory-saving mode while the guard is idle, full speed while it carries traffic: what a browser does for a tab in
+// the background. A guard lives as long as its client's session, mostly idle between bursts. Left to its defaults V8
+// keeps the young generation it grew for a burst of 10,000 requests (about 15 MB more) for the rest of the session,
+// because with no allocation after the burst nothing tells it the rate went down; in memory-saving mode the memory
+// reducer gives that back within seconds. But the mode also costs about a sixth of the guard's CPU per message, and
+// not only while it is on: code V8 optimises in that mode stays slower. Scratch runs of 2026-12-07, CPU per burst of
+// 10,000 (mean of 4 runs each): always on 51 ms, never 47, off from the first line 47, off only once a second carried
+// 1,000 lines 52 (the hot code was optimised by then). RSS 20 s after the bursts: 51 MB with the mode back on, 65-71
+// without; idle after a handshake and 200 pings 45 MB either way. V8 reads the flag as it goes.
 
 import type { Clock, TimerHandle } from '../core/clock';
 
-/** The period traffic is counted over; memory-saving mode is back between one and two periods after the last line. */
-export const HEAP_PERIOD_MS = 1000;
-/**
- * Lines in one period (both directions) that make a flood: a client at work sends a few requests a second, a burst
- * thousands; below this the mode costs too little CPU to matter, and leaving it would keep what even a short run
- * of traffic grows (the idle guard after a handshake and a few hundred pings: 44 MB in the mode, 49 without).
- */
-export const HEAP_FLOOD_LINES = 1000;
+/** How long without a line before memory-saving mode is back on: between this and twice this after the last one. */
+export const HEAP_QUIET_MS = 1000;
 
 export class HeapModeByTraffic {
   private saving = true;
-  /** Lines seen since the period began. */
-  private lines = 0;
+  private sawTraffic = false;
   private timer: TimerHandle | null = null;
 
   /** `setSaving(true)` is called at once: a guard starts idle. */
   constructor(
     private readonly setSaving: (saving: boolean) => void,
     private readonly clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>,
-    private readonly periodMs = HEAP_PERIOD_MS,
-    private readonly floodLines = HEAP_FLOOD_LINES,
+    private readonly quietMs = HEAP_QUIET_MS,
   ) {
     setSaving(true);
   }
 
-  /** A line went through, either way; called for every one, so it costs an add and a test or two. */
+  /** A line went through, either way; called for every one, so it costs a store and a test. */
   traffic(): void {
-    this.lines++;
+    this.sawTraffic = true;
     if (!this.saving) return;
-    if (this.lines >= this.floodLines) {
-      this.saving = false;
-      this.setSaving(false);
-    }
-    if (this.timer === null) this.timer = this.clock.setTimeout(() => this.periodEnded(), this.periodMs);
+    this.saving = false;
+    this.setSaving(false);
+    this.arm();
   }
 
   dispose(): void {
@@ -51,18 +41,19 @@ export class HeapModeByTraffic {
     this.timer = null;
   }
 
-  /** A timer per period while lines come, none while idle. */
-  private periodEnded(): void {
+  private arm(): void {
+    this.sawTraffic = false;
+    this.timer = this.clock.setTimeout(() => this.check(), this.quietMs);
+  }
+
+  /** A timer per quiet period while busy, none while idle. */
+  private check(): void {
     this.timer = null;
-    const lines = this.lines;
-    this.lines = 0;
-    if (lines === 0) {
-      if (!this.saving) {
-        this.saving = true;
-        this.setSaving(true);
-      }
+    if (this.sawTraffic) {
+      this.arm();
       return;
     }
-    this.timer = this.clock.setTimeout(() => this.periodEnded(), this.periodMs);
+    this.saving = true;
+    this.setSaving(true);
   }
 }

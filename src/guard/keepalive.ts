@@ -83,11 +83,12 @@ export class Keepalive {
   }
 
   /**
-   * Upstream traffic. Called for every message, so it only records the time: the idle timer, when it fires, re-arms
-   * itself for the remainder instead of being cleared and set again thousands of times in a flood.
+   * Upstream traffic at `now` (read by the caller, which needs it too). Called for every message, so it only records
+   * the time: the idle timer, when it fires, re-arms itself for the remainder instead of being cleared and set again
+   * thousands of times in a flood.
    */
-  activity(): void {
-    this.lastActivity = this.clock.monotonic();
+  activity(now = this.clock.monotonic()): void {
+    this.lastActivity = now;
     if (this.outstanding) this.outstanding.trafficSince = true;
   }
 
