@@ -248,23 +248,21 @@ export async function guardCost(context: BenchContext): Promise<void> {
       await client.burst(id, burstSize);
       id += burstSize;
     }
+    /** One timed burst through `client` into `bursts`; the CPU it cost each process of `pids`, in their order. */
+    const burstCosting = async (client: PipeClient, bursts: number[], pids: readonly number[]): Promise<number[]> => {
+      const before = pids.map(cpuMs);
+      bursts.push(await client.burst(id, burstSize));
+      id += burstSize;
+      return pids.map((pid, index) => cpuMs(pid) - before[index]!);
+    };
     // The best of several bursts: one burst swings by a third with the machine's other work, on every contender alike.
     for (let r = 0; r < (context.quick ? 2 : 9); r++) {
-      directBurst.push(await direct.burst(id, burstSize));
-      id += burstSize;
-      const [guardBefore, serverBefore] = [cpuMs(guarded.child.pid!), cpuMs(firstUpstream)];
-      guardedBurst.push(await guarded.burst(id, burstSize));
-      guardCpu += cpuMs(guarded.child.pid!) - guardBefore;
-      serverCpu += cpuMs(firstUpstream) - serverBefore;
-      id += burstSize;
-      const relayBefore = cpuMs(relayed.child.pid!);
-      relayedBurst.push(await relayed.burst(id, burstSize));
-      relayCpu += cpuMs(relayed.child.pid!) - relayBefore;
-      id += burstSize;
-      const readingBefore = cpuMs(reading.child.pid!);
-      readingBurst.push(await reading.burst(id, burstSize));
-      readingCpu += cpuMs(reading.child.pid!) - readingBefore;
-      id += burstSize;
+      await burstCosting(direct, directBurst, []);
+      const [guardSpent, serverSpent] = await burstCosting(guarded, guardedBurst, [guarded.child.pid!, firstUpstream]);
+      guardCpu += guardSpent!;
+      serverCpu += serverSpent!;
+      relayCpu += (await burstCosting(relayed, relayedBurst, [relayed.child.pid!]))[0]!;
+      readingCpu += (await burstCosting(reading, readingBurst, [reading.child.pid!]))[0]!;
     }
     // On a machine with spare cores the guard's work overlaps the server's; on a saturated one it adds to it.
     context.figures.push({
