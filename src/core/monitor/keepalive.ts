@@ -99,13 +99,17 @@ export class Keepalive {
       return;
     }
     const interval = probeIntervalFor(this.context.config(), this.context.settings());
-    const wait = Math.max(0, this.lastActivityAt + interval - this.now());
+    const activityAtSchedule = this.lastActivityAt;
+    const wait = Math.max(0, activityAtSchedule + interval - this.now());
     this.idleTimer = this.context.clock.setTimeout(() => {
       this.idleTimer = null;
       if (!this.context.lifetime.connection) {
         return;
       }
-      if (this.now() - this.lastActivityAt >= interval) {
+      // No traffic since the timer was set: the wait was the interval. Node times its timers on the event loop's
+      // whole-millisecond clock, taken at the start of the loop's turn, so a timer often fires a little before
+      // `monotonic()` says the interval is over; checking the time again would set a second timer for that sliver.
+      if (this.lastActivityAt === activityAtSchedule || this.now() - this.lastActivityAt >= interval) {
         void this.probeNow();
       } else {
         this.scheduleIdleProbe();

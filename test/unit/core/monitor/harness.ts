@@ -44,6 +44,8 @@ export interface Harness {
 }
 
 export interface HarnessOptions {
+  /** A FakeClock with its own timer behaviour (default: a plain one). */
+  readonly clock?: FakeClock;
   readonly settings?: MonitorSettings;
   readonly random?: () => number;
   readonly redact?: (text: string) => string;
@@ -58,7 +60,7 @@ export interface HarnessOptions {
 }
 
 export function harness(options: HarnessOptions = {}): Harness {
-  const clock = new FakeClock();
+  const clock = options.clock ?? new FakeClock();
   const connector = new FakeConnector(clock);
   const logs: LogLine[] = [];
   const logger: Logger = {

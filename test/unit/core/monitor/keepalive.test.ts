@@ -1,6 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { TimerHandle } from '../../../../src/core/clock';
+import { FakeClock } from '../../../helpers/fakeClock';
 import { harness, INTERVAL_MS, server, testSettings, TIMEOUT_MS } from './harness';
+
+/**
+ * Fires each timer of a second or more `earlyMs` before it is due by the monotonic clock, as Node's do (they run on the
+ * event loop's whole-millisecond clock, read at the start of the loop's turn), and keeps every delay asked for.
+ */
+class EarlyTimersClock extends FakeClock {
+  readonly delays: number[] = [];
+
+  constructor(private readonly earlyMs: number) {
+    super();
+  }
+
+  override setTimeout(callback: () => void, ms: number): TimerHandle {
+    this.delays.push(ms);
+    return super.setTimeout(callback, ms >= 1000 ? ms - this.earlyMs : ms);
+  }
+}
 
 void describe('keepalive scheduling', () => {
   void it('connects on start and probes only after the connection has been idle for the interval', async () => {
@@ -38,6 +57,26 @@ void describe('keepalive scheduling', () => {
     assert.deepEqual(
       h.connector.latest(a.id).probes.map((probe) => probe.at),
       [6_000 + INTERVAL_MS],
+    );
+    await h.registry.dispose();
+  });
+
+  void it('sends the idle probe when its timer fires a little early, with no second timer for the rest of the wait', async () => {
+    const clock = new EarlyTimersClock(0.6);
+    const h = harness({ clock });
+    const a = server('a');
+    h.registry.setServers([a], []);
+    h.registry.start();
+    await h.clock.advance(3 * INTERVAL_MS + 20);
+    // Each answer comes 5 ms after its probe; the next probe is one interval after it, less the 0.6 ms.
+    assert.deepEqual(
+      h.connector.latest(a.id).probes.map((probe) => Math.round(probe.at * 10) / 10),
+      [INTERVAL_MS - 0.6, 2 * INTERVAL_MS + 5 - 1.2, 3 * INTERVAL_MS + 10 - 1.8],
+    );
+    assert.deepEqual(
+      clock.delays.filter((ms) => ms > 0 && ms < 1),
+      [],
+      'a timer for the sliver of the interval left by monotonic reckoning',
     );
     await h.registry.dispose();
   });
