@@ -5,6 +5,7 @@ import { httpServer, stdioFaultServer } from '../lib/configs';
 import type { BenchContext } from '../lib/context';
 import { clientInfo, type Ours } from '../lib/ours';
 import { startHttpPeer } from '../lib/peers';
+import { crossCorePlacement } from '../lib/placement';
 import { closeRawHttp, fetchPing, httpRequestPing, type SessionTarget } from '../lib/rawHttp';
 import { initializeRaw, spawnRawStdio } from '../lib/rawStdio';
 import { transportAlone, type NaiveClient } from '../lib/sdk2TransportAlone';
@@ -133,9 +134,15 @@ async function httpOverhead(context: BenchContext, ours: Ours, rounds: number, b
 }
 
 async function stdioOverhead(context: BenchContext, ours: Ours, rounds: number, batch: number): Promise<void> {
-  const config = stdioFaultServer('probe-stdio');
+  const placement = crossCorePlacement();
+  const server = stdioFaultServer('probe-stdio');
+  const start = placement?.pinned(server.command as string, server.args as string[]) ?? {
+    command: server.command as string,
+    args: server.args as string[],
+  };
+  const config = { ...server, command: start.command, args: start.args };
   const connector = ours.createNodeConnector({ logger: ours.silentLogger, clientInfo });
-  const raw = spawnRawStdio(config.command as string, config.args as string[]);
+  const raw = spawnRawStdio(start.command, start.args);
   let connection: Connection | undefined;
   try {
     connection = await connector.connect(config, { timeoutMs: 10_000, eraHint: 'handshake' });
@@ -161,11 +168,12 @@ async function stdioOverhead(context: BenchContext, ours: Ours, rounds: number, 
       samples,
       'ours',
       ['raw pipe'],
-      'our connection pipe is not reachable from outside: raw = a second instance of the same server binary (test/fixtures/servers/fault-server.mjs, SDK 1.x) spawned the same way, newline-JSON over its pipes',
+      `our connection pipe is not reachable from outside: raw = a second instance of the same server binary (test/fixtures/servers/fault-server.mjs, SDK 1.x) spawned the same way, newline-JSON over its pipes; ${placement ? `both servers on CPU ${placement.serverCpu}, this process on the others (bench/lib/placement.ts)` : 'placed by the scheduler (one CPU or no taskset)'}`,
     );
   } finally {
     await connection?.close();
     await raw.close();
+    placement?.restore();
   }
 }
 
