@@ -440,6 +440,7 @@ export async function guardCost(context: BenchContext): Promise<void> {
     });
     context.raw['guard'] = {
       latencyMs: { direct: d, guarded: g, relayed: f },
+      latencySamplesMs: samples,
       burstMs: { direct: directBurst, guarded: guardedBurst, relayed: relayedBurst, messageRelay: readingBurst },
       cpuPerBurstMs: {
         guard: guardCpu / directBurst.length,
