@@ -15,29 +15,28 @@ export interface CrossCorePlacement {
   restore(): void;
 }
 
-function affinityList(pid: number): number[] {
-  // "pid 123's current affinity list: 0,1" or "0-3"
-  const text = execFileSync('taskset', ['-cp', String(pid)], { encoding: 'utf8' });
-  const list = text.split(':').pop()?.trim() ?? '';
+/** The CPUs of `taskset -cp`'s answer ("pid 123's current affinity list: 0,2-3"); empty when it says none. */
+export function parseAffinityList(answer: string): number[] {
+  const list = answer.slice(answer.lastIndexOf(':') + 1).trim();
+  if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(list)) return [];
   return list.split(',').flatMap((part) => {
-    const [from, to] = part.split('-').map(Number);
-    return to === undefined ? [from] : Array.from({ length: to - from + 1 }, (_, index) => from + index);
+    const [from, to = from] = part.split('-').map(Number);
+    return Array.from({ length: Math.max(0, to - from + 1) }, (_, index) => from + index);
   });
 }
 
 /** Null where it cannot be had (one CPU, no `taskset`): the comparison then runs as the scheduler places it. */
 export function crossCorePlacement(): CrossCorePlacement | null {
+  const setOwn = (list: string): void => void execFileSync('taskset', ['-a', '-cp', list, String(process.pid)], { stdio: 'ignore' });
   let cpus: number[];
   try {
-    cpus = affinityList(process.pid);
+    cpus = parseAffinityList(execFileSync('taskset', ['-cp', String(process.pid)], { encoding: 'utf8' }));
+    if (cpus.length < 2) return null;
+    setOwn(cpus.slice(0, -1).join(','));
   } catch {
     return null;
   }
-  if (cpus.length < 2 || cpus.some((cpu) => !Number.isInteger(cpu))) return null;
   const serverCpu = String(cpus[cpus.length - 1]);
-  const ours = cpus.slice(0, -1).join(',');
-  const setOwn = (list: string): void => void execFileSync('taskset', ['-a', '-cp', list, String(process.pid)], { stdio: 'ignore' });
-  setOwn(ours);
   return {
     serverCpu,
     pinned: (command, args) => ({ command: 'taskset', args: ['-c', serverCpu, command, ...args] }),
