@@ -134,15 +134,12 @@ async function httpOverhead(context: BenchContext, ours: Ours, rounds: number, b
 }
 
 async function stdioOverhead(context: BenchContext, ours: Ours, rounds: number, batch: number): Promise<void> {
-  const placement = crossCorePlacement();
   const server = stdioFaultServer('probe-stdio');
-  const start = placement?.pinned(server.command as string, server.args as string[]) ?? {
-    command: server.command as string,
-    args: server.args as string[],
-  };
-  const config = { ...server, command: start.command, args: start.args };
   const connector = ours.createNodeConnector({ logger: ours.silentLogger, clientInfo });
-  const raw = spawnRawStdio(start.command, start.args);
+  // Taken last before the servers start, so that nothing between it and the `finally` that gives it back can throw.
+  const placement = crossCorePlacement();
+  const config = placement ? { ...server, ...placement.pinned(server.command as string, server.args as string[]) } : server;
+  const raw = spawnRawStdio(config.command as string, config.args as string[]);
   let connection: Connection | undefined;
   try {
     connection = await connector.connect(config, { timeoutMs: 10_000, eraHint: 'handshake' });
