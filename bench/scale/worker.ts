@@ -4,7 +4,7 @@
 // floor). Runs in a fresh `node --expose-gc` process, so its
 // process.cpuUsage() and memory hold nothing but the monitor.
 // Protocol: connects every server with probing parked, prints `READY <json>`; then reads commands on stdin, one JSON
-// per line: {"cmd":"phase","intervalMs","settleMs","windowMs"} -> `PHASE <json>` (and parks again), {"cmd":"stop"}.
+// per line: {"cmd":"phase","intervalMs","settleMs","windowMs","start"} -> `PHASE <json>` (and parks again), {"cmd":"stop"}.
 import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as Client2, StreamableHTTPClientTransport as StreamableHTTPClientTransport2 } from '@modelcontextprotocol/client';
 import { httpServer } from '../lib/configs';
+import { spreadOffsetMs } from '../lib/spread';
 import { clientInfo, loadOurs } from '../lib/ours';
 import { transportAlone, type NaiveClient } from '../lib/sdk2TransportAlone';
 
@@ -23,11 +24,19 @@ export interface WorkerRequest {
   readonly connectDeadlineMs: number;
 }
 
+/**
+ * How a phase's first round goes out. `together`: one probe of every server at once, then every interval. `spread`:
+ * server i's first probe at its own offset in the interval (`spreadOffsetMs`, the same for every contender), as a
+ * monitor's probes fall once its servers connected at different moments and answered in different times.
+ */
+export type PhaseStart = 'together' | 'spread';
+
 export interface PhaseCommand {
   readonly cmd: 'phase';
   readonly intervalMs: number;
   readonly settleMs: number;
   readonly windowMs: number;
+  readonly start: PhaseStart;
 }
 
 export interface ReadyReport {
@@ -66,10 +75,10 @@ interface Monitor {
   /** Times a server stopped being up (ours: a state event away from `up`; the naive clients never reconnect). */
   readonly leftUp: () => number;
   readonly probes: { ok: number; failed: number };
-  /** Probes every intervalMs from now on; null parks (no probes at all). */
-  readonly setInterval: (intervalMs: number | null) => void;
-  /** One probe of every server now: puts every contender in the same phase (a round now, the next one interval later). */
-  readonly kick: () => void;
+  /** Probes every server every intervalMs from now on, the first round as `start` says. */
+  readonly begin: (intervalMs: number, start: PhaseStart) => void;
+  /** No probes at all until the next `begin`. */
+  readonly park: () => void;
   readonly stop: () => Promise<void>;
 }
 
@@ -102,19 +111,26 @@ function connectAll(urls: readonly string[], connectOne: (url: string) => Promis
   void Promise.all(lanes);
 }
 
-/** Per-server ping loops driven by setInterval, re-armed on every interval change. */
-function intervalPingers(pingers: Array<() => void>): { setInterval: (ms: number | null) => void; clear: () => void; kick: () => void } {
+/** Per-server ping loops driven by setInterval, re-armed at every phase. */
+function intervalPingers(pingers: Array<() => void>): Pick<Monitor, 'begin' | 'park'> {
+  // First-ping timeouts and intervals alike (clearTimeout clears either).
   let timers: NodeJS.Timeout[] = [];
-  const clear = (): void => {
-    for (const timer of timers) clearInterval(timer);
+  const park = (): void => {
+    for (const timer of timers) clearTimeout(timer);
     timers = [];
   };
+  const loop = (ping: () => void, ms: number): void => {
+    ping();
+    timers.push(setInterval(ping, ms));
+  };
   return {
-    clear,
-    kick: () => pingers.forEach((ping) => ping()),
-    setInterval(ms) {
-      clear();
-      if (ms !== null) timers = pingers.map((ping) => setInterval(ping, ms));
+    park,
+    begin(ms, start) {
+      park();
+      pingers.forEach((ping, index) => {
+        if (start === 'together') loop(ping, ms);
+        else timers.push(setTimeout(() => loop(ping, ms), spreadOffsetMs(index, ms)));
+      });
     },
   };
 }
@@ -148,18 +164,36 @@ async function startOurs(request: WorkerRequest): Promise<Monitor> {
       }
     }
   });
-  registry.setServers(
-    request.urls.map((url, index) => httpServer(`peer-${index}`, url)),
-    [],
-  );
+  const servers = request.urls.map((url, index) => httpServer(`peer-${index}`, url));
+  registry.setServers(servers, []);
   registry.start();
+  let firstRound: NodeJS.Timeout[] = [];
+  const park = (): void => {
+    for (const timer of firstRound) clearTimeout(timer);
+    firstRound = [];
+    registry.updateSettings(settingsFor(PARKED_INTERVAL_MS));
+  };
   return {
     upCount: () => up,
     leftUp: () => leftUp,
     probes,
-    setInterval: (ms) => registry.updateSettings(settingsFor(ms ?? PARKED_INTERVAL_MS)),
-    kick: () => void registry.pingNow(),
-    stop: () => registry.dispose(),
+    begin(ms, start) {
+      park();
+      if (start === 'together') {
+        registry.updateSettings(settingsFor(ms));
+        void registry.pingNow();
+        return;
+      }
+      // Ours probes an interval after each answer: each server's first probe at its offset (still parked), then the
+      // interval, which counts from those answers.
+      servers.forEach((server, index) => firstRound.push(setTimeout(() => void registry.pingNow(server.id), spreadOffsetMs(index, ms))));
+      firstRound.push(setTimeout(() => registry.updateSettings(settingsFor(ms)), ms));
+    },
+    park,
+    stop: async () => {
+      for (const timer of firstRound) clearTimeout(timer);
+      await registry.dispose();
+    },
   };
 }
 
@@ -210,10 +244,9 @@ async function startNaive(request: WorkerRequest, open: (url: string) => Promise
     upCount: () => up,
     leftUp: () => 0,
     probes,
-    setInterval: loops.setInterval,
-    kick: loops.kick,
+    ...loops,
     stop: async () => {
-      loops.clear();
+      loops.park();
       await Promise.all(clients.map((client) => client.close()));
     },
   };
@@ -279,10 +312,9 @@ async function startRaw(request: WorkerRequest): Promise<Monitor> {
     upCount: () => up,
     leftUp: () => 0,
     probes,
-    setInterval: loops.setInterval,
-    kick: loops.kick,
+    ...loops,
     stop: async () => {
-      loops.clear();
+      loops.park();
       await Promise.all(
         sessions.map(
           ({ url, sessionId }) =>
@@ -304,8 +336,7 @@ async function startRaw(request: WorkerRequest): Promise<Monitor> {
 
 async function runPhase(monitor: Monitor, command: PhaseCommand): Promise<PhaseReport> {
   const phaseStart = { failed: monitor.probes.failed, leftUp: monitor.leftUp() };
-  monitor.setInterval(command.intervalMs);
-  monitor.kick();
+  monitor.begin(command.intervalMs, command.start);
   await sleep(command.settleMs);
   const upAtWindowStart = monitor.upCount();
   const probesBefore = { ...monitor.probes };
@@ -315,7 +346,7 @@ async function runPhase(monitor: Monitor, command: PhaseCommand): Promise<PhaseR
   const cpu = process.cpuUsage(cpuBefore);
   const windowMs = performance.now() - windowStart;
   const probesInWindow = monitor.probes.ok + monitor.probes.failed - probesBefore.ok - probesBefore.failed;
-  monitor.setInterval(null);
+  monitor.park();
   return {
     intervalMs: command.intervalMs,
     windowMs,

@@ -13,7 +13,7 @@ import { startHttpPeer, type HttpPeer, type PeerStats } from '../lib/peers';
 import { summarizeProfile, type ProfileSummary } from '../lib/profileSummary';
 import type { Figure } from '../lib/report';
 import type { Ours } from '../lib/ours';
-import type { PhaseReport, ReadyReport, WorkerMode } from '../scale/worker';
+import type { PhaseReport, PhaseStart, ReadyReport, WorkerMode } from '../scale/worker';
 import { WorkerHandle } from '../scale/workerHandle';
 
 const PEERS_PER_WORKER = 4;
@@ -41,6 +41,7 @@ interface Phase {
    */
   readonly alone: boolean;
   readonly rounds: number;
+  readonly start: PhaseStart;
 }
 
 interface SizePlan {
@@ -67,6 +68,17 @@ interface Contender {
  */
 const HZ_SETTLE_MS = 6000;
 
+/**
+ * 1 Hz phases start `spread`: each server first probed at its own offset in the second, the same offsets for every
+ * contender. What a probe costs at 1 Hz depends on how the probes fall in time more than on the client: the SDK 2.x
+ * transport alone cost 550 µs a probe with its 500 pings sent together every second and 800 µs with them spread over
+ * the second (2026-12-07, scratch runs). Started together, setInterval keeps the naive clients' rounds bunched while
+ * ours, an interval after each answer, drifts apart within seconds (twice as many bursts of sends in a window): the
+ * comparison measured the bunching. Spread is where any monitor's probes are once its servers connected at different
+ * moments, setInterval's included. The slow phases keep `together`: their window is built around one round.
+ */
+const HZ_START: PhaseStart = 'spread';
+
 function plans(quick: boolean): SizePlan[] {
   const hz = (windowMs: number, rounds: number): Phase => ({
     intervalMs: 1000,
@@ -75,8 +87,9 @@ function plans(quick: boolean): SizePlan[] {
     settleMs: quick ? 1000 : HZ_SETTLE_MS,
     alone: true,
     rounds,
+    start: HZ_START,
   });
-  // Every phase starts with one probe round of every contender (then the next one interval later): the window
+  // A slow phase starts with one probe round of every contender (then the next one interval later): the window
   // [T/2, 3T/2] holds exactly one round of each, i.e. one probe per server.
   const slow = (intervalMs: number, rounds = 1): Phase => ({
     intervalMs,
@@ -84,6 +97,7 @@ function plans(quick: boolean): SizePlan[] {
     settleMs: intervalMs / 2,
     alone: false,
     rounds,
+    start: 'together',
   });
   if (quick) return [{ count: 100, phases: [hz(3000, 2)] }];
   // 5 s windows at 1 Hz: a round cut by either end of a window is a tenth of it. 500 at 1 Hz carries the target: four
