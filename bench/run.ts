@@ -1,6 +1,6 @@
 // `npm run bench` / `npm run bench:quick`: measures the monitor against raw exchanges, protocol bounds and a naive
 // baseline, all in the same run on 127.0.0.1, prints one table and writes bench/results/latest.json.
-// Flags: --quick (under a minute), --only=probe,detection,scale,extension,metrics,guard,deep,history,codelens,serve,starts, --profile (CPU profiles of the scale workers and of the metrics section's scrapes).
+// Flags: --quick (about two minutes), --only=probe,detection,scale,extension,metrics,guard,deep,history,codelens,serve,starts, --profile (CPU profiles of the scale workers and of the metrics section's scrapes).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';

@@ -42,6 +42,8 @@ interface Phase {
   readonly alone: boolean;
   readonly rounds: number;
   readonly start: PhaseStart;
+  /** One-at-a-time phases: each contender's unmeasured window before the rounds. */
+  readonly warmUpMs: number;
 }
 
 interface SizePlan {
@@ -68,6 +70,9 @@ interface Contender {
  */
 const HZ_SETTLE_MS = 6000;
 
+/** Warm-up windows: the first window of a fresh worker pays for its JIT (a third more per probe), for every contender. */
+const WARM_UP_WINDOW_MS = 3000;
+
 /**
  * 1 Hz phases start `spread`: each server first probed at its own offset in the second, the same offsets for every
  * contender. What a probe costs at 1 Hz depends on how the probes fall in time more than on the client: the SDK 2.x
@@ -83,11 +88,12 @@ function plans(quick: boolean): SizePlan[] {
   const hz = (windowMs: number, rounds: number): Phase => ({
     intervalMs: 1000,
     windowMs,
-    // The quick mode is a smoke run of the section, under its minute.
+    // The quick mode is a smoke run of the section, under its minute (connecting 5 contenders takes a third of it).
     settleMs: quick ? 1000 : HZ_SETTLE_MS,
     alone: true,
     rounds,
     start: HZ_START,
+    warmUpMs: quick ? 1000 : WARM_UP_WINDOW_MS,
   });
   // A slow phase starts with one probe round of every contender (then the next one interval later): the window
   // [T/2, 3T/2] holds exactly one round of each, i.e. one probe per server.
@@ -98,8 +104,9 @@ function plans(quick: boolean): SizePlan[] {
     alone: false,
     rounds,
     start: 'together',
+    warmUpMs: 0,
   });
-  if (quick) return [{ count: 100, phases: [hz(3000, 2)] }];
+  if (quick) return [{ count: 100, phases: [hz(2000, 1)] }];
   // 5 s windows at 1 Hz: a round cut by either end of a window is a tenth of it. 500 at 1 Hz carries the target: four
   // rounds (20 s of each contender); the others, one.
   // At 1000 the slow interval is 30 s, the interval of the target, in two windows (one probe per server each: a single
@@ -176,12 +183,9 @@ async function stopContender(contender: Contender): Promise<void> {
   }
 }
 
-/** Warm-up windows: the first window of a fresh worker pays for its JIT (a third more per probe), for every contender. */
-const WARM_UP_WINDOW_MS = 3000;
-
 /** One contender at a time: a warm-up window each, then `rounds` rounds in alternating order, summed per contender. */
 async function interleavedRounds(contenders: readonly Contender[], phase: Phase): Promise<PhaseReport[]> {
-  for (const contender of contenders) await contender.worker.phase({ ...phase, windowMs: WARM_UP_WINDOW_MS });
+  for (const contender of contenders) await contender.worker.phase({ ...phase, windowMs: phase.warmUpMs });
   const perContender: PhaseReport[][] = contenders.map(() => []);
   for (let round = 0; round < phase.rounds; round++) {
     const order = contenders.map((_, index) => index);
