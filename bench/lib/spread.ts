@@ -1,4 +1,4 @@
-// Where each server's first probe falls in a scale phase that starts `spread` (bench/scale/worker.ts).
+// Where each server's first probe falls in a scale phase (bench/scale/worker.ts): every phase starts spread.
 
 const GOLDEN_RATIO_CONJUGATE = (Math.sqrt(5) - 1) / 2;
 

@@ -4,7 +4,10 @@
 // floor). Runs in a fresh `node --expose-gc` process, so its
 // process.cpuUsage() and memory hold nothing but the monitor.
 // Protocol: connects every server with probing parked, prints `READY <json>`; then reads commands on stdin, one JSON
-// per line: {"cmd":"phase","intervalMs","settleMs","windowMs","start"} -> `PHASE <json>` (and parks again), {"cmd":"stop"}.
+// per line: {"cmd":"phase","intervalMs","settleMs","windowMs"} -> `PHASE <json>` (and parks again), {"cmd":"stop"}.
+// Every phase starts spread: server i's first probe at its own offset in the interval (`spreadOffsetMs`, the same for
+// every contender), as a monitor's probes fall once its servers connected at different moments and answered in
+// different times (bench/sections/scale.ts says why).
 import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -24,19 +27,11 @@ export interface WorkerRequest {
   readonly connectDeadlineMs: number;
 }
 
-/**
- * How a phase's first round goes out. `together`: one probe of every server at once, then every interval. `spread`:
- * server i's first probe at its own offset in the interval (`spreadOffsetMs`, the same for every contender), as a
- * monitor's probes fall once its servers connected at different moments and answered in different times.
- */
-export type PhaseStart = 'together' | 'spread';
-
 export interface PhaseCommand {
   readonly cmd: 'phase';
   readonly intervalMs: number;
   readonly settleMs: number;
   readonly windowMs: number;
-  readonly start: PhaseStart;
 }
 
 export interface ReadyReport {
@@ -75,8 +70,8 @@ interface Monitor {
   /** Times a server stopped being up (ours: a state event away from `up`; the naive clients never reconnect). */
   readonly leftUp: () => number;
   readonly probes: { ok: number; failed: number };
-  /** Probes every server every intervalMs from now on, the first round as `start` says. */
-  readonly begin: (intervalMs: number, start: PhaseStart) => void;
+  /** Probes every server every intervalMs from now on, server i first at its spread offset. */
+  readonly begin: (intervalMs: number) => void;
   /** No probes at all until the next `begin`. */
   readonly park: () => void;
   readonly stop: () => Promise<void>;
@@ -125,12 +120,9 @@ function intervalPingers(pingers: Array<() => void>): Pick<Monitor, 'begin' | 'p
   };
   return {
     park,
-    begin(ms, start) {
+    begin(ms) {
       park();
-      pingers.forEach((ping, index) => {
-        if (start === 'together') loop(ping, ms);
-        else timers.push(setTimeout(() => loop(ping, ms), spreadOffsetMs(index, ms)));
-      });
+      pingers.forEach((ping, index) => timers.push(setTimeout(() => loop(ping, ms), spreadOffsetMs(index, ms))));
     },
   };
 }
@@ -177,13 +169,8 @@ async function startOurs(request: WorkerRequest): Promise<Monitor> {
     upCount: () => up,
     leftUp: () => leftUp,
     probes,
-    begin(ms, start) {
+    begin(ms) {
       park();
-      if (start === 'together') {
-        registry.updateSettings(settingsFor(ms));
-        void registry.pingNow();
-        return;
-      }
       // Ours probes an interval after each answer: each server's first probe at its offset (still parked), then the
       // interval, which counts from those answers.
       servers.forEach((server, index) => firstRound.push(setTimeout(() => void registry.pingNow(server.id), spreadOffsetMs(index, ms))));
@@ -336,7 +323,7 @@ async function startRaw(request: WorkerRequest): Promise<Monitor> {
 
 async function runPhase(monitor: Monitor, command: PhaseCommand): Promise<PhaseReport> {
   const phaseStart = { failed: monitor.probes.failed, leftUp: monitor.leftUp() };
-  monitor.begin(command.intervalMs, command.start);
+  monitor.begin(command.intervalMs);
   await sleep(command.settleMs);
   const upAtWindowStart = monitor.upCount();
   const probesBefore = { ...monitor.probes };

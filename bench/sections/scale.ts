@@ -14,7 +14,7 @@ import { startHttpPeer, type HttpPeer, type PeerStats } from '../lib/peers';
 import { summarizeProfile, type ProfileSummary } from '../lib/profileSummary';
 import type { Figure } from '../lib/report';
 import type { Ours } from '../lib/ours';
-import type { PhaseReport, PhaseStart, ReadyReport, WorkerMode } from '../scale/worker';
+import type { PhaseReport, ReadyReport, WorkerMode } from '../scale/worker';
 import { WorkerHandle } from '../scale/workerHandle';
 
 const PEERS_PER_WORKER = 4;
@@ -42,7 +42,6 @@ interface Phase {
    */
   readonly alone: boolean;
   readonly rounds: number;
-  readonly start: PhaseStart;
   /** One-at-a-time phases: each contender's unmeasured window before the rounds. */
   readonly warmUpMs: number;
 }
@@ -74,21 +73,20 @@ const HZ_SETTLE_MS = 6000;
 /** Warm-up windows: the first window of a fresh worker pays for its JIT (a third more per probe), for every contender. */
 const WARM_UP_WINDOW_MS = 3000;
 
-/**
- * Every phase starts `spread`: each server first probed at its own offset in the interval, the same offsets for every
- * contender. What a probe costs depends on how the probes fall in time more than on the client: the SDK 2.x transport
- * alone cost 550 µs a probe with its 500 pings sent together every second and 800 µs with them spread over the second,
- * and at 20 s 1.7-2.0 ms together against 2.2-2.8 spread (2026-12-07, scratch runs). Started together, setInterval
- * keeps the naive clients' rounds bunched while ours, an interval after each answer, drifts apart (at 1 Hz within
- * seconds, at 20 s from the first round, whose answers come back over a second): the comparison measured the
- * bunching. Spread is where any monitor's probes are once its servers connected at different moments, setInterval's
- * included. A slow window of one interval still holds exactly one probe of each server.
- */
-const PHASE_START: PhaseStart = 'spread';
-
 /** Slow phases with a target: five windows of one interval each, summed (one window swings by a third on this VM). */
 const SLOW_ROUNDS = 5;
 
+/**
+ * The phases of each size. Every phase starts spread (bench/scale/worker.ts): each server first probed at its own
+ * offset in the interval, the same offsets for every contender. What a probe costs depends on how the probes fall in
+ * time more than on the client: the SDK 2.x transport alone cost 550 µs a probe with its 500 pings sent together every
+ * second and 800 µs with them spread over the second, and at 20 s 1.7-2.0 ms together against 2.2-2.8 spread
+ * (2026-12-07, scratch runs). Started together, setInterval keeps the naive clients' rounds bunched while ours, an
+ * interval after each answer, drifts apart (at 1 Hz within seconds, at 20 s from the first round, whose answers come
+ * back over a second): the comparison measured the bunching. Spread is where any monitor's probes are once its
+ * servers connected at different moments, setInterval's included. A slow window of one interval still holds exactly
+ * one probe of each server.
+ */
 function plans(quick: boolean): SizePlan[] {
   const hz = (windowMs: number, rounds: number): Phase => ({
     intervalMs: 1000,
@@ -97,7 +95,6 @@ function plans(quick: boolean): SizePlan[] {
     settleMs: quick ? 1000 : HZ_SETTLE_MS,
     alone: true,
     rounds,
-    start: PHASE_START,
     warmUpMs: quick ? 1000 : WARM_UP_WINDOW_MS,
   });
   // A slow window is one interval long, from T/2 to 3T/2 after the phase starts: one probe of each server.
@@ -107,7 +104,6 @@ function plans(quick: boolean): SizePlan[] {
     settleMs: intervalMs / 2,
     alone: false,
     rounds,
-    start: PHASE_START,
     warmUpMs: 0,
   });
   if (quick) return [{ count: 100, phases: [hz(2000, 1)] }];
